@@ -1,0 +1,187 @@
+/**
+ * The tagged errors of the SDK. Every public method fails only with these, so a
+ * caller can `catchTag` each failure. None of them carries a URL, a header or a
+ * raw cause: the API key can never ride along.
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+
+/**
+ * Bad input, caught before any request is sent. Names the field and the rule it broke.
+ *
+ * @example
+ * new InvalidRequest({ field: "limit", rule: "an integer from 1 to 100" })
+ * @since 0.1.0
+ * @category errors
+ */
+export class InvalidRequest extends Schema.TaggedError<InvalidRequest>("@solfx/InvalidRequest")("InvalidRequest", {
+  field: Schema.String,
+  rule: Schema.String,
+  /** The offending value, when it is short and not a secret. */
+  value: Schema.optional(Schema.String)
+}) {
+  override get message(): string {
+    return `Invalid ${this.field}: ${this.rule}${this.value === undefined ? "" : ` (got ${this.value})`}`
+  }
+}
+
+/**
+ * HTTP 401 or 403: the key is missing, wrong, or its plan does not include the endpoint.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class Unauthorized extends Schema.TaggedError<Unauthorized>("@solfx/Unauthorized")("Unauthorized", {
+  operation: Schema.String,
+  status: Schema.Number,
+  detail: Schema.String
+}) {
+  override get message(): string {
+    return `${this.operation}: HTTP ${this.status} ${this.detail}`
+  }
+}
+
+/**
+ * HTTP 429 (or a JSON-RPC rate-limit error). `retryAfterMillis` is set when the server sent `Retry-After`.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class RateLimited extends Schema.TaggedError<RateLimited>("@solfx/RateLimited")("RateLimited", {
+  operation: Schema.String,
+  detail: Schema.String,
+  retryAfterMillis: Schema.optional(Schema.Number)
+}) {
+  override get message(): string {
+    const after = this.retryAfterMillis === undefined ? "" : ` (retry after ${this.retryAfterMillis} ms)`
+    return `${this.operation}: rate limited: ${this.detail}${after}`
+  }
+}
+
+/**
+ * The admin endpoint's HTTP 400: the API key belongs to another project than `projectId`.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ProjectMismatch extends Schema.TaggedError<ProjectMismatch>("@solfx/ProjectMismatch")("ProjectMismatch", {
+  projectId: Schema.String,
+  detail: Schema.String
+}) {
+  override get message(): string {
+    return `The API key does not belong to project ${this.projectId}: ${this.detail}`
+  }
+}
+
+/**
+ * A JSON-RPC `error` object, whatever the HTTP status that carried it.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class JsonRpcError extends Schema.TaggedError<JsonRpcError>("@solfx/JsonRpcError")("JsonRpcError", {
+  method: Schema.String,
+  code: Schema.Number,
+  detail: Schema.String,
+  data: Schema.optional(Schema.Unknown)
+}) {
+  override get message(): string {
+    return `${this.method}: JSON-RPC error ${this.code}: ${this.detail}`
+  }
+}
+
+/**
+ * Any other non-2xx status. `body` is a short excerpt of the response body.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class HttpError extends Schema.TaggedError<HttpError>("@solfx/HttpError")("HttpError", {
+  operation: Schema.String,
+  status: Schema.Number,
+  body: Schema.String
+}) {
+  override get message(): string {
+    return `${this.operation}: HTTP ${this.status}: ${this.body}`
+  }
+}
+
+/**
+ * A response (or a value) did not match its schema. `path` is a JSON path such as `$.result.items[3].id`.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class DecodeError extends Schema.TaggedError<DecodeError>("@solfx/DecodeError")("DecodeError", {
+  operation: Schema.String,
+  path: Schema.String,
+  expected: Schema.String
+}) {
+  override get message(): string {
+    return `${this.operation}: unexpected response at ${this.path}: ${this.expected}`
+  }
+}
+
+/**
+ * The request did not complete: connection refused or reset, a timeout, a body cut short.
+ * `sent` tells whether the request may have reached the server (it matters for non-idempotent calls).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class TransportError extends Schema.TaggedError<TransportError>("@solfx/TransportError")("TransportError", {
+  operation: Schema.String,
+  reason: Schema.Literal("connect", "timeout", "reset", "body"),
+  detail: Schema.String,
+  sent: Schema.Boolean
+}) {
+  override get message(): string {
+    return `${this.operation}: ${this.reason}: ${this.detail}`
+  }
+}
+
+/**
+ * The SDK refuses to send the API key in clear text to a host that is not loopback.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class InsecureTransport extends Schema.TaggedError<InsecureTransport>("@solfx/InsecureTransport")(
+  "InsecureTransport",
+  { host: Schema.String }
+) {
+  override get message(): string {
+    return `Refusing to send the API key over plain http:// to ${this.host}; use https or set allowInsecureHttp`
+  }
+}
+
+/**
+ * A Merkle proof that does not hash to its root.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class InvalidProof extends Schema.TaggedError<InvalidProof>("@solfx/InvalidProof")("InvalidProof", {
+  id: Schema.String,
+  detail: Schema.String
+}) {
+  override get message(): string {
+    return `Proof of ${this.id} does not verify: ${this.detail}`
+  }
+}
+
+/**
+ * The failures of any call that goes over the network.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type ApiError =
+  | Unauthorized
+  | RateLimited
+  | JsonRpcError
+  | HttpError
+  | DecodeError
+  | TransportError
+  | InsecureTransport

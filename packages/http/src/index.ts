@@ -1,0 +1,11 @@
+/**
+ * @solfx/http: the shared transport (auth, redaction, JSON-RPC, status mapping,
+ * retry, timeouts, spans) and its test helpers.
+ *
+ * @since 0.1.0
+ */
+
+/** @since 0.1.0 */
+export * as HttpTesting from "./HttpTesting.js"
+/** @since 0.1.0 */
+export * as HttpTransport from "./HttpTransport.js"

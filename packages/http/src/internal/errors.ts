@@ -1,0 +1,48 @@
+import type * as HttpClientError from "@effect/platform/HttpClientError"
+import { TransportError } from "@solfx/core/Errors"
+
+const EXCERPT_CHARS = 200
+
+/** A short, single-line, key-free excerpt of a body. */
+export const excerpt = (text: string, scrub: (s: string) => string): string => {
+  const flat = scrub(text).replace(/\s+/g, " ").trim()
+  return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat
+}
+
+/** Retry-After in milliseconds: delta-seconds or an HTTP date. */
+export const parseRetryAfter = (value: string | undefined, now: number = Date.now()): number | undefined => {
+  if (value === undefined || value.trim() === "") return undefined
+  const trimmed = value.trim()
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000)
+  const date = Date.parse(trimmed)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+}
+
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"])
+
+const errorCode = (cause: unknown): string | undefined => {
+  let current: unknown = cause
+  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code
+    if (typeof code === "string") return code
+    current = (current as { cause?: unknown }).cause
+  }
+  return undefined
+}
+
+/**
+ * Maps a platform client error to `TransportError` without keeping the request
+ * (its URL holds the key): only a scrubbed description survives.
+ */
+export const transportFailure = (
+  operation: string,
+  error: HttpClientError.HttpClientError,
+  scrub: (s: string) => string
+): TransportError => {
+  const code = errorCode(error.cause)
+  const sent = code === undefined ? error._tag === "ResponseError" : !NOT_SENT_CODES.has(code)
+  const reason = error._tag === "ResponseError" ? "body" : code !== undefined && !sent ? "connect" : "reset"
+  const causeMessage = error.cause instanceof Error ? error.cause.message : ""
+  const detail = scrub([code, causeMessage || error.reason].filter(Boolean).join(": "))
+  return new TransportError({ operation, reason, detail, sent })
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from "vitest/config"
+
+// Tests read each workspace package from its `src` through the "@solfx/source" export condition.
+const conditions = ["@solfx/source", "node", "import", "module", "default"]
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ["@solfx/source"] } },
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000
+  }
+})

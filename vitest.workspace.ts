@@ -1,0 +1,2 @@
+// The one list of test projects: every package's own vitest.config.ts.
+export default ["packages/*/vitest.config.ts"]
