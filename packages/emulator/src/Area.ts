@@ -1,0 +1,150 @@
+/**
+ * The contract between the emulator's server (routing, auth, credits, usage,
+ * faults, request log) and its API areas. An area declares JSON-RPC methods and
+ * REST routes with their usage category and credit cost; the server charges and
+ * counts them before the handler runs, so handlers hold only the area's logic.
+ *
+ * @since 0.1.0
+ */
+import type * as Effect from "effect/Effect"
+import type { Dataset } from "./Dataset.js"
+
+/**
+ * The usage categories of spec §2.9.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type UsageCategory =
+  | "api"
+  | "archival"
+  | "das"
+  | "grpc"
+  | "grpcGeyser"
+  | "photon"
+  | "rpc"
+  | "stream"
+  | "webhook"
+  | "websocket"
+
+/**
+ * A project: its plan, credits and usage counters (spec §2.9).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Project {
+  readonly id: string
+  readonly plan: string
+  readonly creditsLimit: number
+  /** Regular credits used this cycle. */
+  creditsUsed: number
+  prepaidCreditsRemaining: number
+  prepaidCreditsUsed: number
+  readonly usage: Record<UsageCategory, number>
+  readonly billingCycle: { readonly start: string; readonly end: string }
+}
+
+/**
+ * What a handler sees of the emulator: the dataset, the caller and shared state.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface AreaContext {
+  readonly dataset: Dataset
+  /** The caller's project (already authenticated and charged). */
+  readonly project: Project
+  /** The caller's API key (webhooks are per key). */
+  readonly apiKey: string
+  /** The current simulated slot; it advances as time passes. */
+  readonly slot: () => number
+  /** State an area keeps across requests (landed bundles, metadata caches), one per emulator instance. */
+  readonly state: <S>(key: string, init: () => S) => S
+  /** Every project, for the admin area. */
+  readonly projectById: (id: string) => Project | undefined
+  /** A request header (lower-case name). */
+  readonly header: (name: string) => string | undefined
+}
+
+/**
+ * A JSON-RPC error a handler fails with. `status` is the HTTP status carrying it (default 200).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class RpcFailure {
+  readonly _tag = "RpcFailure"
+  constructor(readonly code: number, readonly message: string, readonly status: number = 200) {}
+}
+
+/**
+ * A REST error a handler fails with: body `{ "error": message }`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class RestFailure {
+  readonly _tag = "RestFailure"
+  constructor(readonly status: number, readonly message: string) {}
+}
+
+/**
+ * A JSON-RPC method. `result` values may hold bigints: they are written as bare JSON numbers.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RpcMethod {
+  readonly category: UsageCategory
+  /** Credits per call (from the configurable cost table when the spec gives none). */
+  readonly credits: number
+  readonly handle: (params: unknown, ctx: AreaContext) => Effect.Effect<unknown, RpcFailure>
+}
+
+/**
+ * A REST request as a route handler sees it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RestRequest {
+  /** Path parameters, by the `:name` segments of the route's path. */
+  readonly params: Readonly<Record<string, string>>
+  readonly query: URLSearchParams
+  /** The JSON body (parsed), undefined for GET. */
+  readonly body: unknown
+}
+
+/**
+ * A REST route, e.g. `{ method: "GET", path: "/v1/wallet/:wallet/balances" }`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RestRoute {
+  readonly method: "GET" | "POST"
+  readonly path: string
+  readonly category: UsageCategory
+  readonly credits: number
+  /** The admin host also accepts `X-Api-Key`. */
+  readonly headerAuth?: boolean
+  /** Handled before credits are charged (the admin rate limit and project check). */
+  readonly handle: (request: RestRequest, ctx: AreaContext) => Effect.Effect<unknown, RestFailure>
+  /** Status of a success (default 200). */
+  readonly status?: number
+}
+
+/**
+ * An API area of the emulator.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Area {
+  readonly name: string
+  readonly rpc?: Readonly<Record<string, RpcMethod>>
+  readonly routes?: ReadonlyArray<RestRoute>
+  /** Addresses with data, merged into the start line's `samples`. */
+  readonly samples?: (dataset: Dataset) => Readonly<Record<string, string>>
+}

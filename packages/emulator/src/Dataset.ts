@@ -1,0 +1,84 @@
+/**
+ * The deterministic dataset: every value is derived from the seed and a label by
+ * hashing, so the same seed gives the same data and nothing is stored until an
+ * area asks for it. A list of 1,000,000 items is a length and a function.
+ *
+ * @since 0.1.0
+ */
+import { sha256 } from "@noble/hashes/sha2.js"
+import { encodeBase58 } from "@solfx/core/Primitives"
+
+/**
+ * A list generated on demand.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface LazyList<A> {
+  readonly length: number
+  readonly get: (index: number) => A
+}
+
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
+export const lazyList = <A>(length: number, get: (index: number) => A): LazyList<A> => ({ length, get })
+
+/**
+ * Dataset sizes. Tests and benchmarks raise them; defaults keep start-up instant.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Sizes {
+  /** Per area knobs, e.g. `{ "das.bigAuthorityAssets": 100000 }`. */
+  readonly [knob: string]: number
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Dataset {
+  readonly seed: number
+  /** A size knob, or its default. */
+  readonly size: (knob: string, fallback: number) => number
+  /** 32 deterministic bytes for a label. */
+  readonly bytes: (label: string, length?: number) => Uint8Array
+  /** A valid base58 address (32 bytes) for a label. */
+  readonly address: (label: string) => string
+  /** A valid base58 signature (64 bytes) for a label. */
+  readonly signature: (label: string) => string
+  /** A deterministic integer in [0, max) for a label. */
+  readonly int: (label: string, max: number) => number
+}
+
+const encoder = new TextEncoder()
+
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (seed: number, sizes: Sizes = {}): Dataset => {
+  const bytes = (label: string, length = 32): Uint8Array => {
+    const out = new Uint8Array(length)
+    for (let block = 0, off = 0; off < length; block++, off += 32) {
+      const h = sha256(encoder.encode(`${seed}|${label}|${block}`))
+      out.set(h.subarray(0, Math.min(32, length - off)), off)
+    }
+    return out
+  }
+  return {
+    seed,
+    size: (knob, fallback) => sizes[knob] ?? fallback,
+    bytes,
+    address: (label) => encodeBase58(bytes(`addr:${label}`, 32)),
+    signature: (label) => encodeBase58(bytes(`sig:${label}`, 64)),
+    int: (label, max) => {
+      const b = bytes(`int:${label}`, 8)
+      const v = ((b[0]! * 2 ** 24 + b[1]! * 2 ** 16 + b[2]! * 2 ** 8 + b[3]!) * 2 ** 21) + (b[4]! * 2 ** 13 + b[5]! * 2 ** 5 + (b[6]! >> 3))
+      return max <= 0 ? 0 : v % max
+    }
+  }
+}
