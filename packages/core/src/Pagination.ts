@@ -105,7 +105,7 @@ export interface NumberedOptions {
  * Pages of a page-numbered call. The first page is fetched alone; the rest are
  * fetched concurrently, at most `concurrency` at a time, and emitted in page order.
  * When the grand total is known the page count is exact; otherwise pages are read
- * ahead until one comes back short (at most `concurrency - 1` requests too many).
+ * ahead until one comes back short (fewer than `2 × concurrency` requests too many).
  *
  * @since 0.1.0
  * @category streams
@@ -128,9 +128,7 @@ export const numberedPages = <A, E, R>(
       const lastPage = Math.ceil(head.total / limit)
       if (lastPage <= first) return headStream(true)
       const rest = Stream.range(first + 1, lastPage).pipe(
-        Stream.mapEffect((n) => Effect.map(fetch(n), (r) => pageOf(n, r, n === lastPage || r.items.length < limit)), {
-          concurrency
-        }),
+        Stream.mapEffect((n) => Effect.map(fetch(n), (r) => pageOf(n, r, n === lastPage || r.items.length < limit)), { concurrency }),
         Stream.takeUntil((p) => p.next === undefined)
       )
       return Stream.concat(headStream(false), rest)

@@ -286,9 +286,46 @@ export const make: Effect.Effect<HttpTransportShape, never, SolfxConfig | HttpCl
       )
     }
 
-    return { config, rest, restOption, rpc }
+    // Last line of defence: a server may echo the key (in a message, in `data`, in a
+    // field that fails to decode). No failure leaves the transport with it inside.
+    const guard = <A>(effect: Effect.Effect<A, ApiError>): Effect.Effect<A, ApiError> =>
+      Effect.mapError(effect, (error) => scrubError(error, scrub))
+
+    return {
+      config,
+      rest: (request, schema) => guard(rest(request, schema)),
+      restOption: (request, schema) => guard(restOption(request, schema)),
+      rpc: (method, params, schema, options) => guard(rpc(method, params, schema, options))
+    }
   }
 )
+
+const scrubValue = (value: unknown, scrub: (s: string) => string): unknown => {
+  if (typeof value === "string") return scrub(value)
+  if (typeof value !== "object" || value === null) return value
+  try {
+    const text = JSON.stringify(value)
+    const clean = scrub(text)
+    return clean === text ? value : JSON.parse(clean)
+  } catch {
+    return "<unserialisable>"
+  }
+}
+
+const scrubError = <E extends ApiError>(error: E, scrub: (s: string) => string): E => {
+  const fields: Record<string, unknown> = {}
+  let changed = false
+  for (const [key, value] of Object.entries(error)) {
+    const clean = scrubValue(value, scrub)
+    if (clean !== value) changed = true
+    fields[key] = clean
+  }
+  if (!changed) return error
+  const Ctor = error.constructor as new(fields: Record<string, unknown>) => E
+  const { _tag, ...rest } = fields
+  void _tag
+  return new Ctor(rest)
+}
 
 /** A 200 that carries `{ error }` instead of data is a failure, as the real SDK treats it. */
 const restBodyError = (operation: string, body: unknown): Effect.Effect<never, ApiError> | undefined => {

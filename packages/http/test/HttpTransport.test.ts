@@ -70,4 +70,129 @@ describe("HttpTransport", () => {
       expect(failureTag(r.exit)).toBe("HttpError")
       expect(r.count).toBe(1)
     }))
+
+  it.effect("a 200 REST body carrying { error } is a failure, not data", () =>
+    Effect.gen(function*() {
+      const r = yield* run(() => Response.json({ error: "wallet not indexed" }), (t) =>
+        t.rest({ operation: "GET /x", host: "rest", method: "GET", path: "/x", idempotent: true }, Schema.Unknown))
+      expect(r.exit).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "HttpError", status: 200 } } })
+    }))
+
+  it.effect("restOption turns 404 into None, other statuses stay errors", () =>
+    Effect.gen(function*() {
+      const spec = { operation: "GET /id", host: "rest", method: "GET", path: "/id", idempotent: true } as const
+      const missing = yield* run(() => Response.json({ error: "not found" }, { status: 404 }), (t) =>
+        t.restOption(spec, Schema.Unknown))
+      expect(missing.exit).toMatchObject({ _tag: "Success", value: { _tag: "None" } })
+      const found = yield* run(() => Response.json({ a: 1 }), (t) => t.restOption(spec, Schema.Struct({ a: Schema.Number })))
+      expect(found.exit).toMatchObject({ _tag: "Success", value: { _tag: "Some", value: { a: 1 } } })
+    }))
+
+  it.effect("admin-style header auth sends X-Api-Key and no api-key parameter", () =>
+    Effect.gen(function*() {
+      const r = yield* run(() => Response.json({}), (t) =>
+        t.rest({ operation: "GET /u", host: "admin", method: "GET", path: "/u", idempotent: true, auth: "header" }, Schema.Unknown))
+      expect(r.requests[0]!.headers["x-api-key"]).toBe("test-key")
+      expect(r.requests[0]!.url.searchParams.has("api-key")).toBe(false)
+    }))
+
+  it.effect("a JSON-RPC response with another id is a DecodeError at $.id", () =>
+    Effect.gen(function*() {
+      const r = yield* run(() => Response.json({ jsonrpc: "2.0", id: "someone-else", result: 1 }), (t) =>
+        t.rpc("m", {}, Schema.Number))
+      expect(r.exit).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "DecodeError", path: "$.id" } } })
+    }))
+
+  it.effect("a bad result is a DecodeError with the JSON path", () =>
+    Effect.gen(function*() {
+      const r = yield* run((req) => HttpTesting.rpcResult(req, { items: [{ id: 1 }, { id: "x" }] }), (t) =>
+        t.rpc("m", {}, Schema.Struct({ items: Schema.Array(Schema.Struct({ id: Schema.Number })) })))
+      expect(r.exit).toMatchObject({
+        _tag: "Failure",
+        cause: { error: { _tag: "DecodeError", path: "$.result.items[1].id" } }
+      })
+    }))
+
+  it.effect("idempotent calls retry 502-504, resets and 500; they stop at the policy's bound", () =>
+    Effect.gen(function*() {
+      const fiber = yield* Effect.fork(run(
+        (req, i) =>
+          i === 0 ? new Response("", { status: 502 }) : i === 1 ? Effect.fail("reset" as const) : i === 2
+            ? new Response("", { status: 500 })
+            : HttpTesting.rpcResult(req, 3),
+        (t) => t.rpc("m", {}, Schema.Number)
+      ))
+      yield* TestClock.adjust("1 minute")
+      const r = yield* Fiber.join(fiber)
+      expect(r.exit).toMatchObject({ _tag: "Success", value: 3 })
+      expect(r.count).toBe(4)
+      const always = yield* Effect.fork(run(() => new Response("", { status: 503 }), (t) => t.rpc("m", {}, Schema.Number)))
+      yield* TestClock.adjust("10 minutes")
+      const bounded = yield* Fiber.join(always)
+      expect(failureTag(bounded.exit)).toBe("HttpError")
+      expect(bounded.count).toBe(5) // 1 + defaultRetry.times
+    }))
+
+  it.effect("a non-idempotent call is retried only when the connection was refused", () =>
+    Effect.gen(function*() {
+      const fiber = yield* Effect.fork(run(
+        (req, i) => i === 0 ? Effect.fail("refused" as const) : HttpTesting.rpcResult(req, "id"),
+        (t) => t.rpc("sendBundle", [], Schema.String, { idempotent: false })
+      ))
+      yield* TestClock.adjust("1 minute")
+      expect((yield* Fiber.join(fiber)).count).toBe(2)
+      const reset = yield* Effect.fork(run(() => Effect.fail("reset" as const), (t) =>
+        t.rpc("sendBundle", [], Schema.String, { idempotent: false })))
+      yield* TestClock.adjust("1 minute")
+      const r = yield* Fiber.join(reset)
+      expect(failureTag(r.exit)).toBe("TransportError")
+      expect(r.count).toBe(1)
+    }))
+
+  it.effect("a response that never arrives is a TransportError after the timeout, retried when idempotent", () =>
+    Effect.gen(function*() {
+      const fiber = yield* Effect.fork(
+        Effect.gen(function*() {
+          const t = yield* HttpTransport.HttpTransport
+          const log = yield* HttpTesting.RequestLog
+          const exit = yield* Effect.exit(t.rpc("m", {}, Schema.Number))
+          return { exit, count: yield* log.count }
+        }).pipe(Effect.provide(HttpTesting.layerTransport(
+          (req, i) => i < 2 ? Effect.never : HttpTesting.rpcResult(req, 9),
+          { timeout: "5 seconds" }
+        )))
+      )
+      yield* TestClock.adjust("4 seconds")
+      expect(fiber.unsafePoll()).toBeNull()
+      yield* TestClock.adjust("1 minute")
+      const r = yield* Fiber.join(fiber)
+      expect(r.exit).toMatchObject({ _tag: "Success", value: 9 })
+      expect(r.count).toBe(3)
+      const once = yield* Effect.fork(
+        Effect.gen(function*() {
+          const t = yield* HttpTransport.HttpTransport
+          return yield* Effect.flip(t.rpc("sendBundle", [], Schema.String, { idempotent: false }))
+        }).pipe(Effect.provide(HttpTesting.layerTransport(() => Effect.never, { timeout: "5 seconds" })))
+      )
+      yield* TestClock.adjust("6 seconds")
+      expect(yield* Fiber.join(once)).toMatchObject({ _tag: "TransportError", reason: "timeout", sent: true })
+    }))
+
+  it.effect("refuses to send the key over plain http to a non-loopback host", () =>
+    Effect.gen(function*() {
+      const attempt = (baseUrl: string, allowInsecureHttp: boolean) =>
+        Effect.gen(function*() {
+          const t = yield* HttpTransport.HttpTransport
+          const log = yield* HttpTesting.RequestLog
+          const exit = yield* Effect.exit(t.rpc("m", {}, Schema.Number))
+          return { exit, count: yield* log.count }
+        }).pipe(Effect.provide(HttpTesting.layerTransport((req) => HttpTesting.rpcResult(req, 1), { baseUrl, allowInsecureHttp })))
+      const refused = yield* attempt("http://rpc.example.com", false)
+      expect(failureTag(refused.exit)).toBe("InsecureTransport")
+      expect(refused.count).toBe(0)
+      expect((yield* attempt("http://127.0.0.1:8899", false)).exit._tag).toBe("Success")
+      expect((yield* attempt("http://localhost:8899", false)).exit._tag).toBe("Success")
+      expect((yield* attempt("https://rpc.example.com", false)).exit._tag).toBe("Success")
+      expect((yield* attempt("http://rpc.example.com", true)).exit._tag).toBe("Success")
+    }))
 })

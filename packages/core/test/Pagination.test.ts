@@ -1,0 +1,80 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Pagination } from "@solfx/core"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+import * as TestClock from "effect/TestClock"
+
+const items = Array.from({ length: 1050 }, (_, i) => i)
+
+describe("Pagination", () => {
+  it.effect("cursor streams are lazy: take stops fetching", () =>
+    Effect.gen(function*() {
+      let calls = 0
+      const fetch = (cursor: string | undefined) =>
+        Effect.sync(() => {
+          calls++
+          const start = cursor === undefined ? 0 : Number(cursor)
+          const page = items.slice(start, start + 100)
+          return { items: page, cursor: start + 100 < items.length ? String(start + 100) : null }
+        })
+      const five = yield* Stream.runCollect(Stream.take(Pagination.cursorItems("t", fetch), 5))
+      expect(Chunk.toReadonlyArray(five)).toEqual([0, 1, 2, 3, 4])
+      expect(calls).toBe(1)
+      calls = 0
+      const all = yield* Stream.runCollect(Pagination.cursorItems("t", fetch))
+      expect(Chunk.toReadonlyArray(all)).toEqual(items)
+      expect(calls).toBe(11)
+    }))
+
+  it.effect("a repeated cursor fails instead of looping", () =>
+    Effect.gen(function*() {
+      const error = yield* Stream.runDrain(
+        Pagination.cursorItems("loop", () => Effect.succeed({ items: [1], cursor: "same" }))
+      ).pipe(Effect.flip)
+      expect(error._tag).toBe("DecodeError")
+    }))
+
+  it.effect("cursor pages report the resume position", () =>
+    Effect.gen(function*() {
+      const fetch = (cursor: string | undefined) =>
+        Effect.succeed(
+          cursor === undefined ? { items: [1, 2], cursor: "c2" } : { items: [3], cursor: undefined }
+        )
+      const pages = yield* Stream.runCollect(Pagination.cursorPages("t", fetch))
+      expect(Chunk.toReadonlyArray(pages).map((p) => p.next)).toEqual(["c2", undefined])
+      const resumed = yield* Stream.runCollect(Pagination.cursorItems("t", fetch, "c2"))
+      expect(Chunk.toReadonlyArray(resumed)).toEqual([3])
+    }))
+
+  for (const withTotal of [true, false]) {
+    it.effect(`numbered pages come out in order, exactly once (grand total ${withTotal ? "known" : "unknown"})`, () =>
+      Effect.gen(function*() {
+        const requested: Array<number> = []
+        let inFlight = 0
+        let maxInFlight = 0
+        const fetch = (page: number) =>
+          Effect.gen(function*() {
+            requested.push(page)
+            inFlight++
+            maxInFlight = Math.max(maxInFlight, inFlight)
+            // later pages answer sooner, so ordering must not depend on completion order
+            yield* Effect.sleep(`${(20 - page) * 10} millis`)
+            inFlight--
+            const slice = items.slice((page - 1) * 100, page * 100)
+            return withTotal ? { items: slice, total: items.length } : { items: slice }
+          })
+        const fiber = yield* Effect.fork(
+          Stream.runCollect(Pagination.numberedItems(fetch, { limit: 100, concurrency: 4 }))
+        )
+        for (let i = 0; i < 200; i++) yield* TestClock.adjust("10 millis")
+        const all = yield* fiber.await
+        expect(all._tag).toBe("Success")
+        if (all._tag === "Success") expect(Chunk.toReadonlyArray(all.value)).toEqual(items)
+        expect(maxInFlight).toBeLessThanOrEqual(4)
+        expect(new Set(requested).size).toBe(requested.length)
+        if (withTotal) expect(requested.length).toBe(11)
+        else expect(requested.length).toBeLessThanOrEqual(11 + 2 * 4 - 1) // read-ahead past the short page is bounded
+      }))
+  }
+})

@@ -1,0 +1,102 @@
+/**
+ * The API key never surfaces: drive every error kind with key SECRET-123 and
+ * search every rendered form of the failure, the spans and the logs.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { HttpTesting, HttpTransport } from "@solfx/http"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Logger from "effect/Logger"
+import * as Schema from "effect/Schema"
+import * as TestClock from "effect/TestClock"
+import * as Tracer from "effect/Tracer"
+import { inspect } from "node:util"
+
+const KEY = "SECRET-123"
+
+/** Every server behaviour that ends in a different error kind; several echo the key back. */
+const scenarios: Record<string, [tag: string, handler: HttpTesting.Handler]> = {
+  Unauthorized: ["Unauthorized", (req) => Response.json({ error: `invalid api key ${req.url.searchParams.get("api-key")}` }, { status: 401 })],
+  RateLimited: ["RateLimited", () => new Response(`slow down ${KEY}`, { status: 429, headers: { "retry-after": "0" } })],
+  JsonRpcError: ["JsonRpcError", (req) =>
+    Response.json({
+      jsonrpc: "2.0",
+      id: (req.body as { id: string }).id,
+      error: { code: -32602, message: `bad params for ${req.url}`, data: { url: req.url.toString() } }
+    })],
+  HttpError: ["HttpError", (req) => new Response(`<html>${req.url}</html>`, { status: 418 })],
+  DecodeError: ["DecodeError", (req) => HttpTesting.rpcResult(req, { value: KEY })],
+  DecodeErrorBody: ["DecodeError", () => new Response(`not json ${KEY}`, { status: 200 })],
+  TransportErrorReset: ["TransportError", () => Effect.fail("reset" as const)],
+  TransportErrorRefused: ["TransportError", () => Effect.fail("refused" as const)],
+  NullResult: ["DecodeError", (req) => HttpTesting.rpcResult(req, null)]
+}
+
+const renderings = (cause: Cause.Cause<unknown>): Array<string> => {
+  const error = Cause.squash(cause) as Error
+  return [
+    error.message,
+    String(error),
+    JSON.stringify(error),
+    inspect(error, { depth: 10 }),
+    Cause.pretty(cause),
+    inspect(cause, { depth: 10 }),
+    JSON.stringify(cause)
+  ]
+}
+
+describe("API key redaction", () => {
+  for (const [name, [tag, handler]] of Object.entries(scenarios)) {
+    it.effect(`${name}: no rendering, span or log shows the key`, () =>
+      Effect.gen(function*() {
+        const spans: Array<Tracer.Span> = []
+        const logs: Array<string> = []
+        const base = yield* Effect.tracer
+        const tracer = Tracer.make({
+          span: (...args) => {
+            const span = base.span(...args)
+            spans.push(span)
+            return span
+          },
+          context: (f, fiber) => base.context(f, fiber)
+        })
+        const logger = Logger.make(({ message }) => logs.push(inspect(message, { depth: 10 })))
+        const exit = yield* Effect.gen(function*() {
+          const t = yield* HttpTransport.HttpTransport
+          yield* Effect.logInfo("calling")
+          return yield* t.rpc("getThing", { ok: true }, Schema.Struct({ value: Schema.Number }))
+        }).pipe(
+          Effect.provide(HttpTesting.layerTransport(handler, { apiKey: KEY, retry: { times: 1 } })),
+          Effect.withTracer(tracer),
+          Effect.provide(Logger.replace(Logger.defaultLogger, logger)),
+          Effect.exit,
+          Effect.fork
+        ).pipe(Effect.tap(() => TestClock.adjust("1 minute")), Effect.flatMap(Fiber.join))
+        expect(Exit.isFailure(exit)).toBe(true)
+        if (Exit.isFailure(exit)) {
+          expect(Cause.isFailType(exit.cause) ? exit.cause.error : Cause.pretty(exit.cause)).toMatchObject({ _tag: tag })
+          for (const text of renderings(exit.cause)) expect(text).not.toContain(KEY)
+        }
+        expect(spans.length).toBeGreaterThan(0)
+        for (const span of spans) {
+          expect(span.name).not.toContain(KEY)
+          expect(inspect([...span.attributes], { depth: 5 })).not.toContain(KEY)
+        }
+        for (const line of logs) expect(line).not.toContain(KEY)
+      }))
+  }
+
+  it.effect("the key reaches the wire (and only there)", () =>
+    Effect.gen(function*() {
+      const t = yield* HttpTransport.HttpTransport
+      const log = yield* HttpTesting.RequestLog
+      yield* t.rpc("getThing", {}, Schema.Number)
+      const [req] = yield* log.requests
+      expect(req!.url.searchParams.get("api-key")).toBe(KEY)
+      expect(String(t.config.apiKey)).not.toContain(KEY)
+      expect(JSON.stringify(t.config)).not.toContain(KEY)
+      expect(inspect(t.config, { depth: 10 })).not.toContain(KEY)
+    }).pipe(Effect.provide(HttpTesting.layerTransport((req) => HttpTesting.rpcResult(req, 1), { apiKey: KEY }))))
+})
