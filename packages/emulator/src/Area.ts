@@ -129,7 +129,11 @@ export interface RestRoute {
   readonly credits: number
   /** The admin host also accepts `X-Api-Key`. */
   readonly headerAuth?: boolean
-  /** Handled before credits are charged (the admin rate limit and project check). */
+  /**
+   * Checks run before credits are charged (the admin rate limit and project check): a failure
+   * here is answered without charging or counting usage.
+   */
+  readonly precheck?: (request: RestRequest, ctx: AreaContext) => Effect.Effect<void, RestFailure>
   readonly handle: (request: RestRequest, ctx: AreaContext) => Effect.Effect<unknown, RestFailure>
   /** Status of a success (default 200). */
   readonly status?: number

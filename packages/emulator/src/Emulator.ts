@@ -1,0 +1,268 @@
+/**
+ * The emulator: the service on loopback. `make` starts it in a scope on a free
+ * port; `layerTest` also provides the SDK config pointing every base URL at it
+ * with a fresh API key, so integration tests speak real HTTP.
+ *
+ * @since 0.1.0
+ */
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as SolfxConfig from "@solfx/core/Config"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
+import * as Http from "node:http"
+import type { Area, Project } from "./Area.js"
+import { areas as registry } from "./areas/index.js"
+import * as Dataset from "./Dataset.js"
+import * as Faults from "./Faults.js"
+import * as Projects from "./Projects.js"
+import * as RequestLog from "./RequestLog.js"
+import * as Server from "./Server.js"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /** Default 0: a free port. */
+  readonly port?: number | undefined
+  /** Default 127.0.0.1. */
+  readonly host?: string | undefined
+  /** Seed of the dataset (default 42). */
+  readonly seed?: number | undefined
+  /** API key of the default project (default: fresh and random). */
+  readonly apiKey?: string | undefined
+  /** Id (UUID) of the default project (default: random). */
+  readonly projectId?: string | undefined
+  /** Plan of the default project (default "business"). */
+  readonly plan?: string | undefined
+  /** Credit limit of the default project (default 100,000,000). */
+  readonly creditsLimit?: number | undefined
+  /** Prepaid credits of the default project (default 0). */
+  readonly prepaidCredits?: number | undefined
+  /** More projects, each with its own key (e.g. for project-mismatch tests). */
+  readonly projects?: ReadonlyArray<Projects.ProjectOptions> | undefined
+  /** Dataset size knobs, e.g. `{ "das.bigAuthorityAssets": 1_000_000 }`. */
+  readonly sizes?: Dataset.Sizes | undefined
+  /** Credits by operation (`"getAssetsByAuthority"`, `"GET /v1/wallet/:wallet/balances"`), overriding the areas'. */
+  readonly costs?: Readonly<Record<string, number>> | undefined
+  /** Fault injection (off by default); change it at run time with `setFaults`. */
+  readonly faults?: Faults.FaultOptions | undefined
+  /** Fixed delay added to every response, in milliseconds (default 0). */
+  readonly latencyMs?: number | undefined
+  /** Areas served next to the registry's (tests add their own). */
+  readonly extraAreas?: ReadonlyArray<Area> | undefined
+  /** Replace the registry's areas entirely (default: every area of `areas/index.ts`). */
+  readonly areas?: ReadonlyArray<Area> | undefined
+  /** Milliseconds per slot (default 400). */
+  readonly slotMs?: number | undefined
+}
+
+/**
+ * A project and its key, as tests need them.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ProjectInfo {
+  readonly projectId: string
+  readonly apiKey: string
+}
+
+/**
+ * A running emulator.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Emulator {
+  /** Base URL for every host, e.g. `http://127.0.0.1:53211`. */
+  readonly url: string
+  readonly port: number
+  /** Key of the default project. */
+  readonly apiKey: string
+  /** Id of the default project. */
+  readonly projectId: string
+  /** Every project, the default one first. */
+  readonly projects: ReadonlyArray<ProjectInfo>
+  /** Addresses with data, from every area. */
+  readonly samples: Readonly<Record<string, string>>
+  readonly dataset: Dataset.Dataset
+  readonly seed: number
+  /** Every JSON-RPC method and route pattern served. */
+  readonly operations: ReadonlyArray<string>
+  /** The request log, oldest first (a copy). */
+  readonly requests: ReadonlyArray<RequestLog.RequestRecord>
+  /** Counts by operation and status, in-flight now and at most, client-closed requests. */
+  readonly counters: RequestLog.Counters
+  /** Requests of an operation so far (all requests when omitted). */
+  readonly count: (operation?: string) => number
+  /** Clears the log, the counters and the fault counts (usage and credits stay). */
+  readonly resetLog: () => void
+  /** Replaces the fault options (undefined turns faults off) and restarts their sequence. */
+  readonly setFaults: (faults: Faults.FaultOptions | undefined) => void
+  /** Faults injected so far, by kind. */
+  readonly faultsHit: Readonly<Record<Faults.FaultKind, number>>
+  /** Sets the fixed latency added to every response. */
+  readonly setLatency: (ms: number) => void
+  /** A project's usage record (spec §2.9), the default project when `projectId` is omitted. */
+  readonly usage: (projectId?: string) => Projects.UsageRecord
+  /** A project's live state (mutable, for tests that drain credits). */
+  readonly project: (projectId?: string) => Project | undefined
+  /** The start line: `{url, apiKey, projectId, samples}` as one JSON line. */
+  readonly startLine: string
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export class EmulatorHandle extends Context.Tag("@solfx/emulator/EmulatorHandle")<EmulatorHandle, Emulator>() {}
+
+const urlHost = (host: string): string =>
+  host === "0.0.0.0" || host === "::" || host === "" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host
+
+/**
+ * Starts an emulator in the current scope; it stops when the scope closes.
+ *
+ * @example
+ * Effect.scoped(Effect.gen(function*() {
+ *   const emu = yield* Emulator.make({ seed: 7 })
+ *   const res = yield* Effect.promise(() => fetch(`${emu.url}/?api-key=${emu.apiKey}`, { method: "POST", body: "{}" }))
+ * }))
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const clock = yield* Effect.clock
+    const now = () => clock.unsafeCurrentTimeMillis()
+    const startedAt = now()
+    // Billing dates are calendar data: wall time, even under a TestClock.
+    const today = Date.now()
+    const seed = options.seed ?? 42
+    const dataset = Dataset.make(seed, options.sizes ?? {})
+    const areas = [...(options.areas ?? registry), ...(options.extraAreas ?? [])]
+    const accounts = [
+      Projects.makeAccount({
+        id: options.projectId,
+        apiKey: options.apiKey,
+        plan: options.plan,
+        creditsLimit: options.creditsLimit,
+        prepaidCredits: options.prepaidCredits
+      }, today),
+      ...(options.projects ?? []).map((p) => Projects.makeAccount(p, today))
+    ]
+    const keys = new Set(accounts.map((a) => a.apiKey))
+    const ids = new Set(accounts.map((a) => a.project.id))
+    if (keys.size !== accounts.length || ids.size !== accounts.length) {
+      return yield* Effect.dieMessage("emulator: projects need distinct ids and API keys")
+    }
+    const faults = Faults.makeInjector(options.faults, seed)
+    const log = RequestLog.make()
+    let latencyMs = options.latencyMs ?? 0
+    const slotMs = options.slotMs ?? 400
+    const baseSlot = 300_000_000 + dataset.int("slot:base", 50_000_000)
+    const states = new Map<string, unknown>()
+    const instance: Server.Instance = {
+      dataset,
+      areas,
+      accounts,
+      costs: options.costs ?? {},
+      faults,
+      log,
+      latencyMs: () => latencyMs,
+      now,
+      slot: () => baseSlot + Math.floor((now() - startedAt) / slotMs),
+      state: <S>(key: string, init: () => S): S => {
+        if (!states.has(key)) states.set(key, init())
+        return states.get(key) as S
+      }
+    }
+    const { app, routes } = yield* Effect.try(() => Server.makeApp(instance)).pipe(Effect.orDie)
+
+    let nodeServer: Http.Server | undefined
+    const host = options.host ?? "127.0.0.1"
+    const server = yield* NodeHttpServer.make(() => {
+      nodeServer = Http.createServer()
+      return nodeServer
+    }, { port: options.port ?? 0, host }).pipe(Effect.orDie)
+    // Runs before the server's own close: keep-alive sockets would otherwise hold the scope open.
+    yield* Effect.addFinalizer(() => Effect.sync(() => nodeServer?.closeAllConnections()))
+    yield* server.serve(app)
+    const port = server.address._tag === "TcpAddress" ? server.address.port : 0
+    const url = `http://${urlHost(host)}:${port}`
+
+    const samples: Record<string, string> = {}
+    for (const area of areas) Object.assign(samples, area.samples?.(dataset) ?? {})
+
+    const projectOf = (id?: string) =>
+      id === undefined ? accounts[0]!.project : accounts.find((a) => a.project.id === id)?.project
+    const handle: Emulator = {
+      url,
+      port,
+      apiKey: accounts[0]!.apiKey,
+      projectId: accounts[0]!.project.id,
+      projects: accounts.map((a) => ({ projectId: a.project.id, apiKey: a.apiKey })),
+      samples,
+      dataset,
+      seed,
+      operations: routes.operations,
+      get requests() {
+        return log.records()
+      },
+      get counters() {
+        return log.counters()
+      },
+      count: (operation) =>
+        operation === undefined ? log.counters().total : log.counters().byOperation[operation] ?? 0,
+      resetLog: () => {
+        log.reset()
+        faults.resetHits()
+      },
+      setFaults: (next) => faults.set(next),
+      get faultsHit() {
+        return faults.hits()
+      },
+      setLatency: (ms) => {
+        latencyMs = ms
+      },
+      usage: (id) => {
+        const project = projectOf(id)
+        if (project === undefined) throw new Error(`emulator: no project ${id}`)
+        return Projects.usageRecord(project)
+      },
+      project: projectOf,
+      startLine: JSON.stringify({ url, apiKey: accounts[0]!.apiKey, projectId: accounts[0]!.project.id, samples })
+    }
+    return handle
+  })
+
+/**
+ * The emulator as a service.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: Options = {}): Layer.Layer<EmulatorHandle> => Layer.scoped(EmulatorHandle, make(options))
+
+/**
+ * An emulator on a free port with a fresh API key and project, plus the SDK
+ * config pointing every base URL at it.
+ *
+ * @example
+ * const TestLayer = HttpTransport.layer().pipe(
+ *   Layer.provideMerge(Emulator.layerTest({ seed: 7 })),
+ *   Layer.provide(NodeHttpClient.layerUndici)
+ * )
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerTest = (
+  options: Options = {}
+): Layer.Layer<EmulatorHandle | SolfxConfig.SolfxConfig> =>
+  Layer.effect(
+    SolfxConfig.SolfxConfig,
+    Effect.map(EmulatorHandle, (emu) => SolfxConfig.make({ apiKey: emu.apiKey, baseUrl: emu.url }))
+  ).pipe(Layer.provideMerge(layer(options)))

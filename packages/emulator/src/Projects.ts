@@ -1,0 +1,165 @@
+/**
+ * Projects, API keys and credits (spec §2.9, §8). Every request is charged
+ * before its handler runs: regular credits first, prepaid credits once the
+ * plan's limit is used up, and a 429 "max usage reached" when both are gone.
+ *
+ * @since 0.1.0
+ */
+import { randomBytes, randomUUID } from "node:crypto"
+import type { Project, UsageCategory } from "./Area.js"
+
+/**
+ * A project to create, for tests that need more than the default one
+ * (a key of another project, a free plan, a small credit limit).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ProjectOptions {
+  /** A UUID; random when absent. */
+  readonly id?: string | undefined
+  /** Random when absent. */
+  readonly apiKey?: string | undefined
+  /** Default "business". */
+  readonly plan?: string | undefined
+  /** Default 100,000,000. */
+  readonly creditsLimit?: number | undefined
+  /** Default 0. */
+  readonly prepaidCredits?: number | undefined
+}
+
+/**
+ * A project and the API key that belongs to it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Account {
+  readonly project: Project
+  readonly apiKey: string
+}
+
+/**
+ * @since 0.1.0
+ * @category constants
+ */
+export const categories: ReadonlyArray<UsageCategory> = [
+  "api",
+  "archival",
+  "das",
+  "grpc",
+  "grpcGeyser",
+  "photon",
+  "rpc",
+  "stream",
+  "webhook",
+  "websocket"
+]
+
+/**
+ * A fresh API key: 36 characters like the real service's UUID keys, but random bytes.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const freshApiKey = (): string => {
+  const hex = randomBytes(16).toString("hex")
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}
+
+const ymd = (d: Date): string => d.toISOString().slice(0, 10)
+
+/**
+ * The billing cycle holding `now`: the calendar month (UTC), as YYYY-MM-DD dates.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const billingCycle = (now: number): { readonly start: string; readonly end: string } => {
+  const d = new Date(now)
+  const start = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1))
+  const end = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0))
+  return { start: ymd(start), end: ymd(end) }
+}
+
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
+export const makeAccount = (options: ProjectOptions, now: number): Account => ({
+  apiKey: options.apiKey ?? freshApiKey(),
+  project: {
+    id: options.id ?? randomUUID(),
+    plan: options.plan ?? "business",
+    creditsLimit: options.creditsLimit ?? 100_000_000,
+    creditsUsed: 0,
+    prepaidCreditsRemaining: options.prepaidCredits ?? 0,
+    prepaidCreditsUsed: 0,
+    usage: Object.fromEntries(categories.map((c) => [c, 0])) as Record<UsageCategory, number>,
+    billingCycle: billingCycle(now)
+  }
+})
+
+/**
+ * Regular credits left: the plan limit minus regular credits used, floored at 0.
+ *
+ * @since 0.1.0
+ * @category getters
+ */
+export const creditsRemaining = (project: Project): number => Math.max(0, project.creditsLimit - project.creditsUsed)
+
+/**
+ * Charges `credits`: regular credits first, the rest from prepaid credits.
+ * Returns false, charging nothing, when both together cannot pay.
+ *
+ * @since 0.1.0
+ * @category mutations
+ */
+export const charge = (project: Project, credits: number): boolean => {
+  if (credits <= 0) return true
+  const regular = Math.min(creditsRemaining(project), credits)
+  const prepaid = credits - regular
+  if (prepaid > project.prepaidCreditsRemaining) return false
+  project.creditsUsed += regular
+  project.prepaidCreditsRemaining -= prepaid
+  project.prepaidCreditsUsed += prepaid
+  return true
+}
+
+/**
+ * The project usage record of spec §2.9, as the admin endpoint returns it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface UsageRecord {
+  readonly creditsRemaining: number
+  readonly creditsUsed: number
+  readonly prepaidCreditsRemaining: number
+  readonly prepaidCreditsUsed: number
+  readonly subscriptionDetails: {
+    readonly billingCycle: { readonly start: string; readonly end: string }
+    readonly creditsLimit: number
+    readonly plan: string
+  }
+  readonly usage: Readonly<Record<UsageCategory, number>>
+}
+
+/**
+ * A snapshot of a project's usage record (spec §2.9). `creditsUsed` is regular plus prepaid.
+ *
+ * @since 0.1.0
+ * @category getters
+ */
+export const usageRecord = (project: Project): UsageRecord => ({
+  creditsRemaining: creditsRemaining(project),
+  creditsUsed: project.creditsUsed + project.prepaidCreditsUsed,
+  prepaidCreditsRemaining: project.prepaidCreditsRemaining,
+  prepaidCreditsUsed: project.prepaidCreditsUsed,
+  subscriptionDetails: {
+    billingCycle: { ...project.billingCycle },
+    creditsLimit: project.creditsLimit,
+    plan: project.plan
+  },
+  usage: { ...project.usage }
+})

@@ -1,0 +1,454 @@
+/**
+ * The emulator's HTTP app: one port for every host of the spec. `POST /` is
+ * JSON-RPC, dispatched on `method` to the areas' `rpc` tables; other requests
+ * match the areas' REST routes by method and path pattern. Around every handler
+ * the server does what the real gateway does: authentication, credit charging,
+ * usage counting, fault injection and the request log.
+ *
+ * @since 0.1.0
+ */
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
+import * as Json from "@solfx/core/Json"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import type { Area, AreaContext, RestRoute, RpcMethod, UsageCategory } from "./Area.js"
+import type { Dataset } from "./Dataset.js"
+import type { FaultKind, Injector } from "./Faults.js"
+import * as Projects from "./Projects.js"
+import type { RequestLog, RequestRecord } from "./RequestLog.js"
+
+/**
+ * Everything the app needs from its emulator instance.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Instance {
+  readonly dataset: Dataset
+  readonly areas: ReadonlyArray<Area>
+  readonly accounts: ReadonlyArray<Projects.Account>
+  /** Credits by operation name, overriding the areas' costs. */
+  readonly costs: Readonly<Record<string, number>>
+  readonly faults: Injector
+  readonly log: RequestLog
+  readonly latencyMs: () => number
+  /** Epoch milliseconds (the runtime's Clock). */
+  readonly now: () => number
+  readonly slot: () => number
+  readonly state: <S>(key: string, init: () => S) => S
+}
+
+interface CompiledRoute {
+  readonly route: RestRoute
+  readonly operation: string
+  readonly segments: ReadonlyArray<{ readonly literal: string } | { readonly param: string }>
+  readonly statics: number
+}
+
+/**
+ * The route table of a set of areas. Duplicate methods or routes are a programming error.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Routes {
+  readonly rpc: ReadonlyMap<string, RpcMethod>
+  readonly match: (
+    method: string,
+    pathname: string
+  ) => { readonly route: RestRoute; readonly operation: string; readonly params: Record<string, string> } | undefined
+  /** Every operation name: RPC methods and `"GET /v1/..."` route patterns. */
+  readonly operations: ReadonlyArray<string>
+}
+
+const splitPath = (path: string): Array<string> => path.split("/").filter((s) => s !== "")
+
+/**
+ * The operation name of a route, as the request log and the `costs` option name it.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const routeOperation = (route: Pick<RestRoute, "method" | "path">): string => `${route.method} ${route.path}`
+
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
+export const compileRoutes = (areas: ReadonlyArray<Area>): Routes => {
+  const rpc = new Map<string, RpcMethod>()
+  const routes: Array<CompiledRoute> = []
+  for (const area of areas) {
+    for (const [name, method] of Object.entries(area.rpc ?? {})) {
+      if (rpc.has(name)) throw new Error(`emulator: JSON-RPC method ${name} is declared twice (area ${area.name})`)
+      rpc.set(name, method)
+    }
+    for (const route of area.routes ?? []) {
+      const operation = routeOperation(route)
+      if (routes.some((r) => r.operation === operation)) {
+        throw new Error(`emulator: route ${operation} is declared twice (area ${area.name})`)
+      }
+      const segments = splitPath(route.path).map((s) => (s.startsWith(":") ? { param: s.slice(1) } : { literal: s }))
+      routes.push({ route, operation, segments, statics: segments.filter((s) => "literal" in s).length })
+    }
+  }
+  // Literal segments win over parameters: `/v1/wallet/batch-identity` before `/v1/wallet/:wallet`.
+  routes.sort((a, b) => b.statics - a.statics)
+  return {
+    rpc,
+    operations: [...rpc.keys(), ...routes.map((r) => r.operation)],
+    match: (method, pathname) => {
+      let parts: Array<string>
+      try {
+        parts = splitPath(pathname).map(decodeURIComponent)
+      } catch {
+        return undefined
+      }
+      for (const r of routes) {
+        if (r.route.method !== method || r.segments.length !== parts.length) continue
+        const params: Record<string, string> = {}
+        let ok = true
+        for (let i = 0; i < parts.length && ok; i++) {
+          const seg = r.segments[i]!
+          if ("literal" in seg) ok = seg.literal === parts[i]
+          else params[seg.param] = parts[i]!
+        }
+        if (ok) return { route: r.route, operation: r.operation, params }
+      }
+      return undefined
+    }
+  }
+}
+
+const jsonResponse = (status: number, body: unknown, headers?: Record<string, string>) =>
+  HttpServerResponse.text(Json.stringify(body), {
+    status,
+    contentType: "application/json",
+    ...(headers === undefined ? {} : { headers })
+  })
+
+type Id = string | number | null
+
+const rpcErrorBody = (code: number, message: string, id: Id, data?: unknown) => ({
+  jsonrpc: "2.0",
+  error: data === undefined ? { code, message } : { code, message, data },
+  id
+})
+
+// The gateway's answers to faults and limits (REAL-WORLD.md §5/§6).
+const gatewayError = {
+  "429": { status: 429, code: -32429, message: "rate limited" },
+  "500": { status: 500, code: -32603, message: "Internal error" },
+  "503": { status: 503, code: -32002, message: "Service unavailable" }
+} as const
+
+/** A mutable record filled while the request is handled, written to the log at the end. */
+interface Draft {
+  operation: string
+  status: number
+  fault?: FaultKind | undefined
+  category?: UsageCategory
+  credits: number
+  projectId?: string
+  rpcCode?: number
+  aborted?: boolean
+  /** The socket was destroyed on purpose (reset, truncate). */
+  destroyed?: boolean
+}
+
+type Outcome = HttpServerResponse.HttpServerResponse | "destroyed"
+
+const nodeObjects = (request: HttpServerRequest.HttpServerRequest) => {
+  const res = NodeHttpServerRequest.toServerResponse(request)
+  return { res, socket: res.socket ?? NodeHttpServerRequest.toIncomingMessage(request).socket }
+}
+
+/** Destroys the connection without a response, as a dropped connection looks to the client. */
+const resetConnection = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<Outcome> =>
+  Effect.sync(() => {
+    const { res, socket } = nodeObjects(request)
+    if (typeof socket.resetAndDestroy === "function") socket.resetAndDestroy()
+    else socket.destroy()
+    // Marks the response finished so the platform writes nothing and does not see a client abort.
+    res.end()
+    return "destroyed" as const
+  })
+
+/**
+ * Announces more bytes than it sends, then closes: the client sees a transport
+ * error mid-body, not a short valid document.
+ */
+const truncateResponse = (
+  request: HttpServerRequest.HttpServerRequest,
+  status: number,
+  text: string
+): Effect.Effect<Outcome> =>
+  Effect.async<Outcome>((resume) => {
+    const { res, socket } = nodeObjects(request)
+    const bytes = Buffer.from(text, "utf8")
+    const head = `HTTP/1.1 ${status} OK\r\nContent-Type: application/json\r\nContent-Length: ${
+      bytes.length + 256
+    }\r\nConnection: keep-alive\r\n\r\n`
+    socket.write(Buffer.concat([Buffer.from(head, "latin1"), bytes.subarray(0, Math.floor(bytes.length / 2))]), () => {
+      socket.destroy()
+      res.end()
+      resume(Effect.succeed("destroyed"))
+    })
+  })
+
+/**
+ * The HTTP app of one emulator instance, and its route table. Throws on duplicate methods or routes.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const makeApp = (instance: Instance) => {
+  const routes = compileRoutes(instance.areas)
+  return { routes, app: app(instance, routes) }
+}
+
+const app = (instance: Instance, routes: Routes) => {
+  const byKey = new Map(instance.accounts.map((a) => [a.apiKey, a]))
+  const byId = new Map(instance.accounts.map((a) => [a.project.id, a.project]))
+
+  const context = (
+    account: Projects.Account,
+    request: HttpServerRequest.HttpServerRequest
+  ): AreaContext => ({
+    dataset: instance.dataset,
+    project: account.project,
+    apiKey: account.apiKey,
+    slot: instance.slot,
+    state: instance.state,
+    projectById: (id) => byId.get(id),
+    header: (name) => {
+      const v = request.headers[name.toLowerCase()]
+      return Array.isArray(v) ? v[0] : v
+    }
+  })
+
+  const authenticate = (
+    request: HttpServerRequest.HttpServerRequest,
+    url: URL,
+    headerAuth: boolean
+  ): Projects.Account | undefined => {
+    const key = url.searchParams.get("api-key") ?? (headerAuth ? request.headers["x-api-key"] : undefined)
+    return key === undefined || key === null ? undefined : byKey.get(key)
+  }
+
+  const cost = (operation: string, declared: number) => instance.costs[operation] ?? declared
+
+  /** Charges and counts; false when the project has no credits left. */
+  const chargeFor = (draft: Draft, account: Projects.Account, category: UsageCategory, credits: number) => {
+    if (!Projects.charge(account.project, credits)) return false
+    account.project.usage[category] = (account.project.usage[category] ?? 0) + 1
+    draft.category = category
+    draft.credits = credits
+    return true
+  }
+
+  const sleep = (ms: number) => (ms > 0 ? Effect.sleep(ms) : Effect.void)
+
+  const describeDefect = (cause: Cause.Cause<unknown>) => {
+    const squashed = Cause.squash(cause)
+    return squashed instanceof Error ? squashed.message : String(squashed)
+  }
+
+  /** Finishes a handled request: latency, then the body as the fault (if any) shapes it. */
+  const deliver = (
+    request: HttpServerRequest.HttpServerRequest,
+    draft: Draft,
+    status: number,
+    body: unknown,
+    headers?: Record<string, string>
+  ): Effect.Effect<Outcome> =>
+    Effect.gen(function*() {
+      yield* sleep(instance.latencyMs())
+      draft.status = status
+      if (draft.fault === "truncate") {
+        draft.destroyed = true
+        return yield* truncateResponse(request, status, Json.stringify(body))
+      }
+      if (draft.fault === "malformed") {
+        const text = Json.stringify(body)
+        return HttpServerResponse.text(`${text.slice(0, Math.max(1, Math.floor(text.length / 2)))}\u0000{"`, {
+          status,
+          contentType: "application/json"
+        })
+      }
+      return jsonResponse(status, body, headers)
+    })
+
+  /** Applies a fault decided before the handler; undefined when the request proceeds. */
+  const preFault = (
+    request: HttpServerRequest.HttpServerRequest,
+    draft: Draft,
+    errorBody: (code: number, message: string) => unknown
+  ): Effect.Effect<Outcome | undefined> => {
+    const fault = draft.fault
+    if (fault === "429" || fault === "500" || fault === "503") {
+      const g = gatewayError[fault]
+      const headers: Record<string, string> = fault === "429"
+        ? { "retry-after": String(instance.faults.options()?.retryAfterSeconds ?? 1) }
+        : {}
+      draft.rpcCode = g.code
+      draft.status = g.status
+      return Effect.zipRight(sleep(instance.latencyMs()), Effect.succeed(jsonResponse(g.status, errorBody(g.code, g.message), headers)))
+    }
+    if (fault === "reset") {
+      draft.destroyed = true
+      return resetConnection(request)
+    }
+    if (fault === "slow") return Effect.as(sleep(instance.faults.options()?.slowMs ?? 1000), undefined)
+    return Effect.succeed(undefined)
+  }
+
+  const handleRpc = (request: HttpServerRequest.HttpServerRequest, url: URL, draft: Draft): Effect.Effect<Outcome> =>
+    Effect.gen(function*() {
+      const text = yield* Effect.orElseSucceed(request.text, () => "")
+      let body: unknown
+      let parsed = true
+      try {
+        body = Json.parse(text)
+      } catch {
+        parsed = false
+      }
+      const envelope = parsed && typeof body === "object" && body !== null && !Array.isArray(body)
+        ? body as Record<string, unknown>
+        : undefined
+      const rawId = envelope?.["id"]
+      const id: Id = typeof rawId === "string" || typeof rawId === "number" ? rawId : null
+      if (typeof envelope?.["method"] === "string") draft.operation = envelope["method"]
+
+      const fail = (status: number, code: number, message: string, data?: unknown) => {
+        draft.rpcCode = code
+        return deliver(request, draft, status, rpcErrorBody(code, message, id, data))
+      }
+
+      const account = authenticate(request, url, false)
+      if (account === undefined) return yield* fail(401, -32401, "invalid api key provided")
+      draft.projectId = account.project.id
+      if (!parsed) return yield* fail(400, -32700, "Parse error")
+      // The spec requires an id (string, or number for sendBundle): notifications are not served.
+      if (
+        envelope === undefined || envelope["jsonrpc"] !== "2.0" || typeof envelope["method"] !== "string" ||
+        id === null
+      ) {
+        return yield* fail(400, -32600, "Invalid Request")
+      }
+      const params = envelope["params"]
+      const method = routes.rpc.get(envelope["method"])
+      if (method === undefined) return yield* fail(200, -32601, "Method not found")
+      if (params !== undefined && (typeof params !== "object" || params === null)) {
+        return yield* fail(400, -32602, "Invalid params")
+      }
+
+      draft.fault = instance.faults.decide(draft.operation)
+      const early = yield* preFault(request, draft, (code, message) => rpcErrorBody(code, message, id))
+      if (early !== undefined) return early
+
+      if (!chargeFor(draft, account, method.category, cost(draft.operation, method.credits))) {
+        return yield* fail(429, -32429, "max usage reached")
+      }
+      const exit = yield* Effect.exit(method.handle(params, context(account, request)))
+      if (Exit.isSuccess(exit)) return yield* deliver(request, draft, 200, { jsonrpc: "2.0", result: exit.value, id })
+      const failure = Cause.failureOption(exit.cause)
+      if (failure._tag === "Some") {
+        const e = failure.value
+        return yield* fail(e.status, e.code, e.message)
+      }
+      if (Cause.isInterruptedOnly(exit.cause)) return yield* Effect.interrupt
+      return yield* fail(500, -32603, "Internal error", describeDefect(exit.cause))
+    })
+
+  const handleRest = (
+    request: HttpServerRequest.HttpServerRequest,
+    url: URL,
+    draft: Draft,
+    matched: NonNullable<ReturnType<Routes["match"]>>
+  ): Effect.Effect<Outcome> =>
+    Effect.gen(function*() {
+      const { route } = matched
+      const fail = (status: number, message: string) => deliver(request, draft, status, { error: message })
+      const account = authenticate(request, url, route.headerAuth === true)
+      if (account === undefined) return yield* fail(401, "invalid api key provided")
+      draft.projectId = account.project.id
+
+      let body: unknown = undefined
+      if (route.method === "POST") {
+        const text = yield* Effect.orElseSucceed(request.text, () => "")
+        if (text.trim() !== "") {
+          try {
+            body = Json.parse(text)
+          } catch {
+            return yield* fail(400, "invalid JSON body")
+          }
+        }
+      }
+
+      draft.fault = instance.faults.decide(draft.operation)
+      const early = yield* preFault(request, draft, (_code, message) => ({ error: message }))
+      if (early !== undefined) return early
+
+      const ctx = context(account, request)
+      const rest = { params: matched.params, query: url.searchParams, body }
+      if (route.precheck !== undefined) {
+        const pre = yield* Effect.either(route.precheck(rest, ctx))
+        if (pre._tag === "Left") return yield* fail(pre.left.status, pre.left.message)
+      }
+      if (!chargeFor(draft, account, route.category, cost(draft.operation, route.credits))) {
+        return yield* fail(429, "max usage reached")
+      }
+      const exit = yield* Effect.exit(route.handle(rest, ctx))
+      if (Exit.isSuccess(exit)) return yield* deliver(request, draft, route.status ?? 200, exit.value ?? null)
+      const failure = Cause.failureOption(exit.cause)
+      if (failure._tag === "Some") return yield* fail(failure.value.status, failure.value.message)
+      if (Cause.isInterruptedOnly(exit.cause)) return yield* Effect.interrupt
+      return yield* deliver(request, draft, 500, { error: "internal error", detail: describeDefect(exit.cause) })
+    })
+
+  return Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const startedAt = instance.now()
+    const url = new URL(request.url, "http://emulator.local")
+    const isRpc = request.method === "POST" && url.pathname === "/"
+    const matched = isRpc ? undefined : routes.match(request.method, url.pathname)
+    const draft: Draft = {
+      operation: isRpc ? "POST /" : matched?.operation ?? `${request.method} ${url.pathname}`,
+      status: 0,
+      credits: 0
+    }
+    instance.log.begin()
+    const run: Effect.Effect<Outcome> = isRpc
+      ? handleRpc(request, url, draft)
+      : matched === undefined
+      ? deliver(request, draft, 400, { error: "invalid path" })
+      : handleRest(request, url, draft, matched)
+    // The platform runs apps uninterruptibly; opting in lets a client that leaves interrupt the handler.
+    const outcome = yield* Effect.interruptible(run).pipe(
+      Effect.onExit((exit) =>
+        Effect.sync(() => {
+          const aborted = Exit.isFailure(exit) && !draft.destroyed
+          const record: RequestRecord = {
+            operation: draft.operation,
+            status: aborted || draft.destroyed ? 0 : draft.status,
+            credits: draft.credits,
+            startedAt,
+            durationMs: instance.now() - startedAt,
+            ...(draft.fault === undefined ? {} : { fault: draft.fault }),
+            ...(draft.category === undefined ? {} : { category: draft.category }),
+            ...(draft.projectId === undefined ? {} : { projectId: draft.projectId }),
+            ...(draft.rpcCode === undefined ? {} : { rpcCode: draft.rpcCode }),
+            ...(aborted ? { aborted: true } : {})
+          }
+          instance.log.end(record)
+        })
+      )
+    )
+    // The platform skips writing when the response is already ended (destroyed on purpose).
+    return outcome === "destroyed" ? HttpServerResponse.empty({ status: 204 }) : outcome
+  })
+}

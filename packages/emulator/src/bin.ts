@@ -1,0 +1,77 @@
+/**
+ * Runs the emulator as a program until SIGINT, printing its start line
+ * `{url, apiKey, projectId, samples}` as one JSON line on stdout.
+ *
+ * Flags: `--port` (default 0: free), `--host` (default 127.0.0.1), `--seed` (default 42),
+ * `--api-key` (default: fresh), `--project-id`, `--latency-ms`.
+ *
+ * @example
+ * npm run emulator -- --port 8899 --seed 7
+ * @since 0.1.0
+ */
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import { parseArgs } from "node:util"
+import * as Emulator from "./Emulator.js"
+
+const int = (name: string, value: string | undefined): number | undefined => {
+  if (value === undefined) return undefined
+  if (!/^\d+$/.test(value)) throw new Error(`--${name} must be a non-negative integer, got ${JSON.stringify(value)}`)
+  return Number(value)
+}
+
+/**
+ * Parses the program's flags into emulator options.
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const parseFlags = (args: ReadonlyArray<string>): Emulator.Options => {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      seed: { type: "string" },
+      "api-key": { type: "string" },
+      "project-id": { type: "string" },
+      "latency-ms": { type: "string" }
+    },
+    strict: true
+  })
+  return {
+    port: int("port", values.port),
+    host: values.host,
+    seed: int("seed", values.seed),
+    apiKey: values["api-key"],
+    projectId: values["project-id"],
+    latencyMs: int("latency-ms", values["latency-ms"])
+  }
+}
+
+/**
+ * Starts the emulator, prints the start line and waits for interruption (SIGINT).
+ *
+ * @since 0.1.0
+ * @category programs
+ */
+export const program = (options: Emulator.Options): Effect.Effect<never> =>
+  Effect.scoped(Effect.gen(function*() {
+    const emu = yield* Emulator.make(options)
+    yield* Console.log(emu.startLine)
+    return yield* Effect.never
+  }))
+
+const isMain = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, "/"))
+
+if (isMain) {
+  let options: Emulator.Options
+  try {
+    options = parseFlags(process.argv.slice(2))
+  } catch (e) {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`)
+    process.exit(2)
+  }
+  NodeRuntime.runMain(program(options))
+}

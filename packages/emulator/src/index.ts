@@ -1,0 +1,22 @@
+/**
+ * @solfx/emulator: the service on loopback, for offline development and real-HTTP tests.
+ *
+ * @since 0.1.0
+ */
+
+/** @since 0.1.0 */
+export * as Area from "./Area.js"
+/** @since 0.1.0 */
+export * as Dataset from "./Dataset.js"
+/** @since 0.1.0 */
+export * as Emulator from "./Emulator.js"
+/** @since 0.1.0 */
+export * as Faults from "./Faults.js"
+/** @since 0.1.0 */
+export * as Paging from "./Paging.js"
+/** @since 0.1.0 */
+export * as Projects from "./Projects.js"
+/** @since 0.1.0 */
+export * as RequestLog from "./RequestLog.js"
+/** @since 0.1.0 */
+export * as Server from "./Server.js"
