@@ -172,6 +172,46 @@ export class InvalidProof extends Schema.TaggedError<InvalidProof>("@solfx/Inval
 }
 
 /**
+ * A wire transaction that cannot be read: bad base58/base64, truncated, oversized
+ * (over 1232 bytes), trailing bytes, a non-minimal compact-u16, an unsupported
+ * version prefix (0x81 is v1)... `offset` is where reading failed: a byte of the
+ * decoded transaction, or a character of the text when `unit` is "character".
+ *
+ * @example
+ * new MalformedTransaction({ offset: 0, unit: "byte", reason: "non-minimal compact-u16" })
+ * @since 0.1.0
+ * @category errors
+ */
+export class MalformedTransaction extends Schema.TaggedError<MalformedTransaction>("@solfx/MalformedTransaction")(
+  "MalformedTransaction",
+  {
+    offset: Schema.Number,
+    unit: Schema.Literal("byte", "character"),
+    reason: Schema.String
+  }
+) {
+  override get message(): string {
+    return `Malformed transaction at ${this.unit} ${this.offset}: ${this.reason}`
+  }
+}
+
+/**
+ * The service answered `sendBundle` with another id than the one computed locally
+ * from the transactions' signatures (SHA-256 of the first signatures joined with ",").
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class BundleIdMismatch extends Schema.TaggedError<BundleIdMismatch>("@solfx/BundleIdMismatch")(
+  "BundleIdMismatch",
+  { expected: Schema.String, received: Schema.String }
+) {
+  override get message(): string {
+    return `sendBundle returned bundle id ${this.received}, but the transactions hash to ${this.expected}`
+  }
+}
+
+/**
  * The failures of any call that goes over the network.
  *
  * @since 0.1.0

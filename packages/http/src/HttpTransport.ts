@@ -124,7 +124,8 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 5
 export const isRetryable = (idempotent: boolean) => (error: ApiError): boolean => {
   switch (error._tag) {
     case "RateLimited":
-      return error.retryAfterMillis !== undefined || idempotent
+      // A rate-limited request was rejected before processing: safe to resend even when not idempotent.
+      return true
     case "TransportError":
       return idempotent || !error.sent
     case "HttpError":

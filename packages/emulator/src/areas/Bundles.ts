@@ -1,0 +1,154 @@
+/**
+ * The bundle area: `sendBundle` and `getBundleStatuses` as the block engine
+ * answers them. A bundle is decoded with core's wire reader, its Ed25519
+ * signatures are verified and it must tip a tip account; it then lands atomically
+ * (every transaction or none) at the current simulated slot, and its status moves
+ * from processed to confirmed to finalized as slots pass.
+ *
+ * Knobs (dataset sizes): `bundles.confirmDepth` (slots until confirmed, default 1),
+ * `bundles.finalizeDepth` (slots until finalized, default 32).
+ *
+ * @since 0.1.0
+ */
+import * as Bundle from "@solfx/core/Bundle"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
+import type { Area, AreaContext } from "../Area.js"
+import { RpcFailure } from "../Area.js"
+import * as Events from "../Events.js"
+
+interface Landed {
+  readonly id: string
+  readonly signatures: ReadonlyArray<string>
+  readonly slot: number
+}
+
+interface State {
+  readonly bundles: Map<string, Landed>
+  /** Every signature of every landed transaction. */
+  readonly processed: Set<string>
+}
+
+const stateOf = (ctx: AreaContext) =>
+  ctx.state<State>("bundles", () => ({ bundles: new Map(), processed: new Set() }))
+
+const REGIONS: ReadonlySet<string> = new Set(["ams", "dub", "fra", "lon", "nyc", "slc", "sgp", "tyo", "mainnet"])
+
+/** The block engine answers bad bundles with HTTP 400 and -32602 (observed). */
+const invalid = (message: string) => Effect.fail(new RpcFailure(-32602, message, 400))
+
+/**
+ * The observed rejection of a bundle without a tip.
+ *
+ * @since 0.1.0
+ * @category messages
+ */
+export const NO_TIP_MESSAGE = "Bundles must write lock at least one tip account to be eligible for the auction."
+
+/**
+ * The observed rejection of a bundle holding a transaction that already landed.
+ *
+ * @since 0.1.0
+ * @category messages
+ */
+export const ALREADY_PROCESSED_MESSAGE = "bundle contains an already processed transaction"
+
+const messageOf = (violation: Bundle.BundleViolation): string => {
+  switch (violation._tag) {
+    case "Empty":
+      return "bundle must contain at least one transaction"
+    case "TooMany":
+      return `bundle contains too many transactions: ${violation.count} (max ${Bundle.MAX_BUNDLE_SIZE})`
+    case "Undecodable":
+      return `transaction #${violation.transaction} could not be decoded`
+    case "Unsigned":
+    case "BadSignature":
+      return `transaction #${violation.transaction} failed signature verification`
+    case "DuplicateSignature":
+      return `bundle contains duplicate transactions: #${violation.duplicateOf} and #${violation.transaction}`
+    case "NoTip":
+      return NO_TIP_MESSAGE
+  }
+}
+
+const sendBundle = (params: unknown, ctx: AreaContext) =>
+  Effect.suspend(() => {
+    if (!Array.isArray(params) || !Array.isArray(params[0]) || !params[0].every((t) => typeof t === "string")) {
+      return invalid("Invalid params: params[0] must be an array of encoded transactions")
+    }
+    const config: unknown = params[1] ?? {}
+    if (typeof config !== "object" || config === null || Array.isArray(config)) {
+      return invalid("Invalid params: params[1] must be an object")
+    }
+    // The block engine's default encoding is base58.
+    const encoding = (config as { encoding?: unknown }).encoding ?? "base58"
+    if (encoding !== "base58" && encoding !== "base64") {
+      return invalid(`Invalid params: unsupported encoding ${JSON.stringify(encoding)}, expected base58 or base64`)
+    }
+    const region = ctx.header("relay-region")
+    if (region !== undefined && !REGIONS.has(region)) {
+      return invalid(`unknown relay-region ${JSON.stringify(region)}`)
+    }
+    const checked = Bundle.check(params[0] as ReadonlyArray<string>, encoding, { verifySignatures: true })
+    if (Either.isLeft(checked)) return invalid(messageOf(checked.left))
+    const state = stateOf(ctx)
+    const signatures = checked.right.transactions.flatMap((tx) => tx.signatures)
+    if (signatures.some((s) => state.processed.has(s))) return invalid(ALREADY_PROCESSED_MESSAGE)
+    // Atomic: every check is done before anything is recorded, so it all lands or nothing does.
+    for (const s of signatures) state.processed.add(s)
+    state.bundles.set(checked.right.id, {
+      id: checked.right.id,
+      signatures: checked.right.transactions.map((tx) => tx.signatures[0]!),
+      slot: ctx.slot()
+    })
+    // Announce the landing (webhook delivery subscribes); listeners only enqueue.
+    Events.transactionsLanded(ctx.state).publish({
+      slot: ctx.slot(),
+      transactions: checked.right.transactions,
+      bundleId: checked.right.id
+    })
+    return Effect.succeed(checked.right.id)
+  })
+
+const encodeStatus = Schema.encodeSync(Bundle.BundleStatus)
+
+const getBundleStatuses = (params: unknown, ctx: AreaContext) =>
+  Effect.suspend(() => {
+    if (!Array.isArray(params) || !Array.isArray(params[0]) || !params[0].every((t) => typeof t === "string")) {
+      return invalid("Invalid params: params[0] must be an array of bundle ids")
+    }
+    const ids = params[0] as ReadonlyArray<string>
+    if (ids.length > Bundle.MAX_STATUS_IDS) {
+      return invalid(`too many bundle ids: ${ids.length} (max ${Bundle.MAX_STATUS_IDS})`)
+    }
+    const now = ctx.slot()
+    const confirmDepth = ctx.dataset.size("bundles.confirmDepth", 1)
+    const finalizeDepth = ctx.dataset.size("bundles.finalizeDepth", 32)
+    const { bundles } = stateOf(ctx)
+    const value = ids.map((id) => {
+      const landed = bundles.get(id)
+      if (landed === undefined) return null
+      const depth = now - landed.slot
+      return encodeStatus({
+        bundle_id: landed.id as Bundle.BundleStatus["bundle_id"],
+        transactions: landed.signatures as Bundle.BundleStatus["transactions"],
+        slot: landed.slot,
+        confirmation_status: depth >= finalizeDepth ? "finalized" : depth >= confirmDepth ? "confirmed" : "processed",
+        err: { Ok: null }
+      })
+    })
+    return Effect.succeed({ context: { slot: now }, value })
+  })
+
+/**
+ * @since 0.1.0
+ * @category areas
+ */
+export const area: Area = {
+  name: "bundles",
+  rpc: {
+    sendBundle: { category: "rpc", credits: 1, handle: sendBundle },
+    getBundleStatuses: { category: "rpc", credits: 1, handle: getBundleStatuses }
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Integration: the Bundles service against the emulator over loopback, with the
+ * real Node HTTP client and transactions built and signed with @solana/kit.
+ */
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import { describe, expect, it } from "@effect/vitest"
+import * as Bundle from "@solfx/core/Bundle"
+import * as Emulator from "@solfx/emulator/Emulator"
+import * as HttpTransport from "@solfx/http/HttpTransport"
+import { Bundles } from "@solfx/rpc"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { createHash } from "node:crypto"
+import { build, memo, signer, TIP, transfer } from "./utils/kit.js"
+
+const NO_TIP = "Bundles must write lock at least one tip account to be eligible for the auction."
+
+const layerFor = (options: Emulator.Options) =>
+  Bundles.layer().pipe(
+    Layer.provideMerge(HttpTransport.layer),
+    Layer.provideMerge(Emulator.layerTest(options)),
+    Layer.provide(NodeHttpClient.layerUndici)
+  )
+
+const fixtures = (async () => {
+  const alice = await signer()
+  const bob = await signer()
+  const [swap, pay, tip, untipped] = await Promise.all([
+    build({ version: 0, payer: alice, instructions: [memo("swap"), transfer(alice, bob.address, 25_000n)] }),
+    build({ version: "legacy", payer: bob, instructions: [transfer(bob, alice.address, 1n)] }),
+    build({ version: "legacy", payer: alice, instructions: [memo("tip"), transfer(alice, TIP, 10_000n)] }),
+    build({ version: 0, payer: bob, instructions: [memo("no tip")] })
+  ])
+  return { swap, pay, tip, untipped }
+})()
+const kit = Effect.promise(() => fixtures)
+
+describe("Bundles against the emulator", () => {
+  it.live("a tipped bundle of 3 kit-built transactions lands under its local id and reaches finalized", () =>
+    Effect.gen(function*() {
+      const bundles = yield* Bundles.Bundles
+      const emu = yield* Emulator.EmulatorHandle
+      const k = yield* kit
+      const txs = [k.swap.base64, k.pay.base64, k.tip.base64]
+      const local = createHash("sha256")
+        .update([k.swap.signatures[0], k.pay.signatures[0], k.tip.signatures[0]].join(","))
+        .digest("hex")
+
+      const id = yield* bundles.sendBundle(txs, { encoding: "base64", region: "ams" })
+      expect(id).toBe(local)
+
+      const outcome = yield* bundles.awaitBundle(id, { commitment: "finalized", interval: "50 millis", timeout: "20 seconds" })
+      expect(outcome._tag).toBe("Landed")
+      if (outcome._tag === "Landed") {
+        expect(outcome.status).toBe("finalized")
+        expect(outcome.bundle.transactions).toEqual([k.swap.signatures[0], k.pay.signatures[0], k.tip.signatures[0]])
+      }
+      const statuses = yield* bundles.getBundleStatuses([id, "f".repeat(64)])
+      expect(statuses.map(Option.isSome)).toEqual([true, false])
+
+      // the same bundle again passes pre-flight, and the emulator refuses it
+      const again = yield* Effect.flip(bundles.sendBundle(txs))
+      expect(again).toMatchObject({ _tag: "JsonRpcError", code: -32602, detail: "bundle contains an already processed transaction" })
+      expect(emu.count("sendBundle")).toBe(2)
+      expect(emu.requests.find((r) => r.operation === "sendBundle")).toBeDefined()
+    }).pipe(Effect.provide(layerFor({ slotMs: 20 }))))
+
+  it.live("an untipped bundle sent raw, past the pre-flight check, gets the block engine's rejection", () =>
+    Effect.gen(function*() {
+      const bundles = yield* Bundles.Bundles
+      const transport = yield* HttpTransport.HttpTransport
+      const emu = yield* Emulator.EmulatorHandle
+      const k = yield* kit
+      const txs = [k.swap.base64, k.untipped.base64]
+
+      const local = yield* Effect.flip(bundles.sendBundle(txs))
+      expect(local).toMatchObject({ _tag: "InvalidRequest", field: "transactions" })
+      expect(emu.count("sendBundle")).toBe(0)
+
+      const raw = yield* Effect.flip(
+        transport.rpc("sendBundle", [txs, { encoding: "base64" }], Schema.String, { idempotent: false, numericId: true })
+      )
+      expect(raw).toMatchObject({ _tag: "JsonRpcError", code: -32602, detail: NO_TIP })
+      expect(emu.count("sendBundle")).toBe(1)
+      // nothing landed: the transactions are still unknown
+      const statuses = yield* bundles.getBundleStatuses([Bundle.bundleId([k.swap.signatures[0]!, k.untipped.signatures[0]!])])
+      expect(statuses).toEqual([Option.none()])
+    }).pipe(Effect.provide(layerFor({ slotMs: 60_000 }))))
+})
