@@ -1,0 +1,211 @@
+/**
+ * The request parameters of the Wallet API (beta) with the limits of spec §4.5
+ * and §8, and the query names the real service uses (REAL-WORLD §3). The SDK
+ * checks them before any request; the field names match the service's.
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+import { WalletAddress, WalletOrDomain } from "./Primitives.js"
+import { TransactionType } from "./Webhook.js"
+
+/**
+ * At most this many addresses or domains per batch-identity request (spec §8).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const MAX_BATCH_IDENTITY = 100
+
+/**
+ * The largest page of balances, history and transfers (spec §8).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const MAX_LIMIT = 100
+
+/**
+ * An integer in `[min, max]`, with one rule message for every way of missing it.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const intBetween = (min: number, max: number) =>
+  Schema.Number.pipe(
+    Schema.filter((n) => Number.isInteger(n) && n >= min && n <= max, {
+      message: () => `an integer from ${min} to ${max}`
+    })
+  )
+
+/**
+ * A page size of 1 to 100.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Limit = intBetween(1, MAX_LIMIT).annotations({ identifier: "Limit" })
+
+/**
+ * A 1-indexed page number.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const PageNumber = Schema.Number.pipe(
+  Schema.filter((n) => Number.isSafeInteger(n) && n >= 1, { message: () => "an integer of at least 1" }),
+  Schema.annotations({ identifier: "PageNumber" })
+)
+
+/**
+ * A cursor handed back by the service (history `before`/`after`, transfers `cursor`).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Cursor = Schema.String.pipe(
+  Schema.filter((s) => s.length > 0 && s.length <= 512 && !/[\s]/.test(s), {
+    message: () => "a non-empty cursor without spaces (at most 512 characters)"
+  }),
+  Schema.annotations({ identifier: "Cursor" })
+)
+
+/**
+ * Which token-account transactions history includes: none, those that changed a balance (default), or all.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const TokenAccounts = Schema.Literal("none", "balanceChanged", "all").annotations({
+  identifier: "TokenAccounts"
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type TokenAccounts = typeof TokenAccounts.Type
+
+/**
+ * An address or a name-service domain, with one rule message naming both forms.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const AddressOrDomain = WalletOrDomain.annotations({
+  // override: the members' own messages would otherwise name only the address rule
+  message: () => ({
+    message: "a base58 wallet address (32 bytes) or a name-service domain such as name.sol",
+    override: true
+  })
+})
+
+/**
+ * `identity` and `funded-by` path input. Identity also takes a domain (see `IdentityRequest`).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const WalletRequest = Schema.Struct({ wallet: WalletAddress })
+
+/**
+ * `GET /v1/wallet/{wallet}/identity`: an address or a name-service domain.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const IdentityRequest = Schema.Struct({ wallet: AddressOrDomain })
+
+/**
+ * `POST /v1/wallet/batch-identity` as the SDK takes it: any number of addresses or
+ * domains; the SDK sends them in chunks of at most `MAX_BATCH_IDENTITY`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const BatchIdentityRequest = Schema.Array(AddressOrDomain)
+
+/**
+ * Query of `GET /v1/wallet/{wallet}/balances`. Server defaults: page 1, limit 100,
+ * showNative true, showNfts false, showZeroBalance false.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const BalancesQuery = Schema.Struct({
+  page: Schema.optional(PageNumber),
+  limit: Schema.optional(Limit),
+  showNative: Schema.optional(Schema.Boolean),
+  showNfts: Schema.optional(Schema.Boolean),
+  /** The spec's "zero-balance flag"; the real service names it `showZeroBalance`. */
+  showZeroBalance: Schema.optional(Schema.Boolean)
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type BalancesQuery = typeof BalancesQuery.Type
+
+/**
+ * The wallet and the balances query, as the SDK validates them.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const BalancesRequest = Schema.Struct({ wallet: WalletAddress, ...BalancesQuery.fields })
+
+/**
+ * Query of `GET /v1/wallet/{wallet}/history`. `before` takes the previous page's
+ * `nextCursor` (or a signature); `after` is a lower bound (a signature).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const HistoryQuery = Schema.Struct({
+  limit: Schema.optional(Limit),
+  before: Schema.optional(Cursor),
+  after: Schema.optional(Cursor),
+  /** An enhanced transaction type such as `SWAP` or `TRANSFER`. */
+  type: Schema.optional(TransactionType),
+  tokenAccounts: Schema.optional(TokenAccounts)
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type HistoryQuery = typeof HistoryQuery.Type
+
+/**
+ * The wallet and the history query, as the SDK validates them.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const HistoryRequest = Schema.Struct({ wallet: WalletAddress, ...HistoryQuery.fields })
+
+/**
+ * Query of `GET /v1/wallet/{wallet}/transfers`. Server default limit: 50.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const TransfersQuery = Schema.Struct({
+  limit: Schema.optional(Limit),
+  cursor: Schema.optional(Cursor)
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type TransfersQuery = typeof TransfersQuery.Type
+
+/**
+ * The wallet and the transfers query, as the SDK validates them.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const TransfersRequest = Schema.Struct({ wallet: WalletAddress, ...TransfersQuery.fields })

@@ -1,0 +1,551 @@
+/**
+ * The Wallet API (beta, spec §4.5) over the seeded wallets: identity, batch
+ * identity, balances, history, transfers and funded-by.
+ *
+ * Data, all derived from the dataset:
+ * - `wallet.wallets` (default 400) seeded wallets, `walletAt(dataset, i)`. Four in
+ *   five have an identity (`hasIdentity`), one in three of those also a domain
+ *   `wallet<i>.sol`; six in seven have a funding source (`hasFunder`).
+ * - Wallet 0 has `wallet.bigTransfers` (default 1,234) transfers and 250 tokens
+ *   (three pages of 100); the others up to 150 transfers and 5..184 tokens.
+ * - Any other valid address is unknown: identity and funded-by answer 404,
+ *   balances, history and transfers answer empty pages.
+ *
+ * Every call is charged 100 credits in usage category `api`: the Wallet API is
+ * served from the enhanced-API host (`api.helius.xyz`), and the older usage
+ * record (spec §2.9) has no wallet category. Malformed requests (a wallet that
+ * fails the spec's regex or is not 32 bytes, a limit outside 1..100, a bad
+ * cursor) are rejected with 400 `{"error": …}` by the precheck, before charging,
+ * as a gateway validating its parameters would.
+ *
+ * @since 0.1.0
+ */
+import { base58ByteLength, decodeBase58, DOMAIN_REGEX, encodeBase58, WALLET_REGEX } from "@solfx/core/Primitives"
+import type * as WalletRecords from "@solfx/core/WalletRecords"
+import * as Effect from "effect/Effect"
+import type { Area, AreaContext, RestRequest, RestRoute } from "../Area.js"
+import { RestFailure } from "../Area.js"
+import * as Dataset from "../Dataset.js"
+import * as Paging from "../Paging.js"
+
+type Encoded<S extends { readonly Encoded: unknown }> = S["Encoded"]
+type Identity = Encoded<typeof WalletRecords.Identity>
+// The wire shapes, with the numbers the emulator computes with (the wire also admits digit strings).
+type Balance = Omit<Encoded<typeof WalletRecords.Balance>, "balance" | "pricePerToken" | "usdValue"> & {
+  readonly balance: number
+  readonly pricePerToken: number | null
+  readonly usdValue: number | null
+}
+type Nft = Encoded<typeof WalletRecords.Nft>
+type Transfer = Omit<Encoded<typeof WalletRecords.Transfer>, "amount"> & { readonly amount: number }
+type HistoryEntry = Encoded<typeof WalletRecords.HistoryEntry>
+
+const NATIVE_MINT = "So11111111111111111111111111111111111111112"
+const SOL_PRICE = 145.32
+const CREDITS = 100
+const MAX_LIMIT = 100
+const MAX_NFTS = 100
+const MAX_BATCH = 100
+const BASE_TIMESTAMP = 1_750_000_000
+const BASE_SLOT = 340_000_000
+
+/**
+ * How many wallets are seeded.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const walletCount = (dataset: Dataset.Dataset): number => dataset.size("wallet.wallets", 400)
+
+/**
+ * The address of seeded wallet `i`.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const walletAt = (dataset: Dataset.Dataset, i: number): string => dataset.address(`wallet:${i}`)
+
+/**
+ * Whether seeded wallet `i` has an identity (four in five do).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const hasIdentity = (i: number): boolean => i % 5 !== 4
+
+/**
+ * Whether seeded wallet `i` has a known funding source (six in seven do).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const hasFunder = (i: number): boolean => i % 7 !== 6
+
+/**
+ * The domain of seeded wallet `i`, if it has one.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const domainOf = (i: number): string | undefined =>
+  hasIdentity(i) && i % 3 === 0 ? `wallet${i}.sol` : undefined
+
+/**
+ * Transfers (and history entries) of seeded wallet `i`.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const activityCount = (dataset: Dataset.Dataset, i: number): number =>
+  i === 0 ? dataset.size("wallet.bigTransfers", 1234) : dataset.int(`wallet:${i}:activity`, 151)
+
+/**
+ * Tokens with a balance held by seeded wallet `i` (zero balances not included).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const tokenCount = (dataset: Dataset.Dataset, i: number): number =>
+  i === 0 ? 250 : 5 + dataset.int(`wallet:${i}:tokens`, 180)
+
+const round = (x: number, digits: number) => {
+  const f = 10 ** digits
+  return Math.round(x * f) / f
+}
+
+const ui = (raw: bigint, decimals: number) => Number(raw) / 10 ** decimals
+
+const indexOf = (ctx: AreaContext, address: string): number | undefined =>
+  ctx.state("wallet:index", () => {
+    const map = new Map<string, number>()
+    for (let i = 0; i < walletCount(ctx.dataset); i++) map.set(walletAt(ctx.dataset, i), i)
+    return map
+  }).get(address)
+
+// -- identity ----------------------------------------------------------------
+
+const KINDS = [
+  ["exchange", "Centralized Exchange", ["Binance", "Coinbase", "Kraken", "OKX", "Bybit"]],
+  ["protocol", "DeFi", ["Jupiter", "Raydium", "Orca", "Marinade", "Kamino"]],
+  ["market-maker", "Market Maker", ["Wintermute", "Jump", "GSR"]],
+  ["validator", "Validator", ["Helius Validator", "Everstake", "Figment"]],
+  ["wallet", "Individual", ["Whale", "Fund", "Treasury"]]
+] as const
+
+const identityOf = (dataset: Dataset.Dataset, i: number): Identity => {
+  const [type, category, names] = KINDS[dataset.int(`wallet:${i}:kind`, KINDS.length)]!
+  const domain = domainOf(i)
+  return {
+    address: walletAt(dataset, i),
+    type,
+    name: `${names[dataset.int(`wallet:${i}:name`, names.length)]} ${i}`,
+    category,
+    tags: [category],
+    ...(domain === undefined ? {} : { domainNames: [domain] })
+  }
+}
+
+/** A seeded wallet with an identity, by address or domain. */
+const identityFor = (ctx: AreaContext, key: string): Identity | undefined => {
+  let i: number | undefined
+  if (key.includes(".")) {
+    const m = /^wallet(\d{1,9})\.sol$/i.exec(key)
+    i = m === null ? undefined : Number(m[1])
+    if (i !== undefined && domainOf(i) === undefined) i = undefined
+  } else {
+    i = indexOf(ctx, key)
+  }
+  return i !== undefined && i < walletCount(ctx.dataset) && hasIdentity(i) ? identityOf(ctx.dataset, i) : undefined
+}
+
+// -- balances ----------------------------------------------------------------
+
+const DECIMALS = [0, 2, 5, 6, 6, 8, 9] as const
+
+const tokenBalance = (dataset: Dataset.Dataset, i: number, j: number, zero: boolean): Balance => {
+  const label = `wallet:${i}:${zero ? "zero" : "token"}:${j}`
+  const mint = dataset.address(label)
+  const decimals = DECIMALS[dataset.int(`${label}:decimals`, DECIMALS.length)]!
+  // Up to 10,000 tokens, at up to $10,000 each: realistic magnitudes, never beyond 2^53.
+  const scaled = BigInt(1 + dataset.int(`${label}:raw`, 1_000_000)) * 10n ** BigInt(decimals) / 100n
+  const raw = zero ? 0n : scaled > 0n ? scaled : 1n
+  const balance = ui(raw, decimals)
+  const priced = dataset.int(`${label}:priced`, 8) !== 0
+  const price = priced ? round((1 + dataset.int(`${label}:price`, 100_000)) / 10 ** (1 + dataset.int(`${label}:pexp`, 5)), 6) : null
+  const named = dataset.int(`${label}:named`, 10) !== 0
+  return {
+    mint,
+    balance,
+    decimals,
+    tokenProgram: dataset.int(`${label}:program`, 4) === 0 ? "token-2022" : "spl-token",
+    symbol: named ? `T${i}X${j}` : null,
+    name: named ? `Token ${j} of wallet ${i}` : null,
+    pricePerToken: price,
+    usdValue: price === null ? null : round(balance * price, 2),
+    logoUri: named ? `https://example.invalid/logo/${mint}.png` : null
+  }
+}
+
+const nativeBalance = (dataset: Dataset.Dataset, i: number | undefined): Balance => {
+  const lamports = i === undefined ? 0n : BigInt(dataset.int(`wallet:${i}:lamports`, 5_000_000)) * 10_000_000n
+  const balance = ui(lamports, 9)
+  return {
+    mint: NATIVE_MINT,
+    balance,
+    decimals: 9,
+    tokenProgram: "spl-token",
+    symbol: "SOL",
+    name: "Solana",
+    pricePerToken: SOL_PRICE,
+    usdValue: round(balance * SOL_PRICE, 2),
+    logoUri: "https://example.invalid/logo/sol.png"
+  }
+}
+
+/** usdValue descending, unpriced last, then by mint: a total order, so pages never overlap. */
+const byUsdValue = (a: Balance, b: Balance) => {
+  const av = a.usdValue ?? -1
+  const bv = b.usdValue ?? -1
+  return av !== bv ? bv - av : a.mint < b.mint ? -1 : a.mint > b.mint ? 1 : 0
+}
+
+const sortedTokens = (ctx: AreaContext, i: number, zero: boolean): ReadonlyArray<Balance> =>
+  ctx.state(`wallet:tokens:${i}:${zero}`, () => {
+    const list: Array<Balance> = []
+    for (let j = 0; j < tokenCount(ctx.dataset, i); j++) list.push(tokenBalance(ctx.dataset, i, j, false))
+    if (zero) for (let j = 0; j < 1 + ctx.dataset.int(`wallet:${i}:zeros`, 8); j++) {
+      list.push(tokenBalance(ctx.dataset, i, j, true))
+    }
+    return list.sort(byUsdValue)
+  })
+
+const nftsOf = (dataset: Dataset.Dataset, i: number): Array<Nft> => {
+  const n = Math.min(MAX_NFTS, dataset.int(`wallet:${i}:nfts`, 130))
+  const out: Array<Nft> = []
+  for (let k = 0; k < n; k++) {
+    const label = `wallet:${i}:nft:${k}`
+    const collection = dataset.int(`${label}:collection`, 6)
+    out.push({
+      mint: dataset.address(label),
+      compressed: dataset.int(`${label}:compressed`, 2) === 0,
+      name: `NFT ${k}`,
+      imageUri: dataset.int(`${label}:image`, 5) === 0 ? null : `https://example.invalid/nft/${k}.png`,
+      collectionName: collection === 0 ? null : `Collection ${collection}`,
+      collectionAddress: collection === 0 ? null : dataset.address(`wallet:collection:${collection}`)
+    })
+  }
+  return out
+}
+
+// -- activity: transfers and history share signatures, times and slots ------
+
+/** 60 bytes from the label, then the index: the position is read back from a signature in O(1). */
+const activitySignature = (dataset: Dataset.Dataset, i: number, k: number): string => {
+  const bytes = new Uint8Array(64)
+  bytes.set(dataset.bytes(`wallet:${i}:tx:${k}`, 60), 0)
+  new DataView(bytes.buffer).setUint32(60, k)
+  return encodeBase58(bytes)
+}
+
+/** The position of one of wallet `i`'s signatures, or undefined. */
+const activityIndex = (dataset: Dataset.Dataset, i: number, n: number, signature: string): number | undefined => {
+  const bytes = decodeBase58(signature)
+  if (bytes === undefined || bytes.length !== 64) return undefined
+  const k = new DataView(bytes.buffer, bytes.byteOffset).getUint32(60)
+  return k < n && activitySignature(dataset, i, k) === signature ? k : undefined
+}
+
+const timestampAt = (dataset: Dataset.Dataset, i: number, k: number) =>
+  BASE_TIMESTAMP - k * 900 - dataset.int(`wallet:${i}:tx:${k}:jitter`, 600)
+
+const slotAt = (i: number, k: number) => BASE_SLOT - k * 2250 - (i % 1000)
+
+const transferAt = (dataset: Dataset.Dataset, i: number, k: number): Transfer => {
+  const label = `wallet:${i}:tx:${k}`
+  const sol = dataset.int(`${label}:sol`, 3) === 0
+  const tokens = tokenCount(dataset, i)
+  const token = sol ? undefined : tokenBalance(dataset, i, dataset.int(`${label}:token`, tokens), false)
+  const decimals = token?.decimals ?? 9
+  const raw = BigInt(1 + dataset.int(`${label}:raw`, 1_000_000_000)) * BigInt(1 + dataset.int(`${label}:mul`, 100))
+  return {
+    signature: activitySignature(dataset, i, k),
+    timestamp: timestampAt(dataset, i, k),
+    direction: dataset.int(`${label}:dir`, 2) === 0 ? "in" : "out",
+    counterparty: dataset.address(`wallet:${i}:counterparty:${dataset.int(`${label}:cp`, 37)}`),
+    mint: token?.mint ?? NATIVE_MINT,
+    symbol: token === undefined ? "SOL" : token.symbol ?? null,
+    amount: ui(raw, decimals),
+    amountRaw: raw.toString(),
+    decimals
+  }
+}
+
+const HISTORY_TYPES = ["TRANSFER", "TRANSFER", "SWAP", "TRANSFER", "NFT_SALE", "STAKE"] as const
+
+const historyTypeAt = (dataset: Dataset.Dataset, i: number, k: number) =>
+  HISTORY_TYPES[dataset.int(`wallet:${i}:tx:${k}:type`, HISTORY_TYPES.length)]!
+
+const historyAt = (dataset: Dataset.Dataset, i: number, k: number, tokenAccounts: string): HistoryEntry => {
+  const t = transferAt(dataset, i, k)
+  const wallet = walletAt(dataset, i)
+  const sign = t.direction === "in" ? 1 : -1
+  const isSol = t.mint === NATIVE_MINT
+  const changes = [{ mint: isSol ? "SOL" : t.mint, amount: sign * t.amount, decimals: t.decimals }]
+    .filter((c) => tokenAccounts !== "none" || c.mint === "SOL")
+  return {
+    signature: t.signature,
+    // The real service has entries whose block time is unknown.
+    timestamp: k % 101 === 100 ? null : t.timestamp,
+    slot: slotAt(i, k),
+    fee: 0.000005,
+    feePayer: t.direction === "out" ? wallet : t.counterparty,
+    error: k % 53 === 52 ? "InstructionError: custom program error: 0x1" : null,
+    balanceChanges: changes
+  }
+}
+
+// -- request parsing ---------------------------------------------------------
+
+const bad = (message: string) => Effect.fail(new RestFailure(400, message))
+
+const isWallet = (s: string) => WALLET_REGEX.test(s) && base58ByteLength(s) === 32
+const isDomain = (s: string) => s.includes(".") && DOMAIN_REGEX.test(s)
+
+const walletRule = "wallet must be a base58 address matching ^[1-9A-HJ-NP-Za-km-z]{32,44}$ (32 bytes)"
+
+const limitOf = (query: URLSearchParams, fallback: number): number | undefined => {
+  const raw = query.get("limit")
+  const n = raw === null ? fallback : Paging.intParam(raw)
+  return n !== undefined && Number.isInteger(n) && n >= 1 && n <= MAX_LIMIT ? n : undefined
+}
+
+const boolOf = (query: URLSearchParams, name: string, fallback: boolean): boolean | undefined => {
+  const raw = query.get(name)
+  return raw === null ? fallback : raw === "true" ? true : raw === "false" ? false : undefined
+}
+
+const checkWallet = (request: RestRequest) =>
+  isWallet(request.params["wallet"] ?? "") ? Effect.void : bad(walletRule)
+
+const checkLimit = (request: RestRequest, fallback: number) =>
+  limitOf(request.query, fallback) === undefined ? bad(`limit must be an integer between 1 and ${MAX_LIMIT}`) : Effect.void
+
+/** The known wallet's index, or undefined for a valid address the dataset does not hold. */
+const seeded = (ctx: AreaContext, request: RestRequest) => indexOf(ctx, request.params["wallet"]!)
+
+// -- routes ------------------------------------------------------------------
+
+const route = (
+  method: "GET" | "POST",
+  path: string,
+  precheck: RestRoute["precheck"],
+  handle: RestRoute["handle"]
+): RestRoute => ({
+  method,
+  path,
+  category: "api",
+  credits: CREDITS,
+  ...(precheck === undefined ? {} : { precheck }),
+  handle
+})
+
+const identity = route(
+  "GET",
+  "/v1/wallet/:wallet/identity",
+  (request) => {
+    const w = request.params["wallet"] ?? ""
+    return isWallet(w) || isDomain(w) ? Effect.void : bad(`${walletRule}, or a name-service domain`)
+  },
+  (request, ctx) => {
+    const found = identityFor(ctx, request.params["wallet"]!)
+    return found === undefined ? Effect.fail(new RestFailure(404, "Identity not found")) : Effect.succeed(found)
+  }
+)
+
+const addressesOf = (body: unknown): ReadonlyArray<unknown> | undefined => {
+  const addresses = typeof body === "object" && body !== null ? (body as { addresses?: unknown }).addresses : undefined
+  return Array.isArray(addresses) ? addresses : undefined
+}
+
+const batchIdentity = route(
+  "POST",
+  "/v1/wallet/batch-identity",
+  (request) => {
+    const addresses = addressesOf(request.body)
+    if (addresses === undefined) return bad("body must be {\"addresses\": string[]}")
+    if (addresses.length > MAX_BATCH) return bad(`at most ${MAX_BATCH} addresses per request`)
+    const invalid = addresses.findIndex((a) => typeof a !== "string" || !(isWallet(a) || isDomain(a)))
+    return invalid === -1 ? Effect.void : bad(`addresses[${invalid}] is not a wallet address or a domain`)
+  },
+  (request, ctx) =>
+    Effect.sync(() =>
+      (addressesOf(request.body) as ReadonlyArray<string>).flatMap((a) => {
+        const found = identityFor(ctx, a)
+        return found === undefined ? [] : [found]
+      })
+    )
+)
+
+const balances = route(
+  "GET",
+  "/v1/wallet/:wallet/balances",
+  (request) =>
+    Effect.gen(function*() {
+      yield* checkWallet(request)
+      yield* checkLimit(request, MAX_LIMIT)
+      const page = request.query.get("page")
+      const n = page === null ? 1 : Paging.intParam(page)
+      if (n === undefined || !Number.isSafeInteger(n) || n < 1) yield* bad("page must be an integer of at least 1")
+      for (const name of ["showNative", "showNfts", "showZeroBalance"]) {
+        if (boolOf(request.query, name, false) === undefined) yield* bad(`${name} must be true or false`)
+      }
+    }),
+  (request, ctx) =>
+    Effect.sync(() => {
+      const q = request.query
+      const page = Paging.intParam(q.get("page") ?? "1")!
+      const limit = limitOf(q, MAX_LIMIT)!
+      const showNative = boolOf(q, "showNative", true)!
+      const showNfts = boolOf(q, "showNfts", false)!
+      const showZero = boolOf(q, "showZeroBalance", false)!
+      const i = seeded(ctx, request)
+      const tokens = i === undefined ? [] : sortedTokens(ctx, i, showZero)
+      const native = showNative ? [nativeBalance(ctx.dataset, i)] : []
+      // Native SOL is the first entry of page 1; the rest follow it in usdValue order.
+      const all = Dataset.lazyList(native.length + tokens.length, (k) => k < native.length ? native[k]! : tokens[k - native.length]!)
+      const slice = Paging.pageOf(all, page, limit)
+      return {
+        balances: slice.items,
+        ...(showNfts ? { nfts: page === 1 && i !== undefined ? nftsOf(ctx.dataset, i) : [] } : {}),
+        totalUsdValue: round(slice.items.reduce((s, b) => s + (b.usdValue ?? 0), 0), 2),
+        pagination: { page, limit, hasMore: slice.hasMore }
+      } satisfies Encoded<typeof WalletRecords.BalancesPage>
+    })
+)
+
+const transfers = route(
+  "GET",
+  "/v1/wallet/:wallet/transfers",
+  (request) =>
+    Effect.gen(function*() {
+      yield* checkWallet(request)
+      yield* checkLimit(request, 50)
+      const cursor = request.query.get("cursor")
+      if (cursor !== null && cursor !== "" && Paging.decodeCursor(cursor) === undefined) yield* bad("invalid cursor")
+    }),
+  (request, ctx) => {
+    const i = seeded(ctx, request)
+    const n = i === undefined ? 0 : activityCount(ctx.dataset, i)
+    const list = Dataset.lazyList(n, (k) => transferAt(ctx.dataset, i!, k))
+    return Effect.map(
+      Paging.sliceRest(list, request.query.get("cursor"), limitOf(request.query, 50)!, MAX_LIMIT),
+      (page): Encoded<typeof WalletRecords.TransfersPage> => ({
+        data: page.items,
+        pagination: page.cursor === null ? { hasMore: false } : { hasMore: true, nextCursor: page.cursor }
+      })
+    )
+  }
+)
+
+const history = route(
+  "GET",
+  "/v1/wallet/:wallet/history",
+  (request) =>
+    Effect.gen(function*() {
+      yield* checkWallet(request)
+      yield* checkLimit(request, MAX_LIMIT)
+      const tokenAccounts = request.query.get("tokenAccounts")
+      if (tokenAccounts !== null && !["none", "balanceChanged", "all"].includes(tokenAccounts)) {
+        yield* bad("tokenAccounts must be none, balanceChanged or all")
+      }
+      const type = request.query.get("type")
+      if (type !== null && !/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/.test(type)) yield* bad("invalid type")
+      for (const name of ["before", "after"]) {
+        const v = request.query.get(name)
+        if (v !== null && base58ByteLength(v) !== 64) yield* bad(`${name} must be a transaction signature`)
+      }
+    }),
+  (request, ctx) =>
+    Effect.suspend(() => {
+      const q = request.query
+      const i = seeded(ctx, request)
+      const n = i === undefined ? 0 : activityCount(ctx.dataset, i)
+      const position = (name: string) => {
+        const v = q.get(name)
+        return v === null ? null : i === undefined ? undefined : activityIndex(ctx.dataset, i, n, v)
+      }
+      const before = position("before")
+      const after = position("after")
+      if (before === undefined) return bad("before is not a transaction of this wallet")
+      if (after === undefined) return bad("after is not a transaction of this wallet")
+      const limit = limitOf(q, MAX_LIMIT)!
+      const type = q.get("type")
+      const tokenAccounts = q.get("tokenAccounts") ?? "balanceChanged"
+      // Newest first: strictly older than `before`, strictly newer than `after`.
+      const end = after === null ? n : after
+      const data: Array<HistoryEntry> = []
+      let k = before === null ? 0 : before + 1
+      let more = false
+      for (; k < end; k++) {
+        if (type !== null && type !== "ANY" && historyTypeAt(ctx.dataset, i!, k) !== type) continue
+        if (data.length === limit) {
+          more = true
+          break
+        }
+        data.push(historyAt(ctx.dataset, i!, k, tokenAccounts))
+      }
+      return Effect.succeed({
+        data,
+        pagination: more ? { hasMore: true, nextCursor: data[data.length - 1]!.signature } : { hasMore: false }
+      } satisfies Encoded<typeof WalletRecords.HistoryPage>)
+    })
+)
+
+const fundedBy = route(
+  "GET",
+  "/v1/wallet/:wallet/funded-by",
+  checkWallet,
+  (request, ctx) => {
+    const i = seeded(ctx, request)
+    if (i === undefined || !hasFunder(i)) return Effect.fail(new RestFailure(404, "No funding transaction found"))
+    const ds = ctx.dataset
+    const f = 1 + ds.int(`wallet:${i}:funder`, 20)
+    const funder = f < walletCount(ds) && hasIdentity(f) ? identityOf(ds, f) : undefined
+    const raw = BigInt(1 + ds.int(`wallet:${i}:funding:raw`, 100_000)) * 1_000_000n
+    const signature = ds.signature(`wallet:${i}:funding`)
+    const timestamp = timestampAt(ds, i, activityCount(ds, i)) - 3600
+    return Effect.succeed({
+      funder: walletAt(ds, f),
+      funderName: funder?.name ?? null,
+      funderType: funder?.type ?? null,
+      mint: NATIVE_MINT,
+      symbol: "SOL",
+      amount: ui(raw, 9),
+      amountRaw: raw.toString(),
+      decimals: 9,
+      signature,
+      timestamp,
+      date: new Date(timestamp * 1000).toISOString(),
+      slot: slotAt(i, activityCount(ds, i)) - 9000,
+      explorerUrl: `https://orbmarkets.io/tx/${signature}`
+    } satisfies Encoded<typeof WalletRecords.FundedBy>)
+  }
+)
+
+/**
+ * The Wallet API area.
+ *
+ * @since 0.1.0
+ * @category areas
+ */
+export const area: Area = {
+  name: "wallet",
+  routes: [identity, batchIdentity, balances, history, transfers, fundedBy],
+  samples: (dataset) => ({
+    // Identity, funding source, 250 tokens over 3 pages, NFTs, 1,234 transfers (by default).
+    wallet: walletAt(dataset, 0),
+    walletDomain: domainOf(0)!,
+    // A valid address the dataset does not hold: identity and funded-by answer 404.
+    walletUnknown: dataset.address("wallet:unknown")
+  })
+}

@@ -1,0 +1,536 @@
+/**
+ * The Wallet API (beta, spec §4.5): identity, batch identity, balances, history,
+ * transfers and funding source of a wallet, on the `rest` host.
+ *
+ * Every input is checked before any request (`InvalidRequest` names the field
+ * and the rule). Every request costs 100 credits (spec §8); the service keeps a
+ * running estimate (`creditsUsed`) and feeds the `solfx.credits` counter
+ * (tag `area=wallet`), so a batch job can budget and report what it spent.
+ *
+ * @since 0.1.0
+ */
+import { type ApiError, DecodeError, InvalidRequest } from "@solfx/core/Errors"
+import * as Decode from "@solfx/core/Decode"
+import * as Pagination from "@solfx/core/Pagination"
+import * as WalletParams from "@solfx/core/WalletParams"
+import * as WalletRecords from "@solfx/core/WalletRecords"
+import { HttpTransport, type RestRequest } from "@solfx/http/HttpTransport"
+import * as Arr from "effect/Array"
+import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Metric from "effect/Metric"
+import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+
+/**
+ * Credits charged per request of each of the six wallet endpoints (spec §8).
+ *
+ * @since 0.1.0
+ * @category credits
+ */
+export const CREDITS_PER_CALL = 100
+
+/**
+ * The process-wide credit counter of the SDK, tagged `area=wallet` here. Export it
+ * to your metrics backend; for one service's own total read `Wallet.creditsUsed`.
+ *
+ * @since 0.1.0
+ * @category credits
+ */
+export const creditsMetric: Metric.Metric.Counter<number> = Metric.counter("solfx.credits", {
+  description: "Estimated credits charged by the service",
+  incremental: true
+}).pipe(Metric.tagged("area", "wallet"))
+
+/**
+ * Credits a `batchIdentity` call over `count` wallets will cost: one request per 100.
+ *
+ * @example
+ * batchIdentityCredits(250) // 300
+ * @since 0.1.0
+ * @category credits
+ */
+export const batchIdentityCredits = (count: number): number =>
+  Math.ceil(Math.max(0, count) / WalletParams.MAX_BATCH_IDENTITY) * CREDITS_PER_CALL
+
+/**
+ * The failures of a wallet call: bad input, or any API failure.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type WalletError = InvalidRequest | ApiError
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface BatchIdentityOptions {
+  /** Requests (of up to 100 wallets each) in flight at once. Default 4. */
+  readonly concurrency?: number | undefined
+}
+
+/**
+ * Options of `balances`. Unset values take the service's defaults: page 1, limit 100,
+ * showNative true, showNfts false, showZeroBalance false.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface BalancesOptions {
+  /** 1-indexed page; for the streams, the page to start from. */
+  readonly page?: number | undefined
+  /** Tokens per page, 1 to 100. The streams default to 100: every page costs the same credits. */
+  readonly limit?: number | undefined
+  /** Include native SOL, as the first entry of page 1 (mint `So111…112`). */
+  readonly showNative?: boolean | undefined
+  /** Include NFTs (at most 100, page 1 only). */
+  readonly showNfts?: boolean | undefined
+  /** Include tokens with a zero balance. */
+  readonly showZeroBalance?: boolean | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface PortfolioOptions {
+  /** Count native SOL (default: the service's, true). */
+  readonly showNative?: boolean | undefined
+  /** Page size, 1 to 100 (default 100: fewest requests, fewest credits). */
+  readonly limit?: number | undefined
+}
+
+/**
+ * Options of `history`. For the streams `before` is the cursor to start from
+ * (a saved `Page.next`), and `after` stays a fixed lower bound on every page.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface HistoryOptions {
+  /** 1 to 100 (service default 100). */
+  readonly limit?: number | undefined
+  /** Older than this: the previous page's `nextCursor`, or a signature. */
+  readonly before?: string | undefined
+  /** Newer than this signature. */
+  readonly after?: string | undefined
+  /** An enhanced transaction type, e.g. `SWAP`, `TRANSFER`. */
+  readonly type?: string | undefined
+  /** Token-account transactions: `none`, `balanceChanged` (service default) or `all`. */
+  readonly tokenAccounts?: WalletParams.TokenAccounts | undefined
+}
+
+/**
+ * Options of `transfers`. For the streams `cursor` is the cursor to start from (a saved `Page.next`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface TransfersOptions {
+  /** 1 to 100 (service default 50; the streams default to 100). */
+  readonly limit?: number | undefined
+  readonly cursor?: string | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface WalletShape {
+  /**
+   * The identity of an address or a name-service domain. An unknown wallet is
+   * `Option.none()` (the service answers 404, documented as normal).
+   */
+  readonly identity: (wallet: string) => Effect.Effect<Option.Option<WalletRecords.Identity>, WalletError>
+  /**
+   * Identities of any number of addresses or domains, sent in requests of at most
+   * 100 (`concurrency` at a time). The result is aligned with the input: element
+   * `i` is the identity of `wallets[i]`, or `Option.none()` when it is unknown.
+   */
+  readonly batchIdentity: (
+    wallets: Iterable<string>,
+    options?: BatchIdentityOptions
+  ) => Effect.Effect<ReadonlyArray<Option.Option<WalletRecords.Identity>>, WalletError>
+  /**
+   * One page of token balances (and NFTs on page 1 with `showNfts`). Its
+   * `totalUsdValue` is the total of THIS PAGE only, not of the portfolio
+   * (spec §4.5): use `portfolioUsdValue` for the whole wallet.
+   */
+  readonly balances: (
+    wallet: string,
+    options?: BalancesOptions
+  ) => Effect.Effect<WalletRecords.BalancesPage, WalletError>
+  /**
+   * Every page of balances from `options.page` (default 1), fetched one after the
+   * other while `hasMore` is true. Native SOL (when shown) leads page 1; NFTs come on page 1 only.
+   */
+  readonly balancesPages: (
+    wallet: string,
+    options?: BalancesOptions
+  ) => Stream.Stream<WalletRecords.BalancesPage, WalletError>
+  /** Every token balance of every page, in the service's order. */
+  readonly balancesStream: (
+    wallet: string,
+    options?: BalancesOptions
+  ) => Stream.Stream<WalletRecords.Balance, WalletError>
+  /**
+   * The USD value of the whole portfolio: `usdValue` summed over every page
+   * (unpriced tokens count as 0). The service's own `totalUsdValue` covers one
+   * page only. Costs 100 credits per page.
+   */
+  readonly portfolioUsdValue: (wallet: string, options?: PortfolioOptions) => Effect.Effect<number, WalletError>
+  /** One page of transaction history, newest first. */
+  readonly history: (wallet: string, options?: HistoryOptions) => Effect.Effect<WalletRecords.HistoryPage, WalletError>
+  /**
+   * Pages of history following `nextCursor` (sent as `before`) while `hasMore` is
+   * true. Each page's `next` is the cursor to resume from.
+   */
+  readonly historyPages: (
+    wallet: string,
+    options?: HistoryOptions
+  ) => Stream.Stream<Pagination.Page<WalletRecords.HistoryEntry, string>, WalletError>
+  /** Every history entry (see `historyPages`). */
+  readonly historyStream: (
+    wallet: string,
+    options?: HistoryOptions
+  ) => Stream.Stream<WalletRecords.HistoryEntry, WalletError>
+  /** One page of token transfers, newest first. */
+  readonly transfers: (
+    wallet: string,
+    options?: TransfersOptions
+  ) => Effect.Effect<WalletRecords.TransfersPage, WalletError>
+  /**
+   * Pages of transfers following `nextCursor` while `hasMore` is true, from
+   * `options.cursor` when given. Each page's `next` is the cursor to resume from.
+   */
+  readonly transfersPages: (
+    wallet: string,
+    options?: TransfersOptions
+  ) => Stream.Stream<Pagination.Page<WalletRecords.Transfer, string>, WalletError>
+  /** Every transfer (see `transfersPages`). */
+  readonly transfersStream: (
+    wallet: string,
+    options?: TransfersOptions
+  ) => Stream.Stream<WalletRecords.Transfer, WalletError>
+  /** The wallet's original funding transaction; `Option.none()` when none is known (404). */
+  readonly fundedBy: (wallet: string) => Effect.Effect<Option.Option<WalletRecords.FundedBy>, WalletError>
+  /**
+   * Credits this service has spent so far: 100 per request the service answered
+   * with data, with the 404 "unknown wallet", or with a body cut short (retried
+   * attempts included). Rejected requests (400, 401, 403, 429), server errors
+   * and requests without an answer are not counted. An estimate: the admin
+   * usage endpoint has the bill.
+   */
+  readonly creditsUsed: Effect.Effect<number>
+}
+
+/**
+ * The Wallet API service.
+ *
+ * @example
+ * import { Wallet } from "@solfx/wallet"
+ * const program = Effect.gen(function*() {
+ *   const wallet = yield* Wallet.Wallet
+ *   const who = yield* wallet.identity("HXsKP7wrBWaQ8T2Vtjry3Nj3oUgwYcqq9vrHDM12G664")
+ *   const usd = yield* wallet.portfolioUsdValue("HXsKP7wrBWaQ8T2Vtjry3Nj3oUgwYcqq9vrHDM12G664")
+ *   const spent = yield* wallet.creditsUsed // 100 × requests
+ * })
+ * @since 0.1.0
+ * @category tags
+ */
+export class Wallet extends Context.Tag("@solfx/wallet/Wallet")<Wallet, WalletShape>() {}
+
+const OP = {
+  identity: "GET /v1/wallet/{wallet}/identity",
+  batchIdentity: "POST /v1/wallet/batch-identity",
+  balances: "GET /v1/wallet/{wallet}/balances",
+  history: "GET /v1/wallet/{wallet}/history",
+  transfers: "GET /v1/wallet/{wallet}/transfers",
+  fundedBy: "GET /v1/wallet/{wallet}/funded-by"
+} as const
+
+const validateIdentity = Decode.validateInput(WalletParams.IdentityRequest)
+const validateWallet = Decode.validateInput(WalletParams.WalletRequest)
+const validateBatch = Decode.validateInput(WalletParams.BatchIdentityRequest, "wallets")
+const validateBalances = Decode.validateInput(WalletParams.BalancesRequest)
+const validateHistory = Decode.validateInput(WalletParams.HistoryRequest)
+const validateTransfers = Decode.validateInput(WalletParams.TransfersRequest)
+const validateConcurrency = Decode.validateInput(
+  Schema.Struct({ concurrency: Schema.optional(WalletParams.intBetween(1, 64)) })
+)
+
+/**
+ * Whether the service billed an attempt: a 2xx answer, the 404 that identity and
+ * funded-by give as a normal "unknown", or an answer whose body was cut short
+ * (the service did the work). Rejections (400, 401, 403, 429), server errors and
+ * attempts without an answer (refused, reset, timed out) are taken as unbilled.
+ */
+const billed = <A, E>(exit: Exit.Exit<A, E>): boolean => {
+  if (Exit.isSuccess(exit)) return true
+  const failure = Cause.failureOption(exit.cause)
+  if (Option.isNone(failure)) return false
+  const error = failure.value as { readonly _tag?: unknown; readonly status?: unknown; readonly reason?: unknown } | null
+  return (error?._tag === "HttpError" && error.status === 404) ||
+    (error?._tag === "TransportError" && error.reason === "body")
+}
+
+/** The cursor of the next page, or undefined on the last; a page claiming more without a cursor is malformed. */
+const nextCursor = (operation: string, pagination: WalletRecords.CursorPagination) => {
+  if (!pagination.hasMore) return Effect.succeed(undefined)
+  return pagination.nextCursor !== undefined && pagination.nextCursor !== ""
+    ? Effect.succeed(pagination.nextCursor)
+    : Effect.fail(
+      new DecodeError({ operation, path: "$.pagination.nextCursor", expected: "a cursor when hasMore is true" })
+    )
+}
+
+const walletPath = (wallet: string, endpoint: string) => `/v1/wallet/${encodeURIComponent(wallet)}/${endpoint}`
+
+/** Removes undefined members so that they are not sent. */
+const defined = <A extends Record<string, unknown>>(a: A): A =>
+  Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined)) as A
+
+/**
+ * Builds the service from the transport.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<WalletShape, never, HttpTransport> = Effect.gen(function*() {
+  const transport = yield* HttpTransport
+  const spent = yield* Ref.make(0)
+
+  const charge = Effect.zipRight(
+    Ref.update(spent, (n) => n + CREDITS_PER_CALL),
+    Metric.incrementBy(creditsMetric, CREDITS_PER_CALL)
+  )
+  // Every attempt, retries included, is one request the service may bill.
+  const aroundAttempt = <A, E>(attempt: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+    Effect.onExit(attempt, (exit) => (billed(exit) ? charge : Effect.void))
+
+  const get = (
+    operation: string,
+    path: string,
+    query?: RestRequest["query"]
+  ): RestRequest => ({
+    operation,
+    host: "rest",
+    method: "GET",
+    path,
+    query,
+    idempotent: true,
+    aroundAttempt
+  })
+
+  const identity = (wallet: string) =>
+    validateIdentity({ wallet }).pipe(
+      Effect.flatMap((req) =>
+        transport.restOption(get(OP.identity, walletPath(req.wallet, "identity")), WalletRecords.Identity)
+      )
+    )
+
+  const fundedBy = (wallet: string) =>
+    validateWallet({ wallet }).pipe(
+      Effect.flatMap((req) =>
+        transport.restOption(get(OP.fundedBy, walletPath(req.wallet, "funded-by")), WalletRecords.FundedBy)
+      )
+    )
+
+  const batchIdentity = (wallets: Iterable<string>, options?: BatchIdentityOptions) =>
+    Effect.gen(function*() {
+      const { concurrency } = yield* validateConcurrency(defined({ concurrency: options?.concurrency }))
+      const inputs = yield* validateBatch(Arr.fromIterable(wallets))
+      const chunks = Arr.chunksOf(inputs, WalletParams.MAX_BATCH_IDENTITY)
+      const results = yield* Effect.forEach(
+        chunks,
+        (chunk) =>
+          transport.rest(
+            {
+              operation: OP.batchIdentity,
+              host: "rest",
+              method: "POST",
+              path: "/v1/wallet/batch-identity",
+              body: { addresses: chunk },
+              // A lookup: sending it twice changes nothing.
+              idempotent: true,
+              aroundAttempt
+            },
+            WalletRecords.IdentityList
+          ).pipe(Effect.map((found) => align(chunk, found))),
+        { concurrency: concurrency ?? 4 }
+      )
+      return Arr.flatten(results)
+    })
+
+  const balancesRequest = (req: typeof WalletParams.BalancesRequest.Type) =>
+    transport.rest(
+      get(
+        OP.balances,
+        walletPath(req.wallet, "balances"),
+        defined({
+          page: req.page,
+          limit: req.limit,
+          showNative: req.showNative,
+          showNfts: req.showNfts,
+          showZeroBalance: req.showZeroBalance
+        })
+      ),
+      WalletRecords.BalancesPage
+    )
+
+  const balances = (wallet: string, options?: BalancesOptions) =>
+    validateBalances(defined({ wallet, ...options })).pipe(Effect.flatMap(balancesRequest))
+
+  const balancesPages = (wallet: string, options?: BalancesOptions) =>
+    Stream.unwrap(
+      validateBalances(defined({ wallet, ...options })).pipe(
+        Effect.map((req) =>
+          Stream.paginateEffect(req.page ?? 1, (page) =>
+            balancesRequest({ ...req, page, limit: req.limit ?? WalletParams.MAX_LIMIT }).pipe(
+              Effect.flatMap((result) => {
+                if (!result.pagination.hasMore) return Effect.succeed([result, Option.none<number>()] as const)
+                // An empty page that claims more would bill 100 credits a page forever.
+                return result.balances.length === 0
+                  ? Effect.fail(
+                    new DecodeError({
+                      operation: OP.balances,
+                      path: "$.pagination.hasMore",
+                      expected: "false on a page without balances"
+                    })
+                  )
+                  : Effect.succeed([result, Option.some(page + 1)] as const)
+              })
+            ))
+        )
+      )
+    )
+
+  const balancesStream = (wallet: string, options?: BalancesOptions) =>
+    balancesPages(wallet, options).pipe(Stream.mapConcat((page) => page.balances))
+
+  const portfolioUsdValue = (wallet: string, options?: PortfolioOptions) =>
+    balancesStream(wallet, { ...options, showNfts: false }).pipe(
+      Stream.runFold(0, (total, balance) => total + (balance.usdValue ?? 0))
+    )
+
+  const historyRequest = (req: typeof WalletParams.HistoryRequest.Type) =>
+    transport.rest(
+      get(
+        OP.history,
+        walletPath(req.wallet, "history"),
+        defined({
+          limit: req.limit,
+          before: req.before,
+          after: req.after,
+          type: req.type,
+          tokenAccounts: req.tokenAccounts
+        })
+      ),
+      WalletRecords.HistoryPage
+    )
+
+  const history = (wallet: string, options?: HistoryOptions) =>
+    validateHistory(defined({ wallet, ...options })).pipe(Effect.flatMap(historyRequest))
+
+  const historyPages = (wallet: string, options?: HistoryOptions) =>
+    Stream.unwrap(
+      validateHistory(defined({ wallet, ...options })).pipe(
+        Effect.map((req) =>
+          Pagination.cursorPages(
+            OP.history,
+            (before) =>
+              historyRequest(defined({ ...req, before, limit: req.limit ?? WalletParams.MAX_LIMIT })).pipe(
+                Effect.flatMap((result) =>
+                  Effect.map(nextCursor(OP.history, result.pagination), (cursor) => ({ items: result.data, cursor }))
+                )
+              ),
+            req.before
+          )
+        )
+      )
+    )
+
+  const transfersRequest = (req: typeof WalletParams.TransfersRequest.Type) =>
+    transport.rest(
+      get(OP.transfers, walletPath(req.wallet, "transfers"), defined({ limit: req.limit, cursor: req.cursor })),
+      WalletRecords.TransfersPage
+    )
+
+  const transfers = (wallet: string, options?: TransfersOptions) =>
+    validateTransfers(defined({ wallet, ...options })).pipe(Effect.flatMap(transfersRequest))
+
+  const transfersPages = (wallet: string, options?: TransfersOptions) =>
+    Stream.unwrap(
+      validateTransfers(defined({ wallet, ...options })).pipe(
+        Effect.map((req) =>
+          Pagination.cursorPages(
+            OP.transfers,
+            (cursor) =>
+              transfersRequest(defined({ ...req, cursor, limit: req.limit ?? WalletParams.MAX_LIMIT })).pipe(
+                Effect.flatMap((result) =>
+                  Effect.map(nextCursor(OP.transfers, result.pagination), (next) => ({ items: result.data, cursor: next }))
+                )
+              ),
+            req.cursor
+          )
+        )
+      )
+    )
+
+  return Wallet.of({
+    identity,
+    batchIdentity,
+    balances,
+    balancesPages,
+    balancesStream,
+    portfolioUsdValue,
+    history,
+    historyPages,
+    historyStream: (wallet, options) => Pagination.flattenPages(historyPages(wallet, options)),
+    transfers,
+    transfersPages,
+    transfersStream: (wallet, options) => Pagination.flattenPages(transfersPages(wallet, options)),
+    fundedBy,
+    creditsUsed: Ref.get(spent)
+  })
+})
+
+/**
+ * Lines the identities of one request up with its inputs. Addresses match by
+ * `address`, domains by `domainNames`; when the service answered one record per
+ * input, a domain it did not list under `domainNames` takes its position's record.
+ */
+const align = (
+  chunk: ReadonlyArray<string>,
+  found: ReadonlyArray<WalletRecords.Identity>
+): ReadonlyArray<Option.Option<WalletRecords.Identity>> => {
+  const byAddress = new Map<string, WalletRecords.Identity>()
+  const byDomain = new Map<string, WalletRecords.Identity>()
+  for (const id of found) {
+    if (!byAddress.has(id.address)) byAddress.set(id.address, id)
+    for (const d of id.domainNames) if (!byDomain.has(d.toLowerCase())) byDomain.set(d.toLowerCase(), id)
+  }
+  const positional = found.length === chunk.length
+  return chunk.map((input, i) => {
+    const direct = byAddress.get(input) ?? byDomain.get(input.toLowerCase())
+    if (direct !== undefined) return Option.some(direct)
+    return positional && input.includes(".") ? Option.some(found[i]!) : Option.none()
+  })
+}
+
+/**
+ * The service over `HttpTransport`.
+ *
+ * @example
+ * Wallet.layer.pipe(Layer.provide(HttpTransport.layer), Layer.provide(NodeHttpClient.layerUndici),
+ *   Layer.provide(Config.layer({ apiKey })))
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<Wallet, never, HttpTransport> = Layer.effect(Wallet, make)
