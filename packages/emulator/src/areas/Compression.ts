@@ -1,0 +1,756 @@
+/**
+ * The compression (ZK, Photon) methods of spec §4.2 over seeded compressed state.
+ *
+ * Data, all derived from the dataset, nothing stored:
+ * - `compression.mints` (default 12) token mints. Mint 0 has `compression.mintHolders`
+ *   (default 5,000) holders, the others 4..63. Holders are generated in descending
+ *   balance order; the top holder of mint 0 holds more than 2^60 (exact as a bigint).
+ * - Four featured owners are the top four holders of every mint (in rotation). Every
+ *   other holder is an owner of its own. A holder's balance is split over one to three
+ *   compressed token accounts, so accounts, balances and holders agree.
+ * - `compression.addresses` (default 8) compressed accounts with an address. Address 0
+ *   has `compression.bigAddressSignatures` (default 1,000,000) signatures, the others
+ *   1..40. Each signature is the transaction that opened one version of the account
+ *   and closed the version before.
+ * - Token transactions: the first account of a holder was minted together with a
+ *   "previous" version of each other account; each later transaction closed one
+ *   previous version and opened the current account (same owner, mint and amount).
+ *
+ * Ids carry their own coordinates (`seal`): an owner, a mint, an account hash or a
+ * signature decodes back to the entry it names in O(1), so a list of a million
+ * signatures never needs an index. To a client they look like random base58.
+ *
+ * Requests are checked as Photon checks them: unknown params, missing or malformed
+ * fields and a limit above 1000 answer -32602 with serde-like messages. Cursors are
+ * the emulator's opaque base58 (`Paging`). Category `photon`; credits from
+ * `CompressionRequest.DEFAULT_CREDITS`.
+ *
+ * @since 0.1.0
+ */
+import * as Request from "@solfx/core/CompressionRequest"
+import { base58ByteLength, decodeBase58, encodeBase58, encodeBase64 } from "@solfx/core/Primitives"
+import * as Effect from "effect/Effect"
+import type { Area, AreaContext, RpcMethod } from "../Area.js"
+import { RpcFailure } from "../Area.js"
+import * as Dataset from "../Dataset.js"
+import * as Paging from "../Paging.js"
+
+// ---------------------------------------------------------------------------
+// Sealed ids: (kind, a, b, c) <-> 32 or 64 bytes that look random.
+// body = kind (1) | a, b, c (6 bytes each); tail = H(body); out = (body ^ H'(tail)) | tail.
+
+const BODY = 19
+
+const hex = (bytes: Uint8Array): string => {
+  let s = ""
+  for (const b of bytes) s += b.toString(16).padStart(2, "0")
+  return s
+}
+
+const putU48 = (out: Uint8Array, offset: number, value: number) => {
+  let v = value
+  for (let i = 5; i >= 0; i--) {
+    out[offset + i] = v % 256
+    v = Math.floor(v / 256)
+  }
+}
+
+const getU48 = (bytes: Uint8Array, offset: number): number => {
+  let v = 0
+  for (let i = 0; i < 6; i++) v = v * 256 + bytes[offset + i]!
+  return v
+}
+
+/** What a sealed id names. */
+interface Sealed {
+  readonly kind: number
+  readonly a: number
+  readonly b: number
+  readonly c: number
+}
+
+const sealBytes = (ds: Dataset.Dataset, length: 32 | 64, kind: number, a = 0, b = 0, c = 0): Uint8Array => {
+  const body = new Uint8Array(BODY)
+  body[0] = kind
+  putU48(body, 1, a)
+  putU48(body, 7, b)
+  putU48(body, 13, c)
+  const tail = ds.bytes(`compression:seal:${length}:${hex(body)}`, length - BODY)
+  const mask = ds.bytes(`compression:mask:${length}:${hex(tail)}`, BODY)
+  const out = new Uint8Array(length)
+  for (let i = 0; i < BODY; i++) out[i] = body[i]! ^ mask[i]!
+  out.set(tail, BODY)
+  return out
+}
+
+const seal = (ds: Dataset.Dataset, length: 32 | 64, kind: number, a = 0, b = 0, c = 0): string =>
+  encodeBase58(sealBytes(ds, length, kind, a, b, c))
+
+const unseal = (ds: Dataset.Dataset, length: 32 | 64, id: string): Sealed | undefined => {
+  const bytes = decodeBase58(id)
+  if (bytes === undefined || bytes.length !== length) return undefined
+  const tail = bytes.subarray(BODY)
+  const mask = ds.bytes(`compression:mask:${length}:${hex(tail)}`, BODY)
+  const body = new Uint8Array(BODY)
+  for (let i = 0; i < BODY; i++) body[i] = bytes[i]! ^ mask[i]!
+  const expected = ds.bytes(`compression:seal:${length}:${hex(body)}`, length - BODY)
+  for (let i = 0; i < expected.length; i++) if (expected[i] !== tail[i]) return undefined
+  return { kind: body[0]!, a: getU48(body, 1), b: getU48(body, 7), c: getU48(body, 13) }
+}
+
+const Kind = {
+  featuredOwner: 1,
+  holderOwner: 2,
+  address: 3,
+  tokenAccount: 4,
+  previousTokenAccount: 5,
+  addressAccount: 6,
+  addressTx: 7,
+  tokenTx: 8,
+  mint: 9
+} as const
+
+// ---------------------------------------------------------------------------
+// The model.
+
+const FEATURED = 4
+const TOKEN_PROGRAM = "cTokenmWW8bLPjZEBAUgYy3zKxQZW6VKi7bqNFEVv3m"
+const STATE_TREE = "smt1NamzXdq4AMqS2fS2F1i5KTYPZRhoHgWx38d8WsT"
+const ADDRESS_TREE = "amt1Ayt45jfbdw5YSo7iz6WZxUmnZsQTYXy82hVwyC2"
+// Below the emulator's first simulated slot (300,000,000 or more), so history is in the past.
+const ADDRESS_BASE_SLOT = 299_000_000
+const TOKEN_BASE_SLOT = 298_000_000
+const GENESIS_TIME = 1_584_368_940
+const blockTimeOf = (slot: number) => GENESIS_TIME + Math.floor(slot * 0.4)
+
+const mintCount = (ds: Dataset.Dataset) => Math.max(1, ds.size("compression.mints", 12))
+const addressCount = (ds: Dataset.Dataset) => Math.max(1, ds.size("compression.addresses", 8))
+
+/**
+ * The address of mint `k`.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const mintAt = (ds: Dataset.Dataset, k: number): string => seal(ds, 32, Kind.mint, k)
+
+/**
+ * Featured owner `j` (0..3): a top holder of every mint, with several token accounts.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const featuredOwner = (ds: Dataset.Dataset, j: number): string => seal(ds, 32, Kind.featuredOwner, j)
+
+/**
+ * The address of compressed account `n` (address 0 has the big signature list).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const addressAt = (ds: Dataset.Dataset, n: number): string => seal(ds, 32, Kind.address, n)
+
+/**
+ * How many holders mint `k` has.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const holderCount = (ds: Dataset.Dataset, k: number): number =>
+  k === 0
+    ? Math.max(FEATURED, ds.size("compression.mintHolders", 5_000))
+    : FEATURED + ds.int(`compression:holders:${k}`, 60)
+
+/**
+ * How many signatures compressed account `n` has.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const signatureCount = (ds: Dataset.Dataset, n: number): number =>
+  n === 0 ? Math.max(1, ds.size("compression.bigAddressSignatures", 1_000_000)) : 1 + ds.int(`compression:asigs:${n}`, 40)
+
+const ownerOf = (ds: Dataset.Dataset, k: number, i: number): string =>
+  i < FEATURED ? featuredOwner(ds, (i + k) % FEATURED) : seal(ds, 32, Kind.holderOwner, k, i)
+
+/** Strictly decreasing in `i`: (H - i) millions plus less than a million. */
+const balanceOf = (ds: Dataset.Dataset, k: number, i: number): bigint =>
+  BigInt(holderCount(ds, k) - i) * 1_000_000n + BigInt(ds.int(`compression:bal:${k}:${i}`, 1_000_000)) +
+  (k === 0 && i === 0 ? 2n ** 60n : 0n)
+
+const accountCount = (ds: Dataset.Dataset, k: number, i: number) => 1 + ds.int(`compression:naccts:${k}:${i}`, 3)
+
+const amountOf = (ds: Dataset.Dataset, k: number, i: number, a: number): bigint => {
+  const n = BigInt(accountCount(ds, k, i))
+  const total = balanceOf(ds, k, i)
+  const share = total / n
+  return BigInt(a) === n - 1n ? total - share * (n - 1n) : share
+}
+
+/** Where a holder sits: mint `k`, rank `i`. */
+interface Position {
+  readonly k: number
+  readonly i: number
+}
+
+const positionsOf = (ds: Dataset.Dataset, owner: string): ReadonlyArray<Position> => {
+  const s = unseal(ds, 32, owner)
+  if (s === undefined) return []
+  const mints = mintCount(ds)
+  if (s.kind === Kind.featuredOwner && s.a < FEATURED && s.b === 0 && s.c === 0) {
+    return Array.from({ length: mints }, (_, k) => ({ k, i: (((s.a - k) % FEATURED) + FEATURED) % FEATURED }))
+  }
+  if (s.kind === Kind.holderOwner && s.a < mints && s.b >= FEATURED && s.b < holderCount(ds, s.a) && s.c === 0) {
+    return [{ k: s.a, i: s.b }]
+  }
+  return []
+}
+
+const mintIndex = (ds: Dataset.Dataset, mint: string): number | undefined => {
+  const s = unseal(ds, 32, mint)
+  return s !== undefined && s.kind === Kind.mint && s.a < mintCount(ds) && s.b === 0 && s.c === 0 ? s.a : undefined
+}
+
+const addressIndex = (ds: Dataset.Dataset, address: string): number | undefined => {
+  const s = unseal(ds, 32, address)
+  return s !== undefined && s.kind === Kind.address && s.a < addressCount(ds) && s.b === 0 && s.c === 0
+    ? s.a
+    : undefined
+}
+
+// Slots of token transactions: the mint (account 0) first, then one per later account.
+const mintTxSlot = (ds: Dataset.Dataset, k: number, i: number) =>
+  TOKEN_BASE_SLOT - 1_000_000 - ds.int(`compression:mintslot:${k}:${i}`, 1_000_000)
+const tokenTxSlot = (ds: Dataset.Dataset, k: number, i: number, a: number) =>
+  a === 0 ? mintTxSlot(ds, k, i) : mintTxSlot(ds, k, i) + 1 + ds.int(`compression:txslot:${k}:${i}:${a}`, 900_000)
+
+// Slots of an address's transactions, newest first: strictly decreasing in idx.
+const addressTxSlot = (ds: Dataset.Dataset, n: number, idx: number) =>
+  ADDRESS_BASE_SLOT - 2 * idx - ds.int(`compression:aslot:${n}:${idx}`, 2)
+
+// ---------------------------------------------------------------------------
+// Wire values (plain JSON; bigints go out as bare numbers).
+
+const leU64 = (value: bigint): Uint8Array => {
+  const out = new Uint8Array(8)
+  let v = value
+  for (let i = 0; i < 8; i++) {
+    out[i] = Number(v & 0xffn)
+    v >>= 8n
+  }
+  return out
+}
+
+const hash32 = (ds: Dataset.Dataset, label: string) => encodeBase58(ds.bytes(label, 32))
+
+interface TokenDataWire {
+  readonly mint: string
+  readonly owner: string
+  readonly amount: bigint
+  readonly delegate: string | null
+  readonly state: "initialized" | "frozen"
+  readonly tlv: string | null
+}
+
+const tokenDataOf = (ds: Dataset.Dataset, k: number, i: number, a: number): TokenDataWire => {
+  const label = `${k}:${i}:${a}`
+  return {
+    mint: mintAt(ds, k),
+    owner: ownerOf(ds, k, i),
+    amount: amountOf(ds, k, i, a),
+    delegate: ds.int(`compression:delegated:${label}`, 10) === 0 ? ds.address(`compression:delegate:${label}`) : null,
+    state: ds.int(`compression:frozen:${label}`, 25) === 0 ? "frozen" : "initialized",
+    tlv: null
+  }
+}
+
+/** The token account layout: mint, owner, amount (u64 LE), delegate option, state, tlv option. */
+const tokenAccountData = (t: TokenDataWire): string => {
+  const mint = decodeBase58(t.mint)!
+  const owner = decodeBase58(t.owner)!
+  const delegate = t.delegate === null ? new Uint8Array([0]) : new Uint8Array([1, ...decodeBase58(t.delegate)!])
+  const out = new Uint8Array(32 + 32 + 8 + delegate.length + 2)
+  out.set(mint, 0)
+  out.set(owner, 32)
+  out.set(leU64(t.amount), 64)
+  out.set(delegate, 72)
+  out[72 + delegate.length] = t.state === "frozen" ? 2 : 1
+  out[73 + delegate.length] = 0
+  return encodeBase64(out)
+}
+
+const tokenAccount = (ds: Dataset.Dataset, k: number, i: number, a: number, previous: boolean) => {
+  const tokenData = tokenDataOf(ds, k, i, a)
+  const label = `${previous ? "prev" : "cur"}:${k}:${i}:${a}`
+  const leafIndex = ds.int(`compression:leaf:${label}`, 2 ** 28)
+  const account = {
+    hash: seal(ds, 32, previous ? Kind.previousTokenAccount : Kind.tokenAccount, k, i, a),
+    address: null,
+    data: { discriminator: 2, data: tokenAccountData(tokenData), dataHash: hash32(ds, `compression:datahash:${label}`) },
+    owner: TOKEN_PROGRAM,
+    lamports: 0,
+    tree: STATE_TREE,
+    leafIndex,
+    // One account in 16 sits in a V2 output queue: no sequence number yet.
+    seq: ds.int(`compression:queued:${label}`, 16) === 0 ? null : leafIndex + 1,
+    slotCreated: previous ? mintTxSlot(ds, k, i) : tokenTxSlot(ds, k, i, a)
+  }
+  return { account, tokenData }
+}
+
+const addressAccount = (ds: Dataset.Dataset, n: number, version: number) => {
+  const label = `${n}:${version}`
+  const discriminator = ds.bytes(`compression:disc:${n}`, 8)
+  let disc = 0n
+  for (const b of discriminator) disc = (disc << 8n) | BigInt(b)
+  const total = signatureCount(ds, n)
+  return {
+    hash: seal(ds, 32, Kind.addressAccount, n, version),
+    address: addressAt(ds, n),
+    data: {
+      discriminator: disc,
+      data: encodeBase64(ds.bytes(`compression:adata:${label}`, 40)),
+      dataHash: hash32(ds, `compression:adatahash:${label}`)
+    },
+    owner: ds.address("compression:program"),
+    lamports: 1_000_000 + version,
+    tree: STATE_TREE,
+    leafIndex: ds.int(`compression:aleaf:${label}`, 2 ** 28),
+    seq: version,
+    slotCreated: addressTxSlot(ds, n, total - version)
+  }
+}
+
+const signatureItem = (signature: string, slot: number) => ({
+  signature,
+  slot,
+  blockTime: blockTimeOf(slot)
+})
+
+const addressSignatures = (ds: Dataset.Dataset, n: number) =>
+  Dataset.lazyList(signatureCount(ds, n), (idx) => {
+    const slot = addressTxSlot(ds, n, idx)
+    return signatureItem(seal(ds, 64, Kind.addressTx, n, idx), slot)
+  })
+
+const holders = (ds: Dataset.Dataset, k: number) =>
+  Dataset.lazyList(holderCount(ds, k), (i) => ({ owner: ownerOf(ds, k, i), balance: balanceOf(ds, k, i) }))
+
+const arrayList = <A>(items: ReadonlyArray<A>) => Dataset.lazyList(items.length, (i) => items[i]!)
+
+const ownerAccounts = (ds: Dataset.Dataset, owner: string, mint: number | undefined) =>
+  positionsOf(ds, owner)
+    .filter((p) => mint === undefined || p.k === mint)
+    .flatMap((p) => Array.from({ length: accountCount(ds, p.k, p.i) }, (_, a) => ({ ...p, a })))
+
+// ---------------------------------------------------------------------------
+// A minimal legacy transaction in wire format, so `transaction` parses as one.
+
+const compactU16 = (n: number): Array<number> => {
+  const out: Array<number> = []
+  let v = n
+  for (;;) {
+    const byte = v & 0x7f
+    v >>= 7
+    if (v === 0) {
+      out.push(byte)
+      return out
+    }
+    out.push(byte | 0x80)
+  }
+}
+
+const wireTransaction = (ds: Dataset.Dataset, signature: string, feePayer: string, program: string): string => {
+  const data = ds.bytes(`compression:ixdata:${signature}`, 24)
+  const bytes = [
+    ...compactU16(1),
+    ...decodeBase58(signature)!,
+    1,
+    0,
+    1, // header: one signer, no read-only signed, one read-only unsigned (the program)
+    ...compactU16(2),
+    ...decodeBase58(feePayer)!,
+    ...decodeBase58(program)!,
+    ...ds.bytes(`compression:blockhash:${signature}`, 32),
+    ...compactU16(1),
+    1,
+    ...compactU16(1),
+    0,
+    ...compactU16(data.length),
+    ...data
+  ]
+  return encodeBase64(Uint8Array.from(bytes))
+}
+
+const transactionBody = (ds: Dataset.Dataset, signature: string, slot: number, feePayer: string, program: string) => ({
+  slot,
+  blockTime: blockTimeOf(slot),
+  version: "legacy",
+  transaction: [wireTransaction(ds, signature, feePayer, program), "base64"],
+  meta: {
+    err: null,
+    status: { Ok: null },
+    fee: 5000,
+    preBalances: [1_000_000_000, 1],
+    postBalances: [999_995_000, 1],
+    innerInstructions: [],
+    logMessages: [],
+    preTokenBalances: [],
+    postTokenBalances: [],
+    rewards: []
+  }
+})
+
+// ---------------------------------------------------------------------------
+// Params, checked the way Photon's serde structs check them.
+
+type Params = Record<string, unknown>
+
+const invalid = (message: string) => new RpcFailure(-32602, `Invalid params: ${message}`)
+
+const shown = (v: unknown): string =>
+  typeof v === "string" ? `string ${JSON.stringify(v)}` : v === null ? "null" : `${typeof v} \`${String(v)}\``
+
+const paramsOf = (
+  raw: unknown,
+  fields: { readonly required: ReadonlyArray<string>; readonly optional: ReadonlyArray<string> }
+): Effect.Effect<Params, RpcFailure> =>
+  Effect.suspend(() => {
+    const all = [...fields.required, ...fields.optional]
+    if (raw === undefined || raw === null) {
+      return fields.required.length === 0
+        ? Effect.succeed({})
+        : Effect.fail(invalid(`missing field \`${fields.required[0]}\``))
+    }
+    if (typeof raw !== "object" || Array.isArray(raw)) {
+      return Effect.fail(invalid(`invalid type: ${Array.isArray(raw) ? "sequence" : shown(raw)}, expected a map`))
+    }
+    const params = raw as Params
+    for (const key of Object.keys(params)) {
+      if (!all.includes(key)) {
+        return Effect.fail(invalid(`unknown field \`${key}\`, expected one of ${all.map((f) => `\`${f}\``).join(", ")}`))
+      }
+    }
+    for (const key of fields.required) {
+      if (params[key] === undefined || params[key] === null) return Effect.fail(invalid(`missing field \`${key}\``))
+    }
+    return Effect.succeed(params)
+  })
+
+const pubkey = (params: Params, key: string): Effect.Effect<string | undefined, RpcFailure> => {
+  const v = params[key]
+  if (v === undefined || v === null) return Effect.succeed(undefined)
+  return typeof v === "string" && base58ByteLength(v) === 32
+    ? Effect.succeed(v)
+    : Effect.fail(invalid(`invalid value: ${shown(v)}, expected a base58-encoded 32-byte public key (field \`${key}\`)`))
+}
+
+const requiredPubkey = (params: Params, key: string): Effect.Effect<string, RpcFailure> =>
+  Effect.flatMap(pubkey(params, key), (v) => v === undefined ? Effect.fail(invalid(`missing field \`${key}\``)) : Effect.succeed(v))
+
+const limitOf = (params: Params): Effect.Effect<number, RpcFailure> => {
+  const v = params["limit"]
+  if (v === undefined || v === null) return Effect.succeed(Request.MAX_LIMIT)
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0) {
+    return Effect.fail(invalid(`invalid type: ${shown(v)}, expected u64`))
+  }
+  if (v > Request.MAX_LIMIT) {
+    return Effect.fail(invalid(`invalid value: integer \`${v}\`, expected a value less than or equal to ${Request.MAX_LIMIT}`))
+  }
+  if (v === 0) return Effect.fail(invalid(`invalid value: integer \`0\`, expected a value from 1 to ${Request.MAX_LIMIT}`))
+  return Effect.succeed(v)
+}
+
+const cursorOf = (params: Params): Effect.Effect<string | undefined, RpcFailure> => {
+  const v = params["cursor"]
+  if (v === undefined || v === null) return Effect.succeed(undefined)
+  return typeof v === "string" ? Effect.succeed(v) : Effect.fail(invalid(`invalid type: ${shown(v)}, expected a string`))
+}
+
+const paging = { optional: ["cursor", "limit"] } as const
+
+/** One page of `list` in the `{ context, value: { items, cursor } }` wrapper. */
+const page = <A>(ctx: AreaContext, params: Params, list: Dataset.LazyList<A>) =>
+  Effect.gen(function*() {
+    const limit = yield* limitOf(params)
+    const cursor = yield* cursorOf(params)
+    const value = yield* Paging.slice(list, cursor, limit, Request.MAX_LIMIT)
+    return { context: { slot: ctx.slot() }, value }
+  })
+
+const method = (
+  name: Request.CompressionMethod,
+  handle: (params: unknown, ctx: AreaContext) => Effect.Effect<unknown, RpcFailure>
+): RpcMethod => ({ category: "photon", credits: Request.DEFAULT_CREDITS[name], handle })
+
+const notFound = (what: string) => new RpcFailure(-32000, `Record Not Found: ${what}`)
+
+// ---------------------------------------------------------------------------
+// The methods.
+
+const getCompressionSignaturesForAddress = method("getCompressionSignaturesForAddress", (raw, ctx) =>
+  Effect.gen(function*() {
+    const params = yield* paramsOf(raw, { required: ["address"], ...paging })
+    const address = yield* requiredPubkey(params, "address")
+    const n = addressIndex(ctx.dataset, address)
+    return yield* page(ctx, params, n === undefined ? arrayList([]) : addressSignatures(ctx.dataset, n))
+  }))
+
+const getCompressedMintTokenHolders = method("getCompressedMintTokenHolders", (raw, ctx) =>
+  Effect.gen(function*() {
+    const params = yield* paramsOf(raw, { required: ["mint"], ...paging })
+    const mint = yield* requiredPubkey(params, "mint")
+    const k = mintIndex(ctx.dataset, mint)
+    return yield* page(ctx, params, k === undefined ? arrayList([]) : holders(ctx.dataset, k))
+  }))
+
+const NON_VOTING_PER_SLOT = 4
+
+const getLatestNonVotingSignatures = method("getLatestNonVotingSignatures", (raw, ctx) =>
+  Effect.gen(function*() {
+    const params = yield* paramsOf(raw, { required: [], ...paging })
+    const limit = yield* limitOf(params)
+    const cursor = yield* cursorOf(params)
+    const ds = ctx.dataset
+    const now = ctx.slot()
+    const list = Dataset.lazyList(100_000, (i) => {
+      const slot = now - Math.floor(i / NON_VOTING_PER_SLOT)
+      const label = `${slot}:${i % NON_VOTING_PER_SLOT}`
+      return {
+        ...signatureItem(ds.signature(`compression:nonvoting:${label}`), slot),
+        error: ds.int(`compression:nonvoting:failed:${label}`, 8) === 0
+          ? "{\"InstructionError\":[0,{\"Custom\":6001}]}"
+          : null
+      }
+    })
+    const slice = yield* Paging.slice(list, cursor, limit, Request.MAX_LIMIT)
+    // Photon sends no cursor for this method.
+    return { context: { slot: now }, value: { items: slice.items } }
+  }))
+
+const getCompressedTokenAccountsByOwner = method("getCompressedTokenAccountsByOwner", (raw, ctx) =>
+  Effect.gen(function*() {
+    const params = yield* paramsOf(raw, { required: ["owner"], optional: ["mint", "cursor", "limit"] })
+    const owner = yield* requiredPubkey(params, "owner")
+    const mint = yield* pubkey(params, "mint")
+    const ds = ctx.dataset
+    const k = mint === undefined ? undefined : mintIndex(ds, mint)
+    const refs = mint !== undefined && k === undefined ? [] : ownerAccounts(ds, owner, k)
+    return yield* page(
+      ctx,
+      params,
+      Dataset.lazyList(refs.length, (x) => {
+        const r = refs[x]!
+        return tokenAccount(ds, r.k, r.i, r.a, false)
+      })
+    )
+  }))
+
+const getCompressedTokenBalancesByOwnerV2 = method("getCompressedTokenBalancesByOwnerV2", (raw, ctx) =>
+  Effect.gen(function*() {
+    const params = yield* paramsOf(raw, { required: ["owner"], optional: ["mint", "cursor", "limit"] })
+    const owner = yield* requiredPubkey(params, "owner")
+    const mint = yield* pubkey(params, "mint")
+    const ds = ctx.dataset
+    const k = mint === undefined ? undefined : mintIndex(ds, mint)
+    const positions = mint !== undefined && k === undefined
+      ? []
+      : positionsOf(ds, owner).filter((p) => k === undefined || p.k === k)
+    return yield* page(
+      ctx,
+      params,
+      Dataset.lazyList(positions.length, (x) => {
+        const p = positions[x]!
+        return { mint: mintAt(ds, p.k), balance: balanceOf(ds, p.k, p.i) }
+      })
+    )
+  }))
+
+const getCompressionSignaturesForTokenOwner = method("getCompressionSignaturesForTokenOwner", (raw, ctx) =>
+  Effect.gen(function*() {
+    const params = yield* paramsOf(raw, { required: ["owner"], ...paging })
+    const owner = yield* requiredPubkey(params, "owner")
+    const ds = ctx.dataset
+    const items = ownerAccounts(ds, owner, undefined)
+      .map((r) => signatureItem(seal(ds, 64, Kind.tokenTx, r.k, r.i, r.a), tokenTxSlot(ds, r.k, r.i, r.a)))
+      .sort((x, y) => y.slot - x.slot || (x.signature < y.signature ? -1 : 1))
+    return yield* page(ctx, params, arrayList(items))
+  }))
+
+interface ProofInput {
+  readonly hash: string
+  readonly tree: string
+  readonly leafIndex: number
+}
+
+/** The current account a hash names, or why it cannot be proven. */
+const provable = (ds: Dataset.Dataset, hash: string): Effect.Effect<ProofInput, RpcFailure> => {
+  const s = unseal(ds, 32, hash)
+  if (s !== undefined && s.kind === Kind.tokenAccount && s.a < mintCount(ds) && s.b < holderCount(ds, s.a)) {
+    if (s.c < accountCount(ds, s.a, s.b)) {
+      const { account } = tokenAccount(ds, s.a, s.b, s.c, false)
+      return Effect.succeed({ hash, tree: account.tree, leafIndex: account.leafIndex })
+    }
+  }
+  if (s !== undefined && s.kind === Kind.addressAccount && s.a < addressCount(ds)) {
+    const current = signatureCount(ds, s.a)
+    if (s.b === current) {
+      const account = addressAccount(ds, s.a, s.b)
+      return Effect.succeed({ hash, tree: account.tree, leafIndex: account.leafIndex })
+    }
+    if (s.b >= 1 && s.b < current) return Effect.fail(new RpcFailure(-32000, `Validation Error: account ${hash} is spent`))
+  }
+  if (s !== undefined && s.kind === Kind.previousTokenAccount) {
+    return Effect.fail(new RpcFailure(-32000, `Validation Error: account ${hash} is spent`))
+  }
+  return Effect.fail(notFound(`account ${hash} not found`))
+}
+
+const getValidityProof = method("getValidityProof", (raw, ctx) =>
+  Effect.gen(function*() {
+    const params = yield* paramsOf(raw, { required: [], optional: ["hashes", "newAddressesWithTrees", "newAddresses"] })
+    const ds = ctx.dataset
+    const hashesRaw = params["hashes"] ?? []
+    const newRaw = params["newAddressesWithTrees"] ?? []
+    const legacyRaw = params["newAddresses"] ?? []
+    if (!Array.isArray(hashesRaw) || !Array.isArray(newRaw) || !Array.isArray(legacyRaw)) {
+      return yield* Effect.fail(invalid("invalid type: expected a sequence"))
+    }
+    const hashes: Array<string> = []
+    for (const h of hashesRaw) {
+      if (typeof h !== "string" || base58ByteLength(h) !== 32) {
+        return yield* Effect.fail(invalid(`invalid value: ${shown(h)}, expected a base58-encoded 32-byte hash`))
+      }
+      hashes.push(h)
+    }
+    const addresses: Array<{ address: string; tree: string }> = []
+    for (const entry of newRaw) {
+      const e = typeof entry === "object" && entry !== null ? entry as Params : {}
+      const address = yield* requiredPubkey(e, "address")
+      const tree = yield* requiredPubkey(e, "tree")
+      addresses.push({ address, tree })
+    }
+    for (const address of legacyRaw) {
+      const a = yield* requiredPubkey({ address }, "address")
+      addresses.push({ address: a, tree: ADDRESS_TREE })
+    }
+    if (hashes.length + addresses.length === 0) {
+      return yield* Effect.fail(invalid("no hashes or new addresses to prove"))
+    }
+    if (hashes.length > Request.MAX_PROOF_INPUTS || addresses.length > Request.MAX_PROOF_INPUTS) {
+      return yield* Effect.fail(
+        new RpcFailure(-32000, `Validation Error: at most ${Request.MAX_PROOF_INPUTS} hashes and ${Request.MAX_PROOF_INPUTS} new addresses`)
+      )
+    }
+    const accounts = yield* Effect.forEach(hashes, (h) => provable(ds, h))
+    for (const { address } of addresses) {
+      if (addressIndex(ds, address) !== undefined) {
+        return yield* Effect.fail(new RpcFailure(-32000, `Validation Error: address ${address} already exists`))
+      }
+    }
+    const proof = ds.bytes(`compression:proof:${hashes.join(",")}|${addresses.map((a) => a.address).join(",")}`, 128)
+    const rootOf = (tree: string) => hash32(ds, `compression:root:${tree}`)
+    const rootIndexOf = (tree: string) => ds.int(`compression:rootindex:${tree}`, 2400)
+    return {
+      context: { slot: ctx.slot() },
+      value: {
+        compressedProof: {
+          a: Array.from(proof.subarray(0, 32)),
+          b: Array.from(proof.subarray(32, 96)),
+          c: Array.from(proof.subarray(96, 128))
+        },
+        roots: [...accounts.map((a) => rootOf(a.tree)), ...addresses.map((a) => rootOf(a.tree))],
+        rootIndices: [...accounts.map((a) => rootIndexOf(a.tree)), ...addresses.map((a) => rootIndexOf(a.tree))],
+        leafIndices: [
+          ...accounts.map((a) => a.leafIndex),
+          ...addresses.map((a) => ds.int(`compression:lowleaf:${a.tree}:${a.address}`, 2 ** 28))
+        ],
+        leaves: [
+          ...accounts.map((a) => a.hash),
+          ...addresses.map((a) => hash32(ds, `compression:lowelement:${a.tree}:${a.address}`))
+        ],
+        merkleTrees: [...accounts.map((a) => a.tree), ...addresses.map((a) => a.tree)]
+      }
+    }
+  }))
+
+const withTokenData = (entry: ReturnType<typeof tokenAccount>) => ({
+  account: entry.account,
+  optionalTokenData: entry.tokenData
+})
+
+const getTransactionWithCompressionInfo = method("getTransactionWithCompressionInfo", (raw, ctx) =>
+  Effect.gen(function*() {
+    const params = yield* paramsOf(raw, { required: ["signature"], optional: [] })
+    const signature = params["signature"]
+    if (typeof signature !== "string" || base58ByteLength(signature) !== 64) {
+      return yield* Effect.fail(invalid(`invalid value: ${shown(signature)}, expected a base58-encoded 64-byte signature`))
+    }
+    const ds = ctx.dataset
+    const s = unseal(ds, 64, signature)
+    if (s !== undefined && s.kind === Kind.addressTx && s.a < addressCount(ds) && s.b < signatureCount(ds, s.a)) {
+      const version = signatureCount(ds, s.a) - s.b
+      const opened = addressAccount(ds, s.a, version)
+      return {
+        compressionInfo: {
+          closedAccounts: version > 1 ? [{ account: addressAccount(ds, s.a, version - 1), optionalTokenData: null }] : [],
+          openedAccounts: [{ account: opened, optionalTokenData: null }]
+        },
+        transaction: transactionBody(ds, signature, addressTxSlot(ds, s.a, s.b), ds.address(`compression:payer:${s.a}`), opened.owner)
+      }
+    }
+    if (
+      s !== undefined && s.kind === Kind.tokenTx && s.a < mintCount(ds) && s.b < holderCount(ds, s.a) &&
+      s.c < accountCount(ds, s.a, s.b)
+    ) {
+      const { a: k, b: i, c: a } = s
+      const current = tokenAccount(ds, k, i, a, false)
+      const opened = a === 0
+        ? [
+          withTokenData(current),
+          ...Array.from({ length: accountCount(ds, k, i) - 1 }, (_, x) => withTokenData(tokenAccount(ds, k, i, x + 1, true)))
+        ]
+        : [withTokenData(current)]
+      const closed = a === 0 ? [] : [withTokenData(tokenAccount(ds, k, i, a, true))]
+      return {
+        compressionInfo: { closedAccounts: closed, openedAccounts: opened },
+        transaction: transactionBody(ds, signature, tokenTxSlot(ds, k, i, a), ownerOf(ds, k, i), TOKEN_PROGRAM)
+      }
+    }
+    return yield* Effect.fail(notFound(`transaction ${signature} not found`))
+  }))
+
+/**
+ * The compression area.
+ *
+ * @since 0.1.0
+ * @category areas
+ */
+export const area: Area = {
+  name: "compression",
+  rpc: {
+    getCompressionSignaturesForAddress,
+    getCompressedMintTokenHolders,
+    getLatestNonVotingSignatures,
+    getCompressedTokenAccountsByOwner,
+    getValidityProof,
+    getCompressedTokenBalancesByOwnerV2,
+    getCompressionSignaturesForTokenOwner,
+    getTransactionWithCompressionInfo
+  },
+  samples: (ds) => {
+    const owner = featuredOwner(ds, 0)
+    // Featured owner 0 is the top holder of mint 0; its last account there was opened by a transfer.
+    const last = accountCount(ds, 0, 0) - 1
+    return {
+      // 5,000 holders by default, the top one above 2^53.
+      compressedMint: mintAt(ds, 0),
+      // Token accounts in every mint, balances, token signatures.
+      compressedTokenOwner: owner,
+      // 1,000,000 signatures by default.
+      compressionAddress: addressAt(ds, 0),
+      compressionSignature: seal(ds, 64, Kind.tokenTx, 0, 0, last),
+      compressedAccountHash: seal(ds, 32, Kind.tokenAccount, 0, 0, 0)
+    }
+  }
+}

@@ -1,0 +1,280 @@
+/**
+ * The compression (ZK, Photon) methods of spec §4.2 as a service.
+ *
+ * Every method validates its params before any request, calls the JSON-RPC transport
+ * and decodes `{ context: { slot }, value }` (the transaction method returns the
+ * transaction and its compression info instead). Each cursor-paged method also comes
+ * as a Stream of items (`…Stream`) and a Stream of pages (`…Pages`) that report the
+ * slot of each page and the cursor to resume from. Streams fetch lazily: `Stream.take`
+ * stops fetching.
+ *
+ * Amounts, balances and lamports are exact `bigint`s (the SDK-wide choice, see `U64`).
+ * Holders come in the order the service sends them, descending balance: the SDK does
+ * not re-sort.
+ *
+ * @since 0.1.0
+ */
+import type { CompressedTokenAccount, TokenBalance, TokenHolder } from "@solfx/core/CompressedAccount"
+import { TokenAccountsResult, TokenBalancesResult, TokenHoldersResult } from "@solfx/core/CompressedAccount"
+import * as Request from "@solfx/core/CompressionRequest"
+import type { CompressionSignature, NonVotingSignature } from "@solfx/core/CompressionSignature"
+import { NonVotingSignaturesResult, SignaturesResult } from "@solfx/core/CompressionSignature"
+import { TransactionWithCompressionInfo } from "@solfx/core/CompressionTransaction"
+import { validateInput } from "@solfx/core/Decode"
+import type { ApiError, DecodeError, InvalidRequest } from "@solfx/core/Errors"
+import * as Pagination from "@solfx/core/Pagination"
+import type { CursorPage, WithContext } from "@solfx/core/SlotContext"
+import type { ValidityProof } from "@solfx/core/ValidityProof"
+import { ValidityProofResult } from "@solfx/core/ValidityProof"
+import { HttpTransport } from "@solfx/http/HttpTransport"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import * as Credits from "./Credits.js"
+
+/**
+ * The failures of a compression call: bad input (before any request) or an API failure.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type CompressionError = InvalidRequest | ApiError
+
+/**
+ * One page of a cursor-paged method: its items, the slot it was read at, and `next`,
+ * the cursor of the following page (`undefined` on the last page). Save `next` to
+ * resume a job later: pass it as `cursor` to the `…Pages` or `…Stream` method.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SlotPage<A> extends Pagination.Page<A, string> {
+  readonly slot: number
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface CompressionShape {
+  /** Signatures of the transactions that opened or closed the compressed account with this address, newest first. */
+  readonly getCompressionSignaturesForAddress: (
+    params: Request.SignaturesForAddressParams
+  ) => Effect.Effect<WithContext<CursorPage<CompressionSignature>>, CompressionError>
+  /** Every signature for the address, following the cursor. */
+  readonly getCompressionSignaturesForAddressStream: (
+    params: Request.SignaturesForAddressParams
+  ) => Stream.Stream<CompressionSignature, CompressionError>
+  /** Every page of signatures for the address, with its slot and resume cursor. */
+  readonly getCompressionSignaturesForAddressPages: (
+    params: Request.SignaturesForAddressParams
+  ) => Stream.Stream<SlotPage<CompressionSignature>, CompressionError>
+
+  /** Owners of the mint and their balances, in descending balance order. */
+  readonly getCompressedMintTokenHolders: (
+    params: Request.MintTokenHoldersParams
+  ) => Effect.Effect<WithContext<CursorPage<TokenHolder>>, CompressionError>
+  readonly getCompressedMintTokenHoldersStream: (
+    params: Request.MintTokenHoldersParams
+  ) => Stream.Stream<TokenHolder, CompressionError>
+  readonly getCompressedMintTokenHoldersPages: (
+    params: Request.MintTokenHoldersParams
+  ) => Stream.Stream<SlotPage<TokenHolder>, CompressionError>
+
+  /** The latest non-voting transactions, with their error (null on success). Not paged: the service sends no cursor. */
+  readonly getLatestNonVotingSignatures: (
+    params?: Request.LatestNonVotingSignaturesParams | undefined
+  ) => Effect.Effect<WithContext<{ readonly items: ReadonlyArray<NonVotingSignature> }>, CompressionError>
+
+  /** The compressed token accounts of an owner, optionally of one mint. */
+  readonly getCompressedTokenAccountsByOwner: (
+    params: Request.TokenAccountsByOwnerParams
+  ) => Effect.Effect<WithContext<CursorPage<CompressedTokenAccount>>, CompressionError>
+  readonly getCompressedTokenAccountsByOwnerStream: (
+    params: Request.TokenAccountsByOwnerParams
+  ) => Stream.Stream<CompressedTokenAccount, CompressionError>
+  readonly getCompressedTokenAccountsByOwnerPages: (
+    params: Request.TokenAccountsByOwnerParams
+  ) => Stream.Stream<SlotPage<CompressedTokenAccount>, CompressionError>
+
+  /** A validity proof for account hashes and new addresses. */
+  readonly getValidityProof: (
+    params: Request.ValidityProofParams
+  ) => Effect.Effect<WithContext<ValidityProof>, CompressionError>
+
+  /** The owner's compressed token balance per mint, optionally of one mint. */
+  readonly getCompressedTokenBalancesByOwnerV2: (
+    params: Request.TokenBalancesByOwnerParams
+  ) => Effect.Effect<WithContext<CursorPage<TokenBalance>>, CompressionError>
+  readonly getCompressedTokenBalancesByOwnerV2Stream: (
+    params: Request.TokenBalancesByOwnerParams
+  ) => Stream.Stream<TokenBalance, CompressionError>
+  readonly getCompressedTokenBalancesByOwnerV2Pages: (
+    params: Request.TokenBalancesByOwnerParams
+  ) => Stream.Stream<SlotPage<TokenBalance>, CompressionError>
+
+  /** Signatures of the transactions that touched the owner's compressed token accounts, newest first. */
+  readonly getCompressionSignaturesForTokenOwner: (
+    params: Request.SignaturesForTokenOwnerParams
+  ) => Effect.Effect<WithContext<CursorPage<CompressionSignature>>, CompressionError>
+  readonly getCompressionSignaturesForTokenOwnerStream: (
+    params: Request.SignaturesForTokenOwnerParams
+  ) => Stream.Stream<CompressionSignature, CompressionError>
+  readonly getCompressionSignaturesForTokenOwnerPages: (
+    params: Request.SignaturesForTokenOwnerParams
+  ) => Stream.Stream<SlotPage<CompressionSignature>, CompressionError>
+
+  /** A transaction with the compressed accounts it closed and opened (`compressionInfo`, whichever spelling the wire uses). */
+  readonly getTransactionWithCompressionInfo: (
+    params: Request.TransactionWithCompressionInfoParams
+  ) => Effect.Effect<TransactionWithCompressionInfo, CompressionError>
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export class Compression extends Context.Tag("@solfx/rpc/Compression")<Compression, CompressionShape>() {}
+
+/**
+ * The default credits per request: `CompressionRequest.DEFAULT_CREDITS`, the table the
+ * emulator charges too (the spec gives no cost for these methods).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const defaultCosts: Credits.CostTable<Request.CompressionMethod> = Request.DEFAULT_CREDITS
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /** Credits per request, overriding `defaultCosts` method by method. */
+  readonly costs?: Partial<Record<Request.CompressionMethod, number | undefined>> | undefined
+}
+
+/**
+ * Builds the service. Every request sent adds its cost to the `solfx.credits`
+ * counter (`Credits`), tagged `area=photon` and the method.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options: Options = {}): Effect.Effect<CompressionShape, never, HttpTransport> =>
+  Effect.gen(function*() {
+    const transport = yield* HttpTransport
+    const costs = Credits.withOverrides(defaultCosts, options.costs)
+
+    const call = <P, PI, A, AI>(
+      method: Request.CompressionMethod,
+      params: Schema.Schema<P, PI>,
+      result: Schema.Schema<A, AI>
+    ) => {
+      const validate = validateInput(params)
+      const send = (p: P): Effect.Effect<A, ApiError> =>
+        Credits.charge("photon", method, costs[method]).pipe(Effect.zipRight(transport.rpc(method, p, result)))
+      const run = (input: PI): Effect.Effect<A, CompressionError> => Effect.flatMap(validate(input), send)
+      return { validate, send, run }
+    }
+
+    const paged = <P extends { readonly cursor?: string | undefined }, PI, A, AI>(
+      method: Request.CompressionMethod,
+      params: Schema.Schema<P, PI>,
+      result: Schema.Schema<WithContext<CursorPage<A>>, AI>
+    ) => {
+      const c = call(method, params, result)
+      const pages = (input: PI): Stream.Stream<SlotPage<A>, CompressionError> =>
+        Stream.unwrap(Effect.map(c.validate(input), (p) =>
+          Pagination.cursorPages<WithContext<CursorPage<A>>, ApiError, never>(
+            method,
+            (cursor) => Effect.map(c.send({ ...p, cursor }), (r) => ({ items: [r], cursor: r.value.cursor })),
+            p.cursor
+          ).pipe(
+            Stream.map((page): SlotPage<A> => {
+              const r = page.items[0]!
+              return { slot: r.context.slot, items: r.value.items, next: page.next }
+            })
+          )))
+      const items = (input: PI): Stream.Stream<A, CompressionError | DecodeError> =>
+        Pagination.flattenPages(pages(input))
+      return { run: c.run, pages, items }
+    }
+
+    const forAddress = paged("getCompressionSignaturesForAddress", Request.SignaturesForAddressParams, SignaturesResult)
+    const holders = paged("getCompressedMintTokenHolders", Request.MintTokenHoldersParams, TokenHoldersResult)
+    const accounts = paged(
+      "getCompressedTokenAccountsByOwner",
+      Request.TokenAccountsByOwnerParams,
+      TokenAccountsResult
+    )
+    const balances = paged(
+      "getCompressedTokenBalancesByOwnerV2",
+      Request.TokenBalancesByOwnerParams,
+      TokenBalancesResult
+    )
+    const forTokenOwner = paged(
+      "getCompressionSignaturesForTokenOwner",
+      Request.SignaturesForTokenOwnerParams,
+      SignaturesResult
+    )
+    const nonVoting = call(
+      "getLatestNonVotingSignatures",
+      Request.LatestNonVotingSignaturesParams,
+      NonVotingSignaturesResult
+    )
+    const proof = call("getValidityProof", Request.ValidityProofParams, ValidityProofResult)
+    const transaction = call(
+      "getTransactionWithCompressionInfo",
+      Request.TransactionWithCompressionInfoParams,
+      TransactionWithCompressionInfo
+    )
+
+    return Compression.of({
+      getCompressionSignaturesForAddress: forAddress.run,
+      getCompressionSignaturesForAddressStream: forAddress.items,
+      getCompressionSignaturesForAddressPages: forAddress.pages,
+      getCompressedMintTokenHolders: holders.run,
+      getCompressedMintTokenHoldersStream: holders.items,
+      getCompressedMintTokenHoldersPages: holders.pages,
+      getLatestNonVotingSignatures: (params) => nonVoting.run(params ?? {}),
+      getCompressedTokenAccountsByOwner: accounts.run,
+      getCompressedTokenAccountsByOwnerStream: accounts.items,
+      getCompressedTokenAccountsByOwnerPages: accounts.pages,
+      getValidityProof: proof.run,
+      getCompressedTokenBalancesByOwnerV2: balances.run,
+      getCompressedTokenBalancesByOwnerV2Stream: balances.items,
+      getCompressedTokenBalancesByOwnerV2Pages: balances.pages,
+      getCompressionSignaturesForTokenOwner: forTokenOwner.run,
+      getCompressionSignaturesForTokenOwnerStream: forTokenOwner.items,
+      getCompressionSignaturesForTokenOwnerPages: forTokenOwner.pages,
+      getTransactionWithCompressionInfo: transaction.run
+    })
+  })
+
+/**
+ * The service. Provide `HttpTransport`.
+ *
+ * @example
+ * Effect.gen(function*() {
+ *   const compression = yield* Compression
+ *   const top = yield* compression.getCompressedMintTokenHoldersStream({ mint, limit: 100 }).pipe(
+ *     Stream.take(10),
+ *     Stream.runCollect
+ *   )
+ * }).pipe(Effect.provide(Compression.layer), Effect.provide(transportLayer))
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<Compression, never, HttpTransport> = Layer.effect(Compression, make())
+
+/**
+ * The service with options (a cost table of the caller's own).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerWith = (options: Options): Layer.Layer<Compression, never, HttpTransport> =>
+  Layer.effect(Compression, make(options))
