@@ -1,0 +1,63 @@
+/**
+ * Signatures of an asset's transactions (getSignaturesForAsset, spec §2.4 and
+ * REAL-WORLD §10.4). On the wire each entry is a `[signature, kind]` pair; it
+ * decodes to `{ signature, kind }`.
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+import { listFields, onePagingStyle, pagingFields, SortDirection } from "./DasParams.js"
+import { Address, Signature } from "./Primitives.js"
+
+/**
+ * The params of getSignaturesForAsset.
+ *
+ * @example
+ * Decode.validateInput(GetSignaturesForAssetParams)({ id: assetId, page: 1, limit: 1000 })
+ * @since 0.1.0
+ * @category params
+ */
+export const GetSignaturesForAssetParams = Schema.Struct({
+  id: Address,
+  ...pagingFields,
+  sortDirection: Schema.optional(SortDirection)
+}).pipe(
+  Schema.filter(onePagingStyle),
+  Schema.annotations({ identifier: "GetSignaturesForAssetParams" })
+)
+/** @since 0.1.0 @category params */
+export type GetSignaturesForAssetParams = typeof GetSignaturesForAssetParams.Type
+/** @since 0.1.0 @category params */
+export type GetSignaturesForAssetInput = typeof GetSignaturesForAssetParams.Encoded
+
+/**
+ * One entry: the transaction signature and its instruction kind (e.g.
+ * `MintToCollectionV1`, `Transfer`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const AssetSignature = Schema.transform(
+  Schema.Tuple(Signature, Schema.String),
+  Schema.Struct({ signature: Schema.typeSchema(Signature), kind: Schema.String }),
+  {
+    strict: true,
+    decode: ([signature, kind]) => ({ signature, kind }),
+    encode: ({ kind, signature }) => [signature, kind] as const
+  }
+).annotations({ identifier: "AssetSignature" })
+/** @since 0.1.0 @category models */
+export type AssetSignature = typeof AssetSignature.Type
+
+/**
+ * The result of getSignaturesForAsset.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const AssetSignatureList = Schema.Struct({
+  ...listFields,
+  items: Schema.Array(AssetSignature)
+}).annotations({ identifier: "AssetSignatureList" })
+/** @since 0.1.0 @category models */
+export type AssetSignatureList = typeof AssetSignatureList.Type

@@ -1,0 +1,83 @@
+/**
+ * Token accounts (getTokenAccounts, spec §2.2 and REAL-WORLD §1): the request
+ * params, one account, and the list wrapper. Amounts are exact `bigint`s.
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+import { listFields, onePagingStyle, pagingFields } from "./DasParams.js"
+import { Address, U64 } from "./Primitives.js"
+
+/**
+ * The display options of getTokenAccounts.
+ *
+ * @since 0.1.0
+ * @category params
+ */
+export const TokenAccountsOptions = Schema.Struct({
+  /** Include accounts with a zero balance. */
+  showZeroBalance: Schema.optional(Schema.Boolean)
+}).annotations({ identifier: "TokenAccountsOptions" })
+
+/**
+ * The params of getTokenAccounts: `owner` and/or `mint`, pagination (page or
+ * cursor/before/after, one style per query), `limit` ≤ 1000 and `options`.
+ *
+ * @example
+ * Decode.validateInput(GetTokenAccountsParams)({ owner, page: 1, limit: 100 })
+ * @since 0.1.0
+ * @category params
+ */
+export const GetTokenAccountsParams = Schema.Struct({
+  owner: Schema.optional(Address),
+  mint: Schema.optional(Address),
+  ...pagingFields,
+  options: Schema.optional(TokenAccountsOptions)
+}).pipe(
+  Schema.filter((p) =>
+    p.owner === undefined && p.mint === undefined
+      ? { path: ["owner"], message: "owner or mint is required" }
+      : onePagingStyle(p)
+  ),
+  Schema.annotations({ identifier: "GetTokenAccountsParams" })
+)
+/** @since 0.1.0 @category params */
+export type GetTokenAccountsParams = typeof GetTokenAccountsParams.Type
+/** @since 0.1.0 @category params */
+export type GetTokenAccountsInput = typeof GetTokenAccountsParams.Encoded
+
+/**
+ * A token account. `delegate`, `close_authority` and `extensions` come from the
+ * reference implementation; `burnt` and `token_extensions` from the Helius SDK types.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const TokenAccount = Schema.Struct({
+  address: Address,
+  mint: Address,
+  owner: Address,
+  amount: U64,
+  delegated_amount: Schema.optionalWith(U64, { default: () => 0n }),
+  frozen: Schema.Boolean,
+  burnt: Schema.optional(Schema.Boolean),
+  delegate: Schema.optional(Schema.NullOr(Address)),
+  close_authority: Schema.optional(Schema.NullOr(Address)),
+  extensions: Schema.optional(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown }))),
+  token_extensions: Schema.optional(Schema.Unknown)
+}).annotations({ identifier: "TokenAccount" })
+/** @since 0.1.0 @category models */
+export type TokenAccount = typeof TokenAccount.Type
+
+/**
+ * The result of getTokenAccounts.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const TokenAccountList = Schema.Struct({
+  ...listFields,
+  token_accounts: Schema.Array(TokenAccount)
+}).annotations({ identifier: "TokenAccountList" })
+/** @since 0.1.0 @category models */
+export type TokenAccountList = typeof TokenAccountList.Type

@@ -1,0 +1,250 @@
+/**
+ * The deprecated `POST /v0/token-metadata` (spec §2.1, §4.4, §7) over seeded data.
+ *
+ * Any valid mint gets a deterministic record. Per-part errors, by a seeded draw
+ * per mint: 5% have no metadata account (`onChainMetadata.error = "EMPTY_ACCOUNT"`,
+ * and so nothing to fetch off chain), 5% have an off-chain document that fails
+ * to load, 2% are not mint accounts at all (every part fails); the sample
+ * `tokenMetadataBrokenMint` always lacks its metadata account. One mint in ten
+ * has a legacy token-list entry. `offChainMetadata` is sent only with
+ * `includeOffChain`.
+ *
+ * Cache: the first request for a mint caches the record as of the current slot;
+ * later requests get the cached record until one sets `disableCache`, which
+ * reads the current state and refreshes the cache. The sample
+ * `tokenMetadataLiveMint` mints one token per slot, so its supply shows whether
+ * an answer came from the cache.
+ *
+ * Invalid bodies (no `mintAccounts`, more than 100, an invalid address, unknown
+ * keys) are HTTP 400 `{"error": …}` before any credits are charged. Each call
+ * costs 10 credits in usage category `api`.
+ *
+ * @since 0.1.0
+ */
+import * as TokenMetadataSchema from "@solfx/core/TokenMetadata"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import type { Area, AreaContext, RestRoute } from "../Area.js"
+import { RestFailure } from "../Area.js"
+import type * as Dataset from "../Dataset.js"
+
+/**
+ * Credits per call.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const CREDITS = 10
+
+const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"
+const U64_MAX = 18446744073709551615n
+
+/**
+ * A mint whose metadata account is always missing.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const brokenMint = (dataset: Dataset.Dataset): string => dataset.address("tm:mint:broken")
+
+/**
+ * A mint whose supply grows by one token per slot.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const liveMint = (dataset: Dataset.Dataset): string => dataset.address("tm:mint:live")
+
+/**
+ * Seeded mint `i` (any valid address works; these are handy lists).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const mintAt = (dataset: Dataset.Dataset, i: number): string => dataset.address(`tm:mint:${i}`)
+
+/**
+ * Which part fails for a mint, if any.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const failureOf = (dataset: Dataset.Dataset, mint: string): "none" | "metadata" | "offChain" | "account" => {
+  if (mint === brokenMint(dataset)) return "metadata"
+  const draw = dataset.int(`tm:${mint}:failure`, 100)
+  return draw < 5 ? "metadata" : draw < 10 ? "offChain" : draw < 12 ? "account" : "none"
+}
+
+/**
+ * The first seeded mint whose parts all resolve.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const healthyMint = (dataset: Dataset.Dataset): string => {
+  for (let i = 0;; i++) if (failureOf(dataset, mintAt(dataset, i)) === "none") return mintAt(dataset, i)
+}
+
+const DECIMALS = [0, 6, 6, 8, 9] as const
+
+const render = (dataset: Dataset.Dataset, mint: string, slot: number, includeOffChain: boolean) => {
+  const label = `tm:${mint}`
+  const failure = failureOf(dataset, mint)
+  const decimals = DECIMALS[dataset.int(`${label}:decimals`, DECIMALS.length)]!
+  const nft = decimals === 0
+  const baseSupply = nft ? 1n : BigInt(1 + dataset.int(`${label}:supply`, 1_000_000_000)) * 10n ** BigInt(decimals)
+  const supply = mint === liveMint(dataset) ? baseSupply + BigInt(slot) * 10n ** BigInt(decimals) : baseSupply
+  const updateAuthority = dataset.address(`${label}:update-authority`)
+  const creator = dataset.address(`${label}:creator`)
+  const name = nft ? `Seeded NFT ${mint.slice(0, 6)}` : `Seeded Token ${mint.slice(0, 6)}`
+  const symbol = `S${mint.slice(0, 3).toUpperCase()}`
+  const uri = `https://metadata.solfx.invalid/${mint}.json`
+  const sellerFeeBasisPoints = nft ? 500 : 0
+  const freezes = dataset.int(`${label}:freeze`, 3) === 0
+
+  const onChainAccountInfo = failure === "account"
+    ? { accountInfo: null, error: "Account does not exist or is not a mint" }
+    : {
+      accountInfo: {
+        key: mint,
+        isSigner: false,
+        isWritable: false,
+        lamports: 1461600,
+        data: {
+          parsed: {
+            info: {
+              decimals,
+              freezeAuthority: freezes ? dataset.address(`${label}:freeze-authority`) : null,
+              isInitialized: true,
+              mintAuthority: nft ? null : dataset.address(`${label}:mint-authority`),
+              supply: supply.toString()
+            },
+            type: "mint"
+          },
+          program: "spl-token",
+          space: 82
+        },
+        owner: TOKEN_PROGRAM,
+        executable: false,
+        rentEpoch: U64_MAX
+      },
+      error: ""
+    }
+  const hasMetadata = failure !== "metadata" && failure !== "account"
+  const onChainMetadata = hasMetadata
+    ? {
+      metadata: {
+        key: "MetadataV1",
+        mint,
+        updateAuthority,
+        data: { name, symbol, uri, sellerFeeBasisPoints, creators: [{ address: creator, share: 100, verified: true }] },
+        tokenStandard: nft ? "NonFungible" : "Fungible",
+        primarySaleHappened: nft,
+        isMutable: true,
+        editionNonce: dataset.int(`${label}:nonce`, 256),
+        collection: nft ? { key: dataset.address(`${label}:collection`), verified: true } : null,
+        collectionDetails: null,
+        uses: null
+      },
+      error: ""
+    }
+    : { metadata: null, error: failure === "account" ? "Account does not exist or is not a mint" : "EMPTY_ACCOUNT" }
+  const offChainMetadata = failure === "offChain"
+    ? { metadata: null, uri, error: "Failed to fetch off-chain metadata: HTTP 404" }
+    : hasMetadata
+    ? {
+      metadata: {
+        name,
+        symbol,
+        attributes: [{ traitType: "seed", value: String(dataset.int(`${label}:trait`, 1000)) }],
+        sellerFeeBasisPoints,
+        image: `https://metadata.solfx.invalid/${mint}.png`,
+        properties: {
+          category: "image",
+          files: [{ uri: `https://metadata.solfx.invalid/${mint}.png`, type: "image/png" }],
+          creators: [{ address: creator, share: 100 }]
+        }
+      },
+      uri,
+      error: ""
+    }
+    : { metadata: null, uri: "", error: "No metadata uri to fetch" }
+  const legacyMetadata = !nft && dataset.int(`${label}:legacy`, 10) === 0
+    ? {
+      chainId: 101,
+      address: mint,
+      symbol,
+      name,
+      decimals,
+      logoURI: `https://metadata.solfx.invalid/${mint}.png`,
+      tags: ["seeded"],
+      extensions: {}
+    }
+    : null
+  return {
+    account: mint,
+    onChainAccountInfo,
+    onChainMetadata,
+    ...(includeOffChain ? { offChainMetadata } : {}),
+    legacyMetadata
+  }
+}
+
+const decodeBody = (body: unknown): Effect.Effect<TokenMetadataSchema.TokenMetadataParams, RestFailure> => {
+  const result = Schema.decodeUnknownEither(TokenMetadataSchema.TokenMetadataParams, {
+    errors: "first",
+    onExcessProperty: "error"
+  })(body ?? {})
+  if (Either.isRight(result)) return Effect.succeed(result.right)
+  const issue = ParseResult.ArrayFormatter.formatErrorSync(result.left)[0]
+  const path = issue === undefined || issue.path.length === 0
+    ? "body"
+    : issue.path.map((k, i) => (typeof k === "number" ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`)).join("")
+  return Effect.fail(new RestFailure(400, `${path}: ${issue?.message ?? "invalid"}`))
+}
+
+/** The slot each mint's cached record was read at. */
+const cacheOf = (ctx: AreaContext) => ctx.state("token-metadata:cache", () => new Map<string, number>())
+
+const route: RestRoute = {
+  method: "POST",
+  path: "/v0/token-metadata",
+  category: "api",
+  credits: CREDITS,
+  precheck: (request) => Effect.asVoid(decodeBody(request.body)),
+  handle: (request, ctx) =>
+    Effect.gen(function*() {
+      const params = yield* decodeBody(request.body)
+      const cache = cacheOf(ctx)
+      const now = ctx.slot()
+      return params.mintAccounts.map((mint) => {
+        const cached = cache.get(mint)
+        const slot = params.disableCache === true || cached === undefined ? now : cached
+        cache.set(mint, slot)
+        return render(ctx.dataset, mint, slot, params.includeOffChain === true)
+      })
+    })
+}
+
+/**
+ * The token-metadata area.
+ *
+ * @since 0.1.0
+ * @category areas
+ */
+export const area: Area = {
+  name: "token-metadata",
+  routes: [route],
+  samples: (dataset) => ({
+    // The first seeded mint whose parts all resolve.
+    tokenMetadataMint: healthyMint(dataset),
+    // Its metadata account is missing: onChainMetadata carries "EMPTY_ACCOUNT".
+    tokenMetadataBrokenMint: brokenMint(dataset),
+    // Its supply grows each slot: shows whether disableCache bypassed the cache.
+    tokenMetadataLiveMint: liveMint(dataset),
+    // dataset.address(`tm:mint:${i}`) is seeded mint i (any valid address is served).
+    tokenMetadataMintLabel: "tm:mint:"
+  })
+}

@@ -1,0 +1,197 @@
+/**
+ * The deprecated token-metadata endpoint, `POST {v0_url}/v0/token-metadata`
+ * (spec §4.4). It takes any number of mints, sends them in chunks of at most 100
+ * and returns the records in input order. A part the service could not resolve
+ * is a `MetadataPartError` value inside the record: one bad part never fails the batch.
+ *
+ * @deprecated The service replaces this endpoint with the digital-asset methods:
+ * use `DigitalAssets` (e.g. `getAssetsByAuthority`) for new code.
+ * @since 0.1.0
+ */
+import * as Decode from "@solfx/core/Decode"
+import { type ApiError, DecodeError, type InvalidRequest } from "@solfx/core/Errors"
+import { Address } from "@solfx/core/Primitives"
+import * as Core from "@solfx/core/TokenMetadata"
+import { HttpTransport } from "@solfx/http/HttpTransport"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as Credits from "./Credits.js"
+
+/**
+ * The operation name used in errors, spans and the credits estimate.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const OPERATION = "POST /v0/token-metadata"
+
+/**
+ * The default credits per request for the estimate (the spec gives none).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DEFAULT_COST = 10
+
+/**
+ * The request: any number of mint accounts.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Request {
+  readonly mintAccounts: ReadonlyArray<string>
+  /** Also fetch the JSON the metadata uri points to (default false). */
+  readonly includeOffChain?: boolean | undefined
+  /** Bypass the service's cache, e.g. to watch metadata change (default false). */
+  readonly disableCache?: boolean | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface BatchOptions {
+  /** Mints per request, 1 to 100 (default 100). */
+  readonly batchSize?: number | undefined
+  /** Requests in flight at once (default 4). */
+  readonly concurrency?: number | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /** Credits per request for the `solfx.credits` estimate (area `api`). */
+  readonly cost?: number | undefined
+}
+
+/**
+ * @deprecated Use `DigitalAssets`.
+ * @since 0.1.0
+ * @category models
+ */
+export interface TokenMetadataShape {
+  /**
+   * Metadata of every mint, in input order (a repeated mint is fetched once and repeated).
+   *
+   * @deprecated Use `DigitalAssets` methods.
+   */
+  readonly getTokenMetadata: (
+    request: Request,
+    options?: BatchOptions
+  ) => Effect.Effect<ReadonlyArray<Core.TokenMetadata>, ApiError | InvalidRequest>
+}
+
+/**
+ * The token-metadata service.
+ *
+ * @deprecated The endpoint is deprecated in favour of the digital-asset methods: use `DigitalAssets`.
+ * @example
+ * const records = yield* (yield* TokenMetadata).getTokenMetadata({ mintAccounts: mints, includeOffChain: true })
+ * for (const r of records) Either.match(r.onChainMetadata, { onLeft: (e) => e.message, onRight: (p) => p.metadata.data.name })
+ * @since 0.1.0
+ * @category tags
+ */
+export class TokenMetadata extends Context.Tag("@solfx/rpc/TokenMetadata")<TokenMetadata, TokenMetadataShape>() {}
+
+const RequestSchema = Schema.Struct({
+  mintAccounts: Schema.Array(Address),
+  includeOffChain: Schema.optional(Schema.Boolean),
+  disableCache: Schema.optional(Schema.Boolean)
+})
+
+const BatchOptionsSchema = Schema.Struct({
+  batchSize: Schema.optional(Schema.Number.pipe(
+    Schema.int({ message: () => `an integer from 1 to ${Core.MAX_MINTS}` }),
+    Schema.between(1, Core.MAX_MINTS, { message: () => `an integer from 1 to ${Core.MAX_MINTS}` })
+  )),
+  concurrency: Schema.optional(Schema.Number.pipe(
+    Schema.int({ message: () => "an integer from 1 to 64" }),
+    Schema.between(1, 64, { message: () => "an integer from 1 to 64" })
+  ))
+})
+
+const validateRequest = Decode.validateInput(RequestSchema)
+const validateOptions = Decode.validateInput(BatchOptionsSchema, "options")
+
+/**
+ * Builds the service from the transport.
+ *
+ * @deprecated Use `DigitalAssets`.
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options: Options = {}): Effect.Effect<TokenMetadataShape, never, HttpTransport> =>
+  Effect.gen(function*() {
+    const transport = yield* HttpTransport
+    const cost = options.cost ?? DEFAULT_COST
+
+    const fetchChunk = (mints: ReadonlyArray<string>, request: typeof RequestSchema.Type) =>
+      Credits.charge("api", OPERATION, cost).pipe(Effect.zipRight(transport.rest({
+        operation: OPERATION,
+        host: "v0",
+        method: "POST",
+        path: "/v0/token-metadata",
+        body: {
+          mintAccounts: mints,
+          ...(request.includeOffChain === undefined ? {} : { includeOffChain: request.includeOffChain }),
+          ...(request.disableCache === undefined ? {} : { disableCache: request.disableCache })
+        },
+        // A read: safe to retry.
+        idempotent: true
+      }, Core.TokenMetadataResponse)))
+
+    const getTokenMetadata = (request: Request, batch?: BatchOptions) =>
+      Effect.gen(function*() {
+        const valid = yield* validateRequest(request)
+        const opts = yield* validateOptions(batch ?? {})
+        const unique = [...new Set(valid.mintAccounts)]
+        const size = opts.batchSize ?? Core.MAX_MINTS
+        const chunks: Array<ReadonlyArray<string>> = []
+        for (let i = 0; i < unique.length; i += size) chunks.push(unique.slice(i, i + size))
+        const responses = yield* Effect.forEach(chunks, (chunk) => fetchChunk(chunk, valid), {
+          concurrency: opts.concurrency ?? 4
+        })
+        const byMint = new Map<string, Core.TokenMetadataWire>()
+        for (const records of responses) for (const r of records) byMint.set(r.account, r)
+        const includeOffChain = valid.includeOffChain ?? false
+        const out: Array<Core.TokenMetadata> = []
+        for (const [i, mint] of valid.mintAccounts.entries()) {
+          const wire = byMint.get(mint)
+          if (wire === undefined) {
+            return yield* new DecodeError({
+              operation: OPERATION,
+              path: "$",
+              expected: `a record for mintAccounts[${i}] (${mint})`
+            })
+          }
+          out.push(Core.fromWire(wire, { includeOffChain }))
+        }
+        return out as ReadonlyArray<Core.TokenMetadata>
+      })
+
+    return TokenMetadata.of({ getTokenMetadata })
+  })
+
+/**
+ * The service with the default cost. Requires `HttpTransport`.
+ *
+ * @deprecated Use `DigitalAssets.layer`.
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<TokenMetadata, never, HttpTransport> = Layer.effect(TokenMetadata, make())
+
+/**
+ * The service with options. Requires `HttpTransport`.
+ *
+ * @deprecated Use `DigitalAssets.layerWith`.
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerWith = (options: Options): Layer.Layer<TokenMetadata, never, HttpTransport> =>
+  Layer.effect(TokenMetadata, make(options))
