@@ -4,7 +4,20 @@
  * absent (a user's fresh clone).
  */
 import { describe, expect, it } from "@effect/vitest"
+import * as Bundle from "@solfx/core/Bundle"
+import * as CompressedAccount from "@solfx/core/CompressedAccount"
+import * as CompressionSignature from "@solfx/core/CompressionSignature"
+import * as CompressionTransaction from "@solfx/core/CompressionTransaction"
+import * as AssetProof from "@solfx/core/AssetProof"
+import * as AssetSignature from "@solfx/core/AssetSignature"
+import * as DigitalAsset from "@solfx/core/DigitalAsset"
 import * as Json from "@solfx/core/Json"
+import * as TokenAccount from "@solfx/core/TokenAccount"
+import * as TokenMetadata from "@solfx/core/TokenMetadata"
+import * as ValidityProof from "@solfx/core/ValidityProof"
+import * as ProjectUsage from "@solfx/core/ProjectUsage"
+import * as Webhook from "@solfx/core/Webhook"
+import * as WalletRecords from "@solfx/core/WalletRecords"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
@@ -32,10 +45,55 @@ interface Entry {
 /** Folders whose method we serve, with the schema of its result or body. Each area adds its own. */
 const served: Record<string, Entry> = {
   // -- digital assets (issue 4) --
+  // DAS snapshots are the JSON-RPC `result`; the docs files are envelopes, except
+  // getTokenAccounts' (its docs schema omits the envelope): "auto" tells them apart.
+  getTokenAccounts: { schema: TokenAccount.TokenAccountList, shape: "auto" },
+  // Its docs envelope omits `id`, which the transport accepts (it checks the id only when sent back).
+  getAssetsByAuthority: {
+    schema: Schema.Union(
+      DigitalAsset.DigitalAssetList,
+      Schema.Struct({ jsonrpc: Schema.Literal("2.0"), id: Schema.optional(Schema.String), result: DigitalAsset.DigitalAssetList })
+    ),
+    shape: "body"
+  },
+  getSignaturesForAsset: { schema: AssetSignature.AssetSignatureList, shape: "auto" },
+  getAssetProofBatch: { schema: AssetProof.AssetProofBatch, shape: "auto" },
+  "token-metadata": { schema: TokenMetadata.TokenMetadataResponse, shape: "body" },
   // -- compression (issue 5) --
+  getCompressionSignaturesForAddress: { schema: CompressionSignature.SignaturesResult, shape: "auto" },
+  getCompressedMintTokenHolders: { schema: CompressedAccount.TokenHoldersResult, shape: "auto" },
+  getLatestNonVotingSignatures: { schema: CompressionSignature.NonVotingSignaturesResult, shape: "auto" },
+  getCompressedTokenAccountsByOwner: { schema: CompressedAccount.TokenAccountsResult, shape: "auto" },
+  // photon-snap-3/4 hold `value` only (the snapshot of that test drops the context).
+  getValidityProof: {
+    schema: Schema.Union(ValidityProof.ValidityProofResult, ValidityProof.ValidityProof),
+    shape: "auto"
+  },
+  getCompressedTokenBalancesByOwnerV2: { schema: CompressedAccount.TokenBalancesResult, shape: "auto" },
+  // The photon snapshots here hold the items only (PROVENANCE: the test concatenates value.items of its pages).
+  getCompressionSignaturesForTokenOwner: {
+    schema: Schema.Union(
+      CompressionSignature.SignaturesResult,
+      Schema.Array(CompressionSignature.CompressionSignature)
+    ),
+    shape: "auto"
+  },
+  getTransactionWithCompressionInfo: { schema: CompressionTransaction.TransactionWithCompressionInfo, shape: "auto" },
   // -- bundles (issue 6) --
+  // The preview-docs sendBundle example returns a base58 signature instead of the hex id: it decodes
+  // as a string, and the SDK reports it as BundleIdMismatch against the locally computed id.
+  sendBundle: { schema: Bundle.SendBundleResult, shape: "envelope" },
+  getBundleStatuses: { schema: Bundle.BundleStatuses, shape: "envelope" },
   // -- wallet (issue 7) --
+  "wallet-identity": { schema: WalletRecords.Identity, shape: "body" },
+  "wallet-batch-identity": { schema: WalletRecords.IdentityList, shape: "body" },
+  "wallet-balances": { schema: WalletRecords.BalancesPage, shape: "body" },
+  "wallet-history": { schema: WalletRecords.HistoryPage, shape: "body" },
+  "wallet-transfers": { schema: WalletRecords.TransfersPage, shape: "body" },
+  "wallet-funded-by": { schema: WalletRecords.FundedBy, shape: "body" },
   // -- admin and webhooks (issue 8) --
+  "admin-project-usage": { schema: ProjectUsage.ProjectUsage, shape: "body" },
+  "webhooks-list": { schema: Webhook.WebhookList, shape: "body" },
 }
 
 /** Folders kept for reference only: neighbouring methods we do not serve. */
@@ -51,7 +109,28 @@ const neighbours: Record<string, string> = {
 }
 
 /** Files that cannot decode, each with the reason. Keys are `folder/file`. */
-const exceptions: Record<string, string> = {}
+const exceptions: Record<string, string> = {
+  // -- digital assets (issue 4) --
+  // Mintlify placeholders ("<string>") where an address or a u64 must be; the same files with
+  // real values swapped in are decoded by packages/core/test/DigitalAssetSchemas.test.ts.
+  "getTokenAccounts/helius-docs-openapi-1.json": "docs placeholders: \"<string>\" for address, mint and owner",
+  "token-metadata/helius-docs-openapi-1.json": "docs placeholders: \"<string>\" for every address and the u64 supply",
+  // -- compression (issue 5) --
+  // The zk-compression docs examples use one placeholder signature ("5J8H5sTv…WxC7c", 44 base58
+  // characters = 32 bytes, not the 64 of a signature) and "<string>" for the proof and its hashes.
+  // packages/core/test/Compression.test.ts decodes each of them with real values swapped in.
+  "getCompressionSignaturesForAddress/helius-docs-openapi-1.json": "docs placeholder signature (32 bytes, not 64)",
+  "getLatestNonVotingSignatures/helius-docs-openapi-1.json": "docs placeholder signature (32 bytes, not 64)",
+  "getCompressionSignaturesForTokenOwner/helius-docs-openapi-1.json": "docs placeholder signature (32 bytes, not 64)",
+  "getValidityProof/helius-docs-openapi-1.json": "docs placeholders \"<string>\" for proof bytes, roots, leaves, trees",
+  // -- wallet (issue 7) --
+  // The docs page and the SDK mocks use one placeholder signature ("5wHu1qwD…jqE", 66 base58
+  // characters = 48 bytes, not the 64 of a signature). Every other field is checked with a
+  // real signature swapped in by packages/core/test/WalletRecords.test.ts.
+  "wallet-funded-by/helius-docs-page-1.json": "docs placeholder signature (48 bytes, not 64)",
+  "wallet-history/helius-sdk-mock-1.json": "SDK mock placeholder signature (48 bytes, not 64)",
+  "wallet-transfers/helius-sdk-mock-1.json": "SDK mock placeholder signature (48 bytes, not 64)"
+}
 
 const Envelope = (result: Schema.Schema<any, any>) =>
   Schema.Struct({ jsonrpc: Schema.Literal("2.0"), id: Schema.Union(Schema.String, Schema.Number, Schema.Null), result })

@@ -86,7 +86,12 @@ export class RpcFailure {
  */
 export class RestFailure {
   readonly _tag = "RestFailure"
-  constructor(readonly status: number, readonly message: string) {}
+  constructor(
+    readonly status: number,
+    readonly message: string,
+    /** Extra response headers, e.g. `retry-after` on a 429. */
+    readonly headers?: Readonly<Record<string, string>> | undefined
+  ) {}
 }
 
 /**

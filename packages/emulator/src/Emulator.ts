@@ -19,6 +19,7 @@ import * as Faults from "./Faults.js"
 import * as Projects from "./Projects.js"
 import * as RequestLog from "./RequestLog.js"
 import * as Server from "./Server.js"
+import * as WebhooksArea from "./areas/Webhooks.js"
 
 /**
  * @since 0.1.0
@@ -57,6 +58,11 @@ export interface Options {
   readonly areas?: ReadonlyArray<Area> | undefined
   /** Milliseconds per slot (default 400). */
   readonly slotMs?: number | undefined
+  /**
+   * Webhooks to serve instead of the seeded ones (`GET /v0/webhooks`, and what delivery watches).
+   * Each belongs to its `apiKey`/`projectId`, by default the default project's key.
+   */
+  readonly webhooks?: ReadonlyArray<WebhooksArea.WebhookOptions> | undefined
 }
 
 /**
@@ -180,6 +186,9 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
         return states.get(key) as S
       }
     }
+    yield* Effect.try(() => WebhooksArea.install(instance.state, { dataset, accounts, webhooks: options.webhooks })).pipe(
+      Effect.orDie
+    )
     const { app, routes } = yield* Effect.try(() => Server.makeApp(instance)).pipe(Effect.orDie)
 
     let nodeServer: Http.Server | undefined

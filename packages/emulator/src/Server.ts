@@ -372,7 +372,8 @@ const app = (instance: Instance, routes: Routes) => {
   ): Effect.Effect<Outcome> =>
     Effect.gen(function*() {
       const { route } = matched
-      const fail = (status: number, message: string) => deliver(request, draft, status, { error: message })
+      const fail = (status: number, message: string, headers?: Readonly<Record<string, string>>) =>
+        deliver(request, draft, status, { error: message }, headers === undefined ? undefined : { ...headers })
       const account = authenticate(request, url, route.headerAuth === true)
       if (account === undefined) return yield* fail(401, "invalid api key provided")
       draft.projectId = account.project.id
@@ -397,7 +398,7 @@ const app = (instance: Instance, routes: Routes) => {
       const rest = { params: matched.params, query: url.searchParams, body }
       if (route.precheck !== undefined) {
         const pre = yield* Effect.either(route.precheck(rest, ctx))
-        if (pre._tag === "Left") return yield* fail(pre.left.status, pre.left.message)
+        if (pre._tag === "Left") return yield* fail(pre.left.status, pre.left.message, pre.left.headers)
       }
       if (!chargeFor(draft, account, route.category, cost(draft.operation, route.credits))) {
         return yield* fail(429, "max usage reached")
@@ -405,7 +406,7 @@ const app = (instance: Instance, routes: Routes) => {
       const exit = yield* Effect.exit(route.handle(rest, ctx))
       if (Exit.isSuccess(exit)) return yield* deliver(request, draft, route.status ?? 200, exit.value ?? null)
       const failure = Cause.failureOption(exit.cause)
-      if (failure._tag === "Some") return yield* fail(failure.value.status, failure.value.message)
+      if (failure._tag === "Some") return yield* fail(failure.value.status, failure.value.message, failure.value.headers)
       if (Cause.isInterruptedOnly(exit.cause)) return yield* Effect.interrupt
       return yield* deliver(request, draft, 500, { error: "internal error", detail: describeDefect(exit.cause) })
     })

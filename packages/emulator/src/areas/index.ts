@@ -4,10 +4,24 @@
  * @since 0.1.0
  */
 import type { Area } from "../Area.js"
+import * as Admin from "./Admin.js"
+import * as Bundles from "./Bundles.js"
+import * as Compression from "./Compression.js"
+import * as DigitalAssets from "./DigitalAssets.js"
+import * as TokenMetadata from "./TokenMetadata.js"
+import * as Wallet from "./Wallet.js"
+import * as Webhooks from "./Webhooks.js"
 
 /**
  * @since 0.1.0
  * @category areas
  */
 export const areas: ReadonlyArray<Area> = [
+  Admin.area,
+  Bundles.area,
+  Compression.area,
+  DigitalAssets.area,
+  TokenMetadata.area,
+  Wallet.area,
+  Webhooks.area,
 ]

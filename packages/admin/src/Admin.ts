@@ -1,0 +1,107 @@
+/**
+ * The admin API: a project's credit usage for the current billing cycle
+ * (spec §4.6), rate limited client-side to the service's 5 requests per second
+ * per project (spec §8).
+ *
+ * @since 0.1.0
+ */
+import { validateInput } from "@solfx/core/Decode"
+import { type ApiError, type HttpError, type InvalidRequest, ProjectMismatch } from "@solfx/core/Errors"
+import { ProjectId } from "@solfx/core/Primitives"
+import { ProjectUsage } from "@solfx/core/ProjectUsage"
+import { HttpTransport } from "@solfx/http/HttpTransport"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
+import * as SlidingWindowLimiter from "./SlidingWindowLimiter.js"
+
+/**
+ * The admin rate limit of spec §8: 5 requests per second per project.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const rateLimit: SlidingWindowLimiter.Options = { limit: 5, window: Duration.seconds(1) }
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface AdminShape {
+  /**
+   * `GET {admin_url}/v0/admin/projects/{id}/usage` with the key in `X-Api-Key`.
+   * A non-UUID id fails with `InvalidRequest` before any request; a key of
+   * another project fails with `ProjectMismatch`. Every attempt, retries
+   * included, waits for the shared rate limiter.
+   */
+  readonly getProjectUsage: (
+    projectId: string
+  ) => Effect.Effect<ProjectUsage, InvalidRequest | ProjectMismatch | ApiError>
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export class Admin extends Context.Tag("@solfx/admin/Admin")<Admin, AdminShape>() {}
+
+const OPERATION = "GET /v0/admin/projects/{id}/usage"
+
+const isBadRequest = (error: InvalidRequest | ApiError): error is HttpError =>
+  error._tag === "HttpError" && error.status === 400
+
+/**
+ * Builds the service. The rate limiter lives in the current scope: one layer
+ * is one API key, which belongs to one project, so one window per service is
+ * one window per project, shared by every fiber that uses it.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<AdminShape, never, HttpTransport | Scope.Scope> = Effect.gen(function*() {
+  const transport = yield* HttpTransport
+  const limiter = yield* SlidingWindowLimiter.make(rateLimit)
+  const checkId = validateInput(ProjectId, "projectId")
+
+  const getProjectUsage = Effect.fn("Admin.getProjectUsage")(function*(projectId: string) {
+    const id = yield* checkId(projectId)
+    yield* Effect.annotateCurrentSpan("solfx.projectId", id)
+    return yield* transport.rest(
+      {
+        operation: OPERATION,
+        host: "admin",
+        method: "GET",
+        path: `/v0/admin/projects/${id}/usage`,
+        idempotent: true,
+        auth: "header",
+        aroundAttempt: limiter
+      },
+      ProjectUsage
+    ).pipe(
+      // Spec §5.3 and §7: the admin host answers 400 when the key's project is not `id`.
+      Effect.catchIf(isBadRequest, (e) => Effect.fail(new ProjectMismatch({ projectId: id, detail: e.body })))
+    )
+  })
+
+  return Admin.of({ getProjectUsage })
+})
+
+/**
+ * The service over `HttpTransport`. Build it once (layers are memoised) so the
+ * whole app shares its rate limiter.
+ *
+ * @example
+ * import { NodeHttpClient } from "@effect/platform-node"
+ * const AdminLive = Admin.layer.pipe(
+ *   Layer.provide(HttpTransport.layer),
+ *   Layer.provide(NodeHttpClient.layerUndici),
+ *   Layer.provide(Config.layerConfig)
+ * )
+ * const usage = Effect.flatMap(Admin.Admin, (admin) => admin.getProjectUsage(projectId))
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<Admin, never, HttpTransport> = Layer.scoped(Admin, make)
+

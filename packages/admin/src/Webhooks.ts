@@ -1,0 +1,54 @@
+/**
+ * The webhooks configured for the caller's API key (spec §4.7). Read only: this
+ * interface has no operations to create or change webhooks (spec §6.6).
+ *
+ * @since 0.1.0
+ */
+import type { ApiError } from "@solfx/core/Errors"
+import { type Webhook, WebhookList } from "@solfx/core/Webhook"
+import { HttpTransport } from "@solfx/http/HttpTransport"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface WebhooksShape {
+  /**
+   * `GET {v0_url}/v0/webhooks`: the key's webhooks. Each record's `authHeader`
+   * is `Redacted`; read it with `Redacted.value`.
+   */
+  readonly list: () => Effect.Effect<ReadonlyArray<Webhook>, ApiError>
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export class Webhooks extends Context.Tag("@solfx/admin/Webhooks")<Webhooks, WebhooksShape>() {}
+
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<WebhooksShape, never, HttpTransport> = Effect.gen(function*() {
+  const transport = yield* HttpTransport
+  const list = Effect.fn("Webhooks.list")(function*() {
+    return yield* transport.rest(
+      { operation: "GET /v0/webhooks", host: "v0", method: "GET", path: "/v0/webhooks", idempotent: true },
+      WebhookList
+    )
+  })
+  return Webhooks.of({ list })
+})
+
+/**
+ * @example
+ * const hooks = yield* Effect.flatMap(Webhooks.Webhooks, (w) => w.list())
+ * hooks.filter((h) => h.active).map((h) => h.webhookURL)
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<Webhooks, never, HttpTransport> = Layer.effect(Webhooks, make)

@@ -1,0 +1,16 @@
+/**
+ * @solfx/rpc: the JSON-RPC data services (digital assets, compression, bundles).
+ *
+ * @since 0.1.0
+ */
+
+/** @since 0.1.0 */
+export * as Bundles from "./Bundles.js"
+/** @since 0.1.0 */
+export * as Compression from "./Compression.js"
+/** @since 0.1.0 */
+export * as Credits from "./Credits.js"
+/** @since 0.1.0 */
+export * as DigitalAssets from "./DigitalAssets.js"
+/** @since 0.1.0 */
+export * as TokenMetadata from "./TokenMetadata.js"
