@@ -20,6 +20,7 @@ import * as Projects from "./Projects.js"
 import * as RequestLog from "./RequestLog.js"
 import * as Server from "./Server.js"
 import * as WebhooksArea from "./areas/Webhooks.js"
+import * as WebhookDeliveries from "./WebhookDeliveries.js"
 
 /**
  * @since 0.1.0
@@ -63,6 +64,8 @@ export interface Options {
    * Each belongs to its `apiKey`/`projectId`, by default the default project's key.
    */
   readonly webhooks?: ReadonlyArray<WebhooksArea.WebhookOptions> | undefined
+  /** Delivery of landed transactions to the webhooks: retry spacing (default 60 s), retries, failure threshold. */
+  readonly webhookDelivery?: WebhookDeliveries.Options | undefined
 }
 
 /**
@@ -118,6 +121,8 @@ export interface Emulator {
   readonly project: (projectId?: string) => Project | undefined
   /** The start line: `{url, apiKey, projectId, samples}` as one JSON line. */
   readonly startLine: string
+  /** Webhook deliveries: every attempt so far, and `idle` to wait until none is pending. */
+  readonly webhookDeliveries: WebhookDeliveries.Deliverer
 }
 
 /**
@@ -189,6 +194,14 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
     yield* Effect.try(() => WebhooksArea.install(instance.state, { dataset, accounts, webhooks: options.webhooks })).pipe(
       Effect.orDie
     )
+    // Subscribes to landed transactions before the server takes any request.
+    const webhookDeliveries = yield* WebhookDeliveries.start({
+      state: instance.state,
+      dataset,
+      now,
+      webhooks: () => WebhooksArea.storeOf(instance).all(),
+      options: options.webhookDelivery
+    })
     const { app, routes } = yield* Effect.try(() => Server.makeApp(instance)).pipe(Effect.orDie)
 
     let nodeServer: Http.Server | undefined
@@ -243,7 +256,8 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
         return Projects.usageRecord(project)
       },
       project: projectOf,
-      startLine: JSON.stringify({ url, apiKey: accounts[0]!.apiKey, projectId: accounts[0]!.project.id, samples })
+      startLine: JSON.stringify({ url, apiKey: accounts[0]!.apiKey, projectId: accounts[0]!.project.id, samples }),
+      webhookDeliveries
     }
     return handle
   })

@@ -11,6 +11,8 @@ export * as Dataset from "./Dataset.js"
 /** @since 0.1.0 */
 export * as Emulator from "./Emulator.js"
 /** @since 0.1.0 */
+export * as Events from "./Events.js"
+/** @since 0.1.0 */
 export * as Faults from "./Faults.js"
 /** @since 0.1.0 */
 export * as Paging from "./Paging.js"
@@ -20,3 +22,5 @@ export * as Projects from "./Projects.js"
 export * as RequestLog from "./RequestLog.js"
 /** @since 0.1.0 */
 export * as Server from "./Server.js"
+/** @since 0.1.0 */
+export * as WebhookDeliveries from "./WebhookDeliveries.js"

@@ -1,0 +1,370 @@
+/**
+ * The receiving end of webhooks (spec §6, REAL-WORLD §7): an @effect/platform
+ * `HttpApp` to mount in any Effect HTTP server, so every team does not write the
+ * same receiver and get the auth check or the retries wrong.
+ *
+ * Each POST goes through, in order:
+ * 1. `Authorization` checked against the configured `authHeader` in constant
+ *    time (SHA-256 digests compared with `timingSafeEqual`): 401 when wrong or missing.
+ * 2. The body size: 413 when `Content-Length` says too much, or when the bytes
+ *    actually streamed exceed the limit (a chunked body has no length).
+ * 3. The body decoded with `WebhookDelivery.Delivery`: 400 naming the first bad
+ *    path (`$[0].meta.fee`).
+ * 4. Deduplication by signature within a window: the service retries on
+ *    non-2xx and may deliver the same transaction twice.
+ * 5. The new items go to a bounded queue and the request is answered 200 at
+ *    once; a fiber in the receiver's scope hands them to `onEvents`, in order.
+ *    When the queue is full the answer is 503, so the service retries later.
+ *
+ * A failing handler is logged (never with the auth value) and counted. By
+ * default the request was already answered 200; with `failureStatus` the
+ * receiver waits for the handler and answers that status when it fails, and
+ * forgets the batch's signatures so the service's retry is processed.
+ *
+ * @since 0.1.0
+ */
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Json from "@solfx/core/Json"
+import * as WebhookDelivery from "@solfx/core/WebhookDelivery"
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Queue from "effect/Queue"
+import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import { createHash, timingSafeEqual } from "node:crypto"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options<E = never, R = never> {
+  /** The webhook's `authHeader`: the exact `Authorization` value the service sends. */
+  readonly authHeader: Redacted.Redacted<string>
+  /** Receives each batch of new (deduplicated) transactions, in arrival order, one batch at a time. */
+  readonly onEvents: (events: ReadonlyArray<WebhookDelivery.DeliveryItem>) => Effect.Effect<void, E, R>
+  /** Largest accepted body in bytes (default 5 MiB). */
+  readonly maxBodyBytes?: number | undefined
+  /** How long a signature is remembered (default 15 minutes: the service's retries span about 3). */
+  readonly dedupeWindow?: Duration.DurationInput | undefined
+  /** Most signatures remembered at once; the oldest are forgotten first (default 100,000). */
+  readonly dedupeCapacity?: number | undefined
+  /** Batches waiting for the handler before the receiver answers 503 (default 1024). */
+  readonly queueCapacity?: number | undefined
+  /**
+   * When set, the receiver waits for the handler and answers this status (e.g. 500)
+   * if it fails, so the service retries. Default: answer 200 at once whatever the handler does.
+   */
+  readonly failureStatus?: number | undefined
+}
+
+/**
+ * What the receiver has seen, for tests and dashboards.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Counters {
+  /** Requests accepted (authorized, within the size limit, well formed). */
+  readonly deliveries: number
+  /** Transactions in accepted requests, duplicates included. */
+  readonly received: number
+  /** Transactions dropped because their signature was seen within the window. */
+  readonly duplicatesDropped: number
+  /** Transactions handed to `onEvents` whose batch succeeded. */
+  readonly handled: number
+  /** Batches whose handler failed (or died). */
+  readonly handlerFailures: number
+  /** Requests answered 401. */
+  readonly unauthorized: number
+  /** Requests answered 413. */
+  readonly tooLarge: number
+  /** Requests answered 400. */
+  readonly malformed: number
+  /** Requests answered 503 because the queue was full. */
+  readonly queueFull: number
+}
+
+/**
+ * A running receiver.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Receiver {
+  /** The HTTP app: mount it at the path the webhook's URL names. */
+  readonly app: HttpApp.Default
+  /** A snapshot of the counters. */
+  readonly counters: Effect.Effect<Counters>
+  /** Completes when every accepted batch has been through the handler. */
+  readonly idle: Effect.Effect<void>
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export class WebhookReceiver extends Context.Tag("@solfx/admin/WebhookReceiver")<WebhookReceiver, Receiver>() {}
+
+/**
+ * Defaults of the options.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaults = {
+  maxBodyBytes: 5 * 1024 * 1024,
+  dedupeWindow: Duration.minutes(15),
+  dedupeCapacity: 100_000,
+  queueCapacity: 1024
+} as const
+
+interface Job {
+  readonly items: ReadonlyArray<WebhookDelivery.DeliveryItem>
+  readonly signatures: ReadonlyArray<string>
+  /** Set when the request waits for the handler (`failureStatus`). */
+  readonly done?: Deferred.Deferred<boolean> | undefined
+}
+
+/** Bytes read and discarded past the limit before the connection is dropped. */
+const DRAIN_BYTES = 1024 * 1024
+
+class TooLarge {
+  readonly _tag = "TooLarge"
+}
+
+const digest = (value: string): Buffer => createHash("sha256").update(value, "utf8").digest()
+
+const json = (status: number, body: unknown, headers?: Record<string, string>) =>
+  HttpServerResponse.text(JSON.stringify(body), {
+    status,
+    contentType: "application/json",
+    ...(headers === undefined ? {} : { headers })
+  })
+
+const positiveInt = (name: string, value: number): number => {
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`WebhookReceiver: ${name} must be a positive integer`)
+  return value
+}
+
+/**
+ * Starts a receiver in the current scope: its handler fiber stops when the scope closes.
+ *
+ * @example
+ * import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+ * import * as HttpServer from "@effect/platform/HttpServer"
+ *
+ * const program = Effect.gen(function*() {
+ *   const receiver = yield* WebhookReceiver.make({
+ *     authHeader: Redacted.make(process.env.WEBHOOK_AUTH!),
+ *     onEvents: (events) => Effect.log(`got ${events.length} transactions`)
+ *   })
+ *   yield* HttpServer.serveEffect(WebhookReceiver.router(receiver, "/webhooks"))
+ * })
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = <E, R>(options: Options<E, R>): Effect.Effect<Receiver, never, R | Scope.Scope> =>
+  Effect.gen(function*() {
+    const maxBodyBytes = positiveInt("maxBodyBytes", options.maxBodyBytes ?? defaults.maxBodyBytes)
+    const windowMillis = Duration.toMillis(Duration.decode(options.dedupeWindow ?? defaults.dedupeWindow))
+    const dedupeCapacity = positiveInt("dedupeCapacity", options.dedupeCapacity ?? defaults.dedupeCapacity)
+    const queueCapacity = positiveInt("queueCapacity", options.queueCapacity ?? defaults.queueCapacity)
+    const failureStatus = options.failureStatus
+    // Only the digest is kept: the secret itself never sits in the closure.
+    const expected = digest(Redacted.value(options.authHeader))
+
+    const counters = {
+      deliveries: 0,
+      received: 0,
+      duplicatesDropped: 0,
+      handled: 0,
+      handlerFailures: 0,
+      unauthorized: 0,
+      tooLarge: 0,
+      malformed: 0,
+      queueFull: 0
+    }
+
+    // Signature -> expiry (epoch ms). Insertion order is expiry order (the window is fixed).
+    const seen = new Map<string, number>()
+    const prune = (now: number) => {
+      for (const [signature, expiresAt] of seen) {
+        if (expiresAt > now && seen.size <= dedupeCapacity) break
+        seen.delete(signature)
+      }
+    }
+
+    const queue = yield* Queue.dropping<Job>(queueCapacity)
+    let pending = 0
+    const idleLatch = yield* Effect.makeLatch(true)
+
+    const finish = (job: Job, ok: boolean) =>
+      Effect.gen(function*() {
+        if (ok) counters.handled += job.items.length
+        else {
+          counters.handlerFailures++
+          if (job.done !== undefined) for (const s of job.signatures) seen.delete(s)
+        }
+        if (job.done !== undefined) yield* Deferred.succeed(job.done, ok)
+        pending--
+        if (pending === 0) yield* idleLatch.open
+      })
+
+    const runJob = (job: Job) =>
+      options.onEvents(job.items).pipe(
+        Effect.exit,
+        Effect.flatMap((exit) =>
+          Exit.isSuccess(exit)
+            ? finish(job, true)
+            : Effect.zipRight(
+              Effect.logWarning("webhook handler failed", Cause.isInterruptedOnly(exit.cause) ? "interrupted" : exit.cause)
+                .pipe(
+                  Effect.annotateLogs({
+                    transactions: job.items.length,
+                    firstSignature: job.signatures[0] ?? ""
+                  })
+                ),
+              finish(job, false)
+            )
+        )
+      )
+
+    yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.take(queue), runJob)))
+    yield* Effect.addFinalizer(() => Queue.shutdown(queue))
+
+    /**
+     * Reads the body, counting streamed bytes. Past the limit it stops keeping
+     * bytes but reads on (up to `DRAIN_BYTES` more) so the sender gets a clean
+     * 413: stopping the stream would destroy the socket before the answer is
+     * written. Beyond that the connection is dropped.
+     */
+    const readBody = (request: HttpServerRequest.HttpServerRequest) => {
+      const chunks: Array<Uint8Array> = []
+      let size = 0
+      return request.stream.pipe(
+        Stream.runForEach((chunk): Effect.Effect<void, TooLarge> => {
+          size += chunk.length
+          if (size > maxBodyBytes + DRAIN_BYTES) return Effect.fail(new TooLarge())
+          if (size <= maxBodyBytes) chunks.push(chunk)
+          return Effect.void
+        }),
+        Effect.flatMap(() => size > maxBodyBytes ? Effect.fail(new TooLarge()) : Effect.succeed(Buffer.concat(chunks, size)))
+      )
+    }
+
+    const tooLarge = () => {
+      counters.tooLarge++
+      // Close the connection: the rest of an oversized body is not read.
+      return json(413, { error: `body larger than ${maxBodyBytes} bytes` }, { connection: "close" })
+    }
+    const malformed = (message: string) => {
+      counters.malformed++
+      return json(400, { error: message })
+    }
+
+    const app: HttpApp.Default = Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      if (request.method !== "POST") return json(405, { error: "method not allowed" }, { allow: "POST" })
+
+      const given = request.headers["authorization"]
+      if (given === undefined || !timingSafeEqual(digest(given), expected)) {
+        counters.unauthorized++
+        return json(401, { error: "unauthorized" })
+      }
+
+      const declared = request.headers["content-length"]
+      if (declared !== undefined) {
+        if (!/^\d+$/.test(declared)) return malformed("invalid Content-Length")
+        if (Number(declared) > maxBodyBytes) return tooLarge()
+      }
+      const read = yield* Effect.either(readBody(request))
+      if (Either.isLeft(read)) {
+        return read.left._tag === "TooLarge" ? tooLarge() : malformed("the body could not be read")
+      }
+
+      let parsed: unknown
+      try {
+        parsed = Json.parse(new TextDecoder("utf-8", { fatal: true }).decode(read.right))
+      } catch {
+        return malformed("the body is not UTF-8 JSON")
+      }
+      const decoded = WebhookDelivery.decode(parsed)
+      if (Either.isLeft(decoded)) {
+        return malformed(`malformed delivery at ${decoded.left.path}: ${decoded.left.expected}`)
+      }
+
+      const items = decoded.right
+      counters.deliveries++
+      counters.received += items.length
+      const now = yield* Clock.currentTimeMillis
+      prune(now)
+      const fresh: Array<WebhookDelivery.DeliveryItem> = []
+      const signatures: Array<string> = []
+      for (const item of items) {
+        const signature = WebhookDelivery.signatureOf(item)
+        const expiresAt = seen.get(signature)
+        if (expiresAt !== undefined && expiresAt > now) {
+          counters.duplicatesDropped++
+          continue
+        }
+        seen.delete(signature)
+        seen.set(signature, now + windowMillis)
+        fresh.push(item)
+        signatures.push(signature)
+      }
+      if (fresh.length === 0) return json(200, { accepted: 0, duplicates: items.length })
+
+      const done = failureStatus === undefined ? undefined : yield* Deferred.make<boolean>()
+      pending++
+      yield* idleLatch.close
+      const offered = yield* Queue.offer(queue, { items: fresh, signatures, done })
+      if (!offered) {
+        pending--
+        if (pending === 0) yield* idleLatch.open
+        for (const s of signatures) seen.delete(s)
+        counters.queueFull++
+        return json(503, { error: "receiver busy" }, { "retry-after": "1" })
+      }
+      const body = { accepted: fresh.length, duplicates: items.length - fresh.length }
+      if (done === undefined) return json(200, body)
+      const ok = yield* Deferred.await(done)
+      return ok ? json(200, body) : json(failureStatus!, { error: "handler failed" })
+    })
+
+    return WebhookReceiver.of({
+      app,
+      counters: Effect.sync(() => ({ ...counters })),
+      idle: idleLatch.await
+    })
+  })
+
+/**
+ * The receiver as a layer: the handler fiber lives as long as the layer.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = <E, R>(options: Options<E, R>): Layer.Layer<WebhookReceiver, never, R> =>
+  Layer.scoped(WebhookReceiver, make(options))
+
+/**
+ * A router answering `POST path` with the receiver, to mount or concatenate with others.
+ *
+ * @example
+ * const router = WebhookReceiver.router(receiver, "/hooks/solana")
+ * @since 0.1.0
+ * @category combinators
+ */
+export const router = (receiver: Receiver, path: `/${string}` = "/"): HttpRouter.HttpRouter =>
+  HttpRouter.empty.pipe(HttpRouter.post(path, receiver.app))

@@ -1,0 +1,14 @@
+/**
+ * @solfx/admin: the admin usage endpoint (rate limited) and the webhook list.
+ *
+ * @since 0.1.0
+ */
+
+/** @since 0.1.0 */
+export * as Admin from "./Admin.js"
+/** @since 0.1.0 */
+export * as SlidingWindowLimiter from "./SlidingWindowLimiter.js"
+/** @since 0.1.0 */
+export * as Webhooks from "./Webhooks.js"
+/** @since 0.1.0 */
+export * as WebhookReceiver from "./WebhookReceiver.js"

@@ -1,0 +1,182 @@
+/**
+ * The events loop end to end over loopback: a WebhookReceiver served by
+ * NodeHttpServer, an emulator whose webhook watches one wallet, and a tipped
+ * bundle of kit-signed transactions sent to the emulator. The handler gets the
+ * wallet's transaction exactly once even when the receiver's first answer is a
+ * forced 500; every attempt counts in `usage.webhook`; a webhook that always
+ * fails ends `active: false` in the list the SDK reads.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { WebhookReceiver, Webhooks } from "@solfx/admin"
+import * as SolfxConfig from "@solfx/core/Config"
+import * as WebhookDelivery from "@solfx/core/WebhookDelivery"
+import * as Emulator from "@solfx/emulator/Emulator"
+import { HttpTransport } from "@solfx/http"
+import * as kit from "@solana/kit"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Http from "node:http"
+
+const AUTH = "Bearer loop-test-secret"
+const TIP = kit.address("96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5")
+const SYSTEM = kit.address("11111111111111111111111111111111")
+const BLOCKHASH = { blockhash: kit.blockhash("EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N"), lastValidBlockHeight: 100n }
+
+const transfer = (from: kit.KeyPairSigner, to: kit.Address, lamports: bigint) => {
+  const data = new Uint8Array(12)
+  const view = new DataView(data.buffer)
+  view.setUint32(0, 2, true)
+  view.setBigUint64(4, lamports, true)
+  return {
+    programAddress: SYSTEM,
+    accounts: [
+      { address: from.address, role: kit.AccountRole.WRITABLE_SIGNER, signer: from },
+      { address: to, role: kit.AccountRole.WRITABLE }
+    ],
+    data
+  }
+}
+
+/** A signed legacy transaction of System transfers, base64, and its signature. */
+const signed = async (payer: kit.KeyPairSigner, transfers: ReadonlyArray<readonly [kit.Address, bigint]>) => {
+  const k: any = kit
+  let message: any = k.createTransactionMessage({ version: "legacy" })
+  message = k.setTransactionMessageFeePayerSigner(payer, message)
+  message = k.setTransactionMessageLifetimeUsingBlockhash(BLOCKHASH, message)
+  message = k.appendTransactionMessageInstructions(transfers.map(([to, l]) => transfer(payer, to, l)), message)
+  const tx = await kit.signTransactionMessageWithSigners(message)
+  return { base64: kit.getBase64EncodedWireTransaction(tx), signature: kit.getSignatureFromTransaction(tx) as string }
+}
+
+/** A tipped bundle of two transactions: the first pays `wallet`, the second does not touch it. */
+const bundleFor = (wallet: kit.Address) =>
+  Effect.promise(async () => {
+    const payer = await kit.generateKeyPairSigner()
+    const other = await kit.generateKeyPairSigner()
+    const toWallet = await signed(payer, [[wallet, 1_500_000n]])
+    const elsewhere = await signed(payer, [[other.address, 7n], [TIP, 2000n]])
+    return { transactions: [toWallet.base64, elsewhere.base64], walletSignature: toWallet.signature, otherSignature: elsewhere.signature }
+  })
+
+const sendBundle = (emu: Emulator.Emulator, transactions: ReadonlyArray<string>) =>
+  Effect.promise(async () => {
+    const res = await fetch(`${emu.url}/?api-key=${emu.apiKey}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "sendBundle", params: [transactions, { encoding: "base64" }] })
+    })
+    return (await res.json()) as { result?: string; error?: unknown }
+  })
+
+/** Serves a router on a free loopback port; its base URL. */
+const serve = (router: HttpRouter.HttpRouter) =>
+  Effect.gen(function*() {
+    let node: Http.Server | undefined
+    const server = yield* NodeHttpServer.make(() => (node = Http.createServer()), { port: 0, host: "127.0.0.1" })
+    yield* Effect.addFinalizer(() => Effect.sync(() => node?.closeAllConnections()))
+    yield* server.serve(router)
+    return `http://127.0.0.1:${server.address._tag === "TcpAddress" ? server.address.port : 0}`
+  })
+
+/** The SDK's Webhooks service pointed at a running emulator. */
+const listWebhooks = (emu: Emulator.Emulator) =>
+  Effect.flatMap(Webhooks.Webhooks, (w) => w.list()).pipe(
+    Effect.provide(
+      Webhooks.layer.pipe(
+        Layer.provide(HttpTransport.layer),
+        Layer.provide(NodeHttpClient.layerUndici),
+        Layer.provide(SolfxConfig.layer({ apiKey: emu.apiKey, baseUrl: emu.url }))
+      )
+    )
+  )
+
+describe("webhook loop: emulator -> receiver", () => {
+  it.scopedLive("a landed bundle reaches the handler exactly once, though the first answer is a forced 500", () =>
+    Effect.gen(function*() {
+      const wallet = (yield* Effect.promise(() => kit.generateKeyPairSigner())).address
+      const events: Array<WebhookDelivery.DeliveryItem> = []
+      const receiver = yield* WebhookReceiver.make({
+        authHeader: Redacted.make(AUTH),
+        onEvents: (batch) => Effect.sync(() => void events.push(...batch))
+      })
+      // The receiver takes the first delivery, then a proxy in front answers 500 anyway:
+      // the emulator retries with the same signature, and dedupe must hold.
+      let answers = 0
+      const forced500 = Effect.map(receiver.app, (res) => (++answers === 1 ? HttpServerResponse.empty({ status: 500 }) : res))
+      const base = yield* serve(HttpRouter.empty.pipe(HttpRouter.post("/hook", forced500)))
+
+      const emu = yield* Emulator.make({
+        webhooks: [{
+          webhookURL: `${base}/hook`,
+          webhookType: "enhanced",
+          accountAddresses: [wallet],
+          transactionTypes: ["TRANSFER"],
+          authHeader: AUTH
+        }],
+        webhookDelivery: { retrySpacing: "100 millis" }
+      })
+      const usageBefore = emu.usage().usage.webhook
+
+      const bundle = yield* bundleFor(wallet)
+      const sent = yield* sendBundle(emu, bundle.transactions)
+      expect(sent.error).toBeUndefined()
+      yield* emu.webhookDeliveries.idle
+      yield* receiver.idle
+
+      expect(events.length).toBe(1)
+      const [event] = events
+      expect(WebhookDelivery.signatureOf(event!)).toBe(bundle.walletSignature)
+      if (event?.kind !== "enhanced") return expect.fail("expected an enhanced transaction")
+      expect(event.type).toBe("TRANSFER")
+      expect(event.nativeTransfers).toContainEqual({ fromUserAccount: event.feePayer, toUserAccount: wallet, amount: 1_500_000n })
+
+      const attempts = emu.webhookDeliveries.attempts()
+      expect(attempts.map((a) => a.status)).toEqual([500, 200])
+      expect(yield* receiver.counters).toMatchObject({ deliveries: 2, duplicatesDropped: 1, handled: 1, unauthorized: 0 })
+      expect(emu.usage().usage.webhook - usageBefore).toBe(attempts.length)
+    }))
+
+  it.scopedLive("a wrong authHeader gets 401 on every attempt; the handler never runs", () =>
+    Effect.gen(function*() {
+      const wallet = (yield* Effect.promise(() => kit.generateKeyPairSigner())).address
+      const receiver = yield* WebhookReceiver.make({ authHeader: Redacted.make(AUTH), onEvents: () => Effect.die("must not run") })
+      const base = yield* serve(WebhookReceiver.router(receiver, "/hook"))
+      const emu = yield* Emulator.make({
+        webhooks: [{ webhookURL: `${base}/hook`, webhookType: "raw", accountAddresses: [wallet], authHeader: "Bearer wrong" }],
+        webhookDelivery: { retrySpacing: "20 millis" }
+      })
+      const bundle = yield* bundleFor(wallet)
+      expect((yield* sendBundle(emu, bundle.transactions)).error).toBeUndefined()
+      yield* emu.webhookDeliveries.idle
+      expect(emu.webhookDeliveries.attempts().map((a) => a.status)).toEqual([401, 401, 401, 401])
+      expect((yield* receiver.counters).unauthorized).toBe(4)
+      expect(emu.usage().usage.webhook).toBe(4)
+    }))
+
+  it.scopedLive("a webhook that always fails ends active: false in the webhooks list", () =>
+    Effect.gen(function*() {
+      const wallet = (yield* Effect.promise(() => kit.generateKeyPairSigner())).address
+      const base = yield* serve(HttpRouter.empty.pipe(HttpRouter.post("/broken", HttpServerResponse.empty({ status: 503 }))))
+      const emu = yield* Emulator.make({
+        webhooks: [{ webhookURL: `${base}/broken`, webhookType: "enhanced", accountAddresses: [wallet], transactionTypes: ["ANY"], authHeader: AUTH }],
+        webhookDelivery: { retrySpacing: "20 millis", failureThreshold: 6 }
+      })
+      const before = yield* listWebhooks(emu)
+      expect(before.map((h) => h.active)).toEqual([true])
+      for (let i = 0; i < 2; i++) {
+        const bundle = yield* bundleFor(wallet)
+        expect((yield* sendBundle(emu, bundle.transactions)).error).toBeUndefined()
+        yield* emu.webhookDeliveries.idle
+      }
+      // 4 attempts for the first transaction, 2 more for the second: then it is disabled.
+      expect(emu.webhookDeliveries.attempts().length).toBe(6)
+      const after = yield* listWebhooks(emu)
+      expect(after.map((h) => h.active)).toEqual([false])
+      expect(emu.usage().usage.webhook).toBe(6)
+    }))
+})
