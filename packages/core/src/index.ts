@@ -6,6 +6,8 @@
  */
 
 /** @since 0.1.0 */
+export * as Bundle from "./Bundle.js"
+/** @since 0.1.0 */
 export * as Config from "./Config.js"
 /** @since 0.1.0 */
 export * as Decode from "./Decode.js"
@@ -17,3 +19,41 @@ export * as Json from "./Json.js"
 export * as Pagination from "./Pagination.js"
 /** @since 0.1.0 */
 export * as Primitives from "./Primitives.js"
+/** @since 0.1.0 */
+export * as Transaction from "./Transaction.js"
+/** @since 0.1.0 */
+export * as ProjectUsage from "./ProjectUsage.js"
+/** @since 0.1.0 */
+export * as Webhook from "./Webhook.js"
+/** @since 0.1.0 */
+export * as WebhookDelivery from "./WebhookDelivery.js"
+/** @since 0.1.0 */
+export * as WalletParams from "./WalletParams.js"
+/** @since 0.1.0 */
+export * as WalletRecords from "./WalletRecords.js"
+/** @since 0.1.0 */
+export * as AssetProof from "./AssetProof.js"
+/** @since 0.1.0 */
+export * as AssetSignature from "./AssetSignature.js"
+/** @since 0.1.0 */
+export * as DasParams from "./DasParams.js"
+/** @since 0.1.0 */
+export * as DigitalAsset from "./DigitalAsset.js"
+/** @since 0.1.0 */
+export * as MerkleProof from "./MerkleProof.js"
+/** @since 0.1.0 */
+export * as TokenAccount from "./TokenAccount.js"
+/** @since 0.1.0 */
+export * as TokenMetadata from "./TokenMetadata.js"
+/** @since 0.1.0 */
+export * as CompressedAccount from "./CompressedAccount.js"
+/** @since 0.1.0 */
+export * as CompressionRequest from "./CompressionRequest.js"
+/** @since 0.1.0 */
+export * as CompressionSignature from "./CompressionSignature.js"
+/** @since 0.1.0 */
+export * as CompressionTransaction from "./CompressionTransaction.js"
+/** @since 0.1.0 */
+export * as SlotContext from "./SlotContext.js"
+/** @since 0.1.0 */
+export * as ValidityProof from "./ValidityProof.js"
