@@ -1,0 +1,91 @@
+/**
+ * How a run ends: the exit code, and the one line on stderr that says why.
+ *
+ * - 0: success.
+ * - 1: a typed failure, printed as `<Tag>: <one-line message>` (never a stack trace, never the API key).
+ * - 2: a usage error: bad options or arguments (@effect/cli's `ValidationError`, already
+ *   printed with help by @effect/cli), or a `UsageError` such as a missing API key.
+ * - 130: interrupted (Ctrl-C).
+ *
+ * @since 0.1.0
+ */
+import * as ValidationError from "@effect/cli/ValidationError"
+import * as Cause from "effect/Cause"
+import * as Data from "effect/Data"
+import * as Option from "effect/Option"
+import * as Predicate from "effect/Predicate"
+
+/**
+ * Bad use of the command line that @effect/cli cannot see: a missing API key, no
+ * mints to read, a malformed `--faults` spec. Exit code 2.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Report {
+  readonly code: 0 | 1 | 2 | 130
+  /** The line for stderr, if any (@effect/cli prints its own usage errors). */
+  readonly line: Option.Option<string>
+}
+
+const MAX_LINE = 400
+
+/**
+ * One line: no newlines, no secret, at most 400 characters.
+ *
+ * @since 0.1.0
+ * @category reporting
+ */
+export const oneLine = (text: string, secrets: ReadonlyArray<string> = []): string => {
+  let out = text.replace(/\s*\n\s*/g, " ").trim()
+  for (const secret of secrets) if (secret.length > 0) out = out.split(secret).join("<redacted>")
+  return out.length > MAX_LINE ? out.slice(0, MAX_LINE - 1) + "…" : out
+}
+
+const tagOf = (error: unknown): string =>
+  Predicate.hasProperty(error, "_tag") && typeof error._tag === "string"
+    ? error._tag
+    : error instanceof Error
+    ? error.name
+    : "Error"
+
+const messageOf = (error: unknown, depth = 0): string => {
+  if (error instanceof Error || Predicate.hasProperty(error, "message")) {
+    const message = String((error as { message: unknown }).message)
+    if (message.length > 0 && message !== tagOf(error)) return message
+  }
+  // Platform errors (ServeError, RequestError...) carry the useful text in their cause.
+  if (depth < 3 && Predicate.hasProperty(error, "cause") && error.cause !== undefined) {
+    return messageOf(error.cause, depth + 1)
+  }
+  return typeof error === "string" ? error : tagOf(error)
+}
+
+/**
+ * The exit code and stderr line of a run's failure.
+ *
+ * @since 0.1.0
+ * @category reporting
+ */
+export const report = <E>(cause: Cause.Cause<E>, secrets: ReadonlyArray<string> = []): Report => {
+  const failure = Cause.failureOption(cause)
+  if (Option.isSome(failure)) {
+    const error: unknown = failure.value
+    if (ValidationError.isValidationError(error)) return { code: 2, line: Option.none() }
+    const code = Predicate.isTagged(error, "UsageError") ? 2 : 1
+    return { code, line: Option.some(`${tagOf(error)}: ${oneLine(messageOf(error), secrets)}`) }
+  }
+  const defect = Cause.dieOption(cause)
+  if (Option.isSome(defect)) {
+    // Not a typed failure: still one line, named by the error, without its stack.
+    return { code: 1, line: Option.some(`${tagOf(defect.value)}: ${oneLine(messageOf(defect.value), secrets)}`) }
+  }
+  if (Cause.isInterruptedOnly(cause)) return { code: 130, line: Option.none() }
+  return { code: 1, line: Option.some(`Error: ${oneLine(Cause.squash(cause) instanceof Error ? messageOf(Cause.squash(cause)) : "failed", secrets)}`) }
+}

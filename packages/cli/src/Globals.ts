@@ -1,0 +1,97 @@
+/**
+ * The global options of `solfx` and the root command that owns them. They may be
+ * written anywhere on the command line (`solfx das proofs ID --json` as well as
+ * `solfx --json das proofs ID`): `hoist` moves them in front of the subcommand,
+ * where @effect/cli reads a parent's options.
+ *
+ * @since 0.1.0
+ */
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
+import { UsageError } from "./Failure.js"
+
+/**
+ * @since 0.1.0
+ * @category options
+ */
+export const options = {
+  json: Options.boolean("json").pipe(
+    Options.withDescription("Machine output: one JSON value per line (a stream prints one line per item)")
+  ),
+  emulator: Options.boolean("emulator").pipe(
+    Options.withDescription("Start an embedded emulator in-process and point every base URL at it")
+  ),
+  apiKey: Options.redacted("api-key").pipe(
+    Options.withDescription("API key (overrides SOLFX_API_KEY); for `solfx emulator`, the key it serves"),
+    Options.optional
+  ),
+  rpcUrl: Options.text("rpc-url").pipe(Options.withDescription("JSON-RPC base URL (overrides SOLFX_RPC_URL)"), Options.optional),
+  restUrl: Options.text("rest-url").pipe(Options.withDescription("Wallet API base URL (overrides SOLFX_REST_URL)"), Options.optional),
+  v0Url: Options.text("v0-url").pipe(Options.withDescription("Base URL of /v0 endpoints (overrides SOLFX_V0_URL)"), Options.optional),
+  adminUrl: Options.text("admin-url").pipe(Options.withDescription("Admin base URL (overrides SOLFX_ADMIN_URL)"), Options.optional)
+}
+
+/**
+ * The parsed global options.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Globals {
+  readonly json: boolean
+  readonly emulator: boolean
+  readonly apiKey: Option.Option<Redacted.Redacted<string>>
+  readonly rpcUrl: Option.Option<string>
+  readonly restUrl: Option.Option<string>
+  readonly v0Url: Option.Option<string>
+  readonly adminUrl: Option.Option<string>
+}
+
+/**
+ * The root command. Its subcommands read the global options with `yield* root`.
+ *
+ * @since 0.1.0
+ * @category commands
+ */
+export const root = Command.make(
+  "solfx",
+  options,
+  () => Effect.fail(new UsageError({ message: "a command is required (see solfx --help)" }))
+).pipe(Command.withDescription("solfx: the Solana data service from the shell"))
+
+const FLAGS = new Set(["--json", "--emulator"])
+const VALUED = new Set(["--api-key", "--rpc-url", "--rest-url", "--v0-url", "--admin-url"])
+
+/**
+ * Moves the global options (and the values of those that take one) in front of
+ * the first argument, keeping their order and everything else in place. The
+ * first two entries (`node` and the script) are kept; `--` ends the scan.
+ *
+ * @example
+ * hoist(["node", "solfx", "das", "proofs", "ID", "--json"]) // ["node", "solfx", "--json", "das", "proofs", "ID"]
+ * @since 0.1.0
+ * @category parsing
+ */
+export const hoist = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const head = argv.slice(0, 2)
+  const globals: Array<string> = []
+  const rest: Array<string> = []
+  const args = argv.slice(2)
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    if (arg === "--") {
+      rest.push(...args.slice(i))
+      break
+    }
+    const name = arg.includes("=") ? arg.slice(0, arg.indexOf("=")) : arg
+    if (FLAGS.has(arg)) globals.push(arg)
+    else if (VALUED.has(name)) {
+      globals.push(arg)
+      if (name === arg && i + 1 < args.length) globals.push(args[++i]!)
+    } else rest.push(arg)
+  }
+  return [...head, ...globals, ...rest]
+}

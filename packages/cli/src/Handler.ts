@@ -1,0 +1,102 @@
+/**
+ * What every command handler shares: the services and the output, built from
+ * the global options, and the `--all` / `--limit` options of paginated commands.
+ *
+ * @since 0.1.0
+ */
+import * as Args from "@effect/cli/Args"
+import * as HelpDoc from "@effect/cli/HelpDoc"
+import * as Options from "@effect/cli/Options"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import { root } from "./Globals.js"
+import * as Output from "./Output.js"
+import * as Services from "./Services.js"
+
+/**
+ * Runs a command body with every service (configured from the global options)
+ * and the output (JSON lines or human text).
+ *
+ * @since 0.1.0
+ * @category handlers
+ */
+export const withServices = <A, E>(
+  body: Effect.Effect<A, E, Services.Services | Output.Output>
+) =>
+  Effect.gen(function*() {
+    const globals = yield* root
+    return yield* body.pipe(
+      Effect.provide(Output.layer({ json: globals.json })),
+      Effect.provide(Services.layer(globals))
+    )
+  })
+
+/**
+ * Runs a command body that needs only the output (offline commands).
+ *
+ * @since 0.1.0
+ * @category handlers
+ */
+export const withOutput = <A, E, R>(body: Effect.Effect<A, E, R | Output.Output>) =>
+  Effect.flatMap(root, (globals) => Effect.provide(body, Output.layer({ json: globals.json })))
+
+/**
+ * `--all`: stream every page. Without it a paginated command shows the first page.
+ *
+ * @since 0.1.0
+ * @category options
+ */
+export const all = Options.boolean("all").pipe(Options.withDescription("Stream every page (default: the first page)"))
+
+/**
+ * `--limit N`: the page size.
+ *
+ * @since 0.1.0
+ * @category options
+ */
+export const limit = Options.integer("limit").pipe(
+  Options.withDescription("Page size"),
+  Options.optional
+)
+
+/**
+ * The items of the first page, or of every page with `--all`, as one stream.
+ *
+ * @since 0.1.0
+ * @category pagination
+ */
+export const firstOrAll = <A, E, R, E2, R2>(
+  options: { readonly all: boolean },
+  first: Effect.Effect<ReadonlyArray<A>, E, R>,
+  every: Stream.Stream<A, E2, R2>
+): Stream.Stream<A, E | E2, R | R2> =>
+  options.all ? every : Stream.fromIterableEffect(first)
+
+/**
+ * An optional option as `undefined` when absent, for SDK options objects.
+ *
+ * @since 0.1.0
+ * @category options
+ */
+export const opt = <A>(option: Option.Option<A>): A | undefined => Option.getOrUndefined(option)
+
+/**
+ * A variadic argument (`<id...>`) that takes no `--option`-like word: @effect/cli
+ * would otherwise read an unknown or misplaced option as one more value, and a
+ * typo would reach the service instead of being a usage error.
+ *
+ * @since 0.1.0
+ * @category arguments
+ */
+export const values = (name: string, description: string, min: number) =>
+  Args.text({ name }).pipe(
+    Args.withDescription(description),
+    min > 0 ? Args.atLeast(min) : Args.repeated,
+    Args.mapEffect((items) => {
+      const option = items.find((item) => item.startsWith("-"))
+      return option === undefined
+        ? Effect.succeed(items)
+        : Effect.fail(HelpDoc.p(`Received unknown argument: '${option}'`))
+    })
+  )

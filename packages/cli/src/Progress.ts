@@ -1,0 +1,81 @@
+/**
+ * A progress bar on stderr for long jobs (`--all` over many pages, metadata for
+ * thousands of mints). It draws only when stderr is a terminal and the output is
+ * not `--json`; otherwise every call is a no-op, so piped output stays clean.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Progress {
+  /** Counts `n` more items done. */
+  readonly advance: (n: number) => Effect.Effect<void>
+  /** Sets or updates the expected total, when it becomes known (page 1 of a numbered list). */
+  readonly setTotal: (total: number) => Effect.Effect<void>
+  /** Erases the bar before other output goes to the terminal; the next `advance` redraws it. */
+  readonly clear: Effect.Effect<void>
+}
+
+/**
+ * A progress bar that does nothing.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const none: Progress = { advance: () => Effect.void, setTotal: () => Effect.void, clear: Effect.void }
+
+const WIDTH = 28
+const EVERY_MS = 80
+
+/**
+ * A bar labelled `label` on `stream`, erased when the scope closes.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (
+  label: string,
+  options: { readonly total?: number | undefined; readonly stream?: NodeJS.WriteStream | undefined } = {}
+): Effect.Effect<Progress, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const out = options.stream ?? process.stderr
+    let done = 0
+    let total = options.total
+    let drawnAt = 0
+    let drawn = false
+    const draw = (force: boolean) => {
+      const now = Date.now()
+      if (!force && now - drawnAt < EVERY_MS) return
+      drawnAt = now
+      drawn = true
+      const count = total === undefined ? `${done}` : `${done}/${total}`
+      const bar = total === undefined || total === 0
+        ? ""
+        : "[" + "#".repeat(Math.round(Math.min(1, done / total) * WIDTH)).padEnd(WIDTH, ".") + "] "
+      out.write(`\r\x1b[2K${label} ${bar}${count}`)
+    }
+    const clear = Effect.sync(() => {
+      if (drawn) out.write("\r\x1b[2K")
+      drawn = false
+      drawnAt = 0
+    })
+    yield* Effect.addFinalizer(() => clear)
+    return {
+      advance: (n) =>
+        Effect.sync(() => {
+          done += n
+          draw(false)
+        }),
+      setTotal: (t) =>
+        Effect.sync(() => {
+          total = t
+          draw(true)
+        }),
+      clear
+    }
+  })

@@ -1,0 +1,150 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as ValidationError from "@effect/cli/ValidationError"
+import * as HelpDoc from "@effect/cli/HelpDoc"
+import { Unauthorized } from "@solfx/core/Errors"
+import * as Bundle from "@solfx/core/Bundle"
+import * as Transaction from "@solfx/core/Transaction"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import { inspect } from "../src/commands/Bundle.js"
+import * as Failure from "../src/Failure.js"
+import * as FaultSpec from "../src/FaultSpec.js"
+import * as Format from "../src/Format.js"
+import { hoist } from "../src/Globals.js"
+import { jsonLine } from "../src/Output.js"
+import * as WireTransaction from "../src/WireTransaction.js"
+import * as kit from "./support/kit.js"
+
+describe("Format", () => {
+  it("shows raw amounts with their decimals, exactly", () => {
+    expect(Format.amount(1_234_567_891n, 6)).toBe("1,234.567891")
+    expect(Format.amount(5n, 9)).toBe("0.000000005")
+    expect(Format.amount(18_446_744_073_709_551_615n, 0)).toBe("18,446,744,073,709,551,615")
+    expect(Format.amount(-1_500n, 3)).toBe("-1.500")
+    expect(Format.sol(1_500_000_000n)).toBe("1.500000000 SOL")
+    expect(Format.uiAmount(12.5, 2)).toBe("12.50")
+    expect(Format.usd(1234.5)).toBe("$1,234.50")
+  })
+
+  it("aligns tables: left text, right numbers", () => {
+    const rows = [{ a: "x", n: "1" }, { a: "long", n: "1,000" }]
+    const lines = Format.table([{ header: "a", cell: (r) => r.a }, { header: "n", cell: (r) => r.n, align: "right" }], rows)
+    expect(lines).toEqual(["A         N", "x         1", "long  1,000"])
+  })
+
+  it("makes values JSON-ready: Option, Either, Redacted, bytes, bigint", () => {
+    const line = jsonLine({
+      some: Option.some(1),
+      none: Option.none(),
+      right: Either.right("ok"),
+      secret: Redacted.make("AUTH-hidden"),
+      bytes: new Uint8Array([1, 2, 3]),
+      big: 18_446_744_073_709_551_615n
+    })
+    expect(line).toBe(
+      '{"some":1,"none":null,"right":"ok","secret":"<redacted>","bytes":"AQID","big":18446744073709551615}'
+    )
+  })
+})
+
+describe("FaultSpec", () => {
+  it("reads the documented syntax", () => {
+    expect(FaultSpec.parse("rate=0.2,kinds=429+500+reset")).toEqual(
+      Either.right({ rate: 0.2, kinds: ["429", "500", "reset"] })
+    )
+    expect(FaultSpec.parse("rate=1,kinds=all,retry-after=2,slow-ms=50,seed=3,times=4")).toEqual(
+      Either.right({
+        rate: 1,
+        kinds: ["429", "500", "503", "reset", "slow", "truncate", "malformed"],
+        retryAfterSeconds: 2,
+        slowMs: 50,
+        seed: 3,
+        times: 4
+      })
+    )
+  })
+
+  it("says what is wrong", () => {
+    const left = (spec: string) => Either.getLeft(FaultSpec.parse(spec)).pipe(Option.getOrElse(() => "(parsed)"))
+    expect(left("kinds=429")).toMatch(/rate=R is required/)
+    expect(left("rate=2")).toMatch(/rate must be a number from 0 to 1/)
+    expect(left("rate=0.1,kinds=418")).toMatch(/unknown fault kind "418"/)
+    expect(left("rate=0.1,color=red")).toMatch(/unknown key "color"/)
+    expect(left("rate")).toMatch(/expected key=value/)
+  })
+})
+
+describe("Globals.hoist", () => {
+  it("moves global options in front of the subcommand, values included", () => {
+    expect(hoist(["node", "solfx", "das", "proofs", "A", "--json", "--api-key", "K", "--verify"])).toEqual(
+      ["node", "solfx", "--json", "--api-key", "K", "das", "proofs", "A", "--verify"]
+    )
+    expect(hoist(["node", "solfx", "wallet", "identity", "--rpc-url=http://x", "W"])).toEqual(
+      ["node", "solfx", "--rpc-url=http://x", "wallet", "identity", "W"]
+    )
+    expect(hoist(["node", "solfx", "metadata", "--", "--json"])).toEqual(["node", "solfx", "metadata", "--", "--json"])
+  })
+})
+
+describe("Failure.report", () => {
+  it("typed failure: exit 1, one line with the tag, the key scrubbed", () => {
+    const error = new Unauthorized({ operation: "getAssetProofBatch", status: 401, detail: "bad key SECRET-k1\nsecond line" })
+    const report = Failure.report(Cause.fail(error), ["SECRET-k1"])
+    expect(report.code).toBe(1)
+    expect(Option.getOrThrow(report.line)).toBe("Unauthorized: getAssetProofBatch: HTTP 401 bad key <redacted> second line")
+  })
+
+  it("usage errors exit 2; @effect/cli prints its own", () => {
+    expect(Failure.report(Cause.fail(new Failure.UsageError({ message: "no key" }))))
+      .toEqual({ code: 2, line: Option.some("UsageError: no key") })
+    expect(Failure.report(Cause.fail(ValidationError.invalidValue(HelpDoc.p("bad"))))).toEqual({ code: 2, line: Option.none() })
+  })
+
+  it("a defect is one line without a stack; an interruption is 130", () => {
+    const report = Failure.report(Cause.die(new Error("boom")))
+    expect(report.code).toBe(1)
+    expect(Option.getOrThrow(report.line)).toBe("Error: boom")
+    expect(Failure.report(Cause.interrupt(undefined as never)).code).toBe(130)
+  })
+})
+
+describe("WireTransaction", () => {
+  it.effect("builds the same bytes as @solana/kit for a legacy System transfer", () =>
+    Effect.promise(async () => {
+      const seed = new Uint8Array(32).fill(7)
+      const payer = await kit.signerFromSeed(seed)
+      const to = (await kit.signer()).address
+      const blockhash = "EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N"
+      const theirs = await kit.build(payer, [[to, 1_234_567n]], { version: "legacy", blockhash })
+      const ours = WireTransaction.transferTransaction(
+        WireTransaction.fromSecretKey(seed),
+        [{ to, lamports: 1_234_567n }],
+        Transaction.decodeText(blockhash, "base58").pipe(Either.getOrThrow)
+      )
+      expect(WireTransaction.fromSecretKey(seed).address).toBe(payer.address)
+      expect(ours).toBe(theirs.base64)
+    }))
+
+  it("builds tipped, signed transactions the parser and the bundle check accept", () => {
+    const payer = WireTransaction.generateKeypair()
+    const to = WireTransaction.generateKeypair().address
+    const wire = [
+      WireTransaction.transferTransaction(payer, [{ to, lamports: 5_000n }, { to: kit.TIP, lamports: 10_000n }]),
+      WireTransaction.transferTransaction(payer, [{ to, lamports: 1n }])
+    ]
+    const report = inspect(wire, "base64")
+    expect(report.preflight).toBe("ok")
+    const [first, second] = report.transactions
+    expect(first).toMatchObject({ signed: true, tips: [{ to: kit.TIP, lamports: 10_000n }] })
+    expect(second).toMatchObject({ signed: true, tips: [], transfers: [{ from: payer.address, to, lamports: 1n }] })
+    expect(report.bundleId).toBe(
+      kit.expectedBundleId(report.transactions.map((t) => ("signatures" in t ? t.signatures[0]! : "")))
+    )
+    const checked = Bundle.check(wire, "base64")
+    expect(Either.isRight(checked)).toBe(true)
+  })
+})
+
