@@ -1,0 +1,203 @@
+/**
+ * Every example, run in-process against an in-process emulator (a real HTTP
+ * server on loopback), its output checked against what the emulator seeded or
+ * logged. Example 5 (`app.test.ts`) is a test itself.
+ */
+import * as KeyValueStore from "@effect/platform/KeyValueStore"
+import { InMemorySpanExporter } from "@opentelemetry/sdk-trace-base"
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import * as Emulator from "@solfx/emulator/Emulator"
+import * as CompressionArea from "@solfx/emulator/areas/Compression"
+import * as WalletArea from "@solfx/emulator/areas/Wallet"
+import { Bundle, Compression, DigitalAssets, type Pagination, Wallet } from "@solfx/sdk"
+import * as Chunk from "effect/Chunk"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import * as bundleExample from "../bundle.js"
+import * as holdersCsv from "../holders-csv.js"
+import * as portfolio from "../portfolio.js"
+import * as resumable from "../resumable.js"
+import { emulatorLayer } from "../support/run.js"
+import * as tracingExample from "../tracing.js"
+
+const dirs: Array<string> = []
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "solfx-examples-"))
+  dirs.push(dir)
+  return dir
+}
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })))
+
+describe("examples", () => {
+  it.live("1. holders-csv: every holder of 3 mints, once each, at most 2 mints in flight", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.EmulatorHandle
+      const mints = [0, 1, 2].map((k) => CompressionArea.mintAt(emu.dataset, k))
+      const file = join(tempDir(), "holders.csv")
+      emu.resetLog()
+
+      const summary = yield* holdersCsv.main(mints, file, 2)
+
+      const [header, ...lines] = readFileSync(file, "utf8").trimEnd().split("\n")
+      expect(header).toBe("mint,owner,balance")
+      expect(new Set(lines).size).toBe(lines.length)
+      mints.forEach((mint, k) => {
+        const rows = lines.filter((l) => l.startsWith(`${mint},`))
+        expect(rows).toHaveLength(CompressionArea.holderCount(emu.dataset, k))
+        expect(summary.holders[mint]).toBe(rows.length)
+      })
+      expect(summary.rows).toBe(lines.length)
+      expect(lines.some((l) => BigInt(l.split(",")[2]!) > BigInt(Number.MAX_SAFE_INTEGER))).toBe(true)
+      expect(emu.counters.maxInFlight).toBe(2)
+    }).pipe(Effect.provide(emulatorLayer({ sizes: { "compression.mintHolders": 3_000 }, latencyMs: 30 }))))
+
+  it.live("2. portfolio: 300 wallets, identities in 3 batch requests, the total of every balance page", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.EmulatorHandle
+      const wallet = yield* Wallet.Wallet
+      const wallets = Array.from({ length: 300 }, (_, i) => WalletArea.walletAt(emu.dataset, i))
+      emu.resetLog()
+
+      const report = yield* portfolio.main(wallets)
+
+      expect(report.rows.map((r) => r.wallet)).toEqual(wallets)
+      expect(report.identified).toBe(wallets.filter((_, i) => WalletArea.hasIdentity(i)).length)
+      expect(report.rows.map((r) => Option.isSome(r.name))).toEqual(wallets.map((_, i) => WalletArea.hasIdentity(i)))
+      expect(emu.count("POST /v1/wallet/batch-identity")).toBe(3)
+      // The oracle: the same balances read page by page, without streams.
+      let expected = 0
+      for (const w of wallets) {
+        for (let page = 1;; page++) {
+          const p = yield* wallet.balances(w, { page, limit: 100 })
+          expected += p.balances.reduce((sum, b) => sum + (b.usdValue ?? 0), 0)
+          if (!p.pagination.hasMore) break
+        }
+      }
+      expect(report.totalUsd).toBeGreaterThan(0)
+      expect(report.totalUsd).toBeCloseTo(expected, 2)
+    }).pipe(Effect.provide(emulatorLayer())))
+
+  it.live("3. resumable: interrupted after 2 of 5 pages, resumed, every asset id exactly once", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.EmulatorHandle
+      const das = yield* DigitalAssets.DigitalAssets
+      const authority = emu.samples.dasAuthority!
+      const all = yield* das.getAssetsByAuthorityStream({ authorityAddress: authority, limit: 1000 }).pipe(
+        Stream.map((a) => a.id),
+        Stream.runCollect
+      )
+      expect(all.length).toBe(5_000)
+
+      const run = yield* resumable.main(authority, 2).pipe(Effect.provide(KeyValueStore.layerMemory))
+
+      expect(run.interrupted.done).toBe(false)
+      expect(run.interrupted.pages).toBeGreaterThanOrEqual(2)
+      expect(run.interrupted.pages).toBeLessThan(5)
+      expect(run.finished).toMatchObject({ done: true, pages: 5, items: 5_000 })
+      expect(run.ids).toEqual(Chunk.toArray(all))
+    }).pipe(Effect.provide(emulatorLayer({ sizes: { "das.authorityAssets": 5_000 } }))))
+
+  /**
+   * Runs a job until `stopAfter` pages are saved and interrupts it; then, as after a
+   * restart, every step builds a new file-system store over `dir`: only what was written survives.
+   */
+  const interruptedThenResumed = <A, P, E, R>(
+    dir: string,
+    name: string,
+    pages: (start: P | undefined) => Stream.Stream<Pagination.Page<A, P>, E, R>,
+    record: (a: A) => string,
+    stopAfter: number
+  ) =>
+    Effect.gen(function*() {
+      const store = () => KeyValueStore.layerFileSystem(dir)
+      const saved = yield* Deferred.make<void>()
+      const first = yield* Effect.fork(
+        resumable.runJob(name, pages, record, (s) => Effect.when(Deferred.succeed(saved, undefined), () => s.pages >= stopAfter))
+          .pipe(Effect.provide(store()))
+      )
+      yield* Deferred.await(saved)
+      yield* Fiber.interrupt(first)
+      const interrupted = yield* resumable.checkpoint<P>(name).pipe(Effect.provide(store()))
+      const finished = yield* resumable.runJob(name, pages, record).pipe(Effect.provide(store()))
+      const ids = yield* resumable.results(name).pipe(Effect.provide(store()))
+      return { interrupted, finished, ids }
+    })
+
+  it.live("3. resumable, after a restart: cursor pages (compression) and nextCursor pages (wallet transfers)", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.EmulatorHandle
+      const compression = yield* Compression.Compression
+      const wallet = yield* Wallet.Wallet
+      const dir = tempDir()
+
+      const mint = CompressionArea.mintAt(emu.dataset, 0)
+      const holders = (cursor: string | undefined) =>
+        compression.getCompressedMintTokenHoldersPages(cursor === undefined ? { mint, limit: 500 } : { mint, limit: 500, cursor })
+      const expectedHolders = yield* Stream.runCollect(compression.getCompressedMintTokenHoldersStream({ mint, limit: 500 }))
+      const h = yield* interruptedThenResumed(dir, "holders", holders, (x) => x.owner, 3)
+      expect(h.interrupted.pages).toBeGreaterThanOrEqual(3)
+      expect(h.interrupted.pages).toBeLessThan(8)
+      expect(typeof h.interrupted.next).toBe("string")
+      expect(h.finished).toMatchObject({ done: true, pages: 8, items: 4_000 })
+      expect(h.ids).toEqual(Chunk.toArray(expectedHolders).map((x) => x.owner))
+
+      const address = emu.samples.wallet!
+      const transfers = (cursor: string | undefined) => wallet.transfersPages(address, { limit: 100, cursor })
+      const expectedTransfers = yield* Stream.runCollect(wallet.transfersStream(address, { limit: 100 }))
+      const key = (t: unknown) => JSON.stringify(t, (_, v) => typeof v === "bigint" ? v.toString() : v)
+      const t = yield* interruptedThenResumed(dir, "transfers", transfers, key, 5)
+      expect(t.interrupted.pages).toBeGreaterThanOrEqual(5)
+      expect(t.interrupted.pages).toBeLessThan(13)
+      expect(t.finished).toMatchObject({ done: true, pages: 13, items: 1_234 })
+      expect(t.ids).toEqual(Chunk.toArray(expectedTransfers).map(key))
+    }).pipe(Effect.provide(emulatorLayer({ sizes: { "compression.mintHolders": 4_000 } }))))
+
+  it.live("4. bundle: two kit-built transactions and a tip land as one bundle under their local id", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.EmulatorHandle
+      emu.resetLog()
+
+      const sent = yield* bundleExample.main(emu.samples.wallet!)
+
+      expect(sent.id).toBe(Bundle.bundleId(sent.signatures))
+      expect(sent.outcome._tag).toBe("Landed")
+      if (sent.outcome._tag === "Landed") expect(sent.outcome.bundle.transactions).toEqual(sent.signatures)
+      expect(emu.count("sendBundle")).toBe(1)
+    }).pipe(Effect.provide(emulatorLayer({ slotMs: 20 }))))
+
+  it.live("6. tracing: one span per request, children of the app's span, no key in any attribute", () => {
+    const exporter = new InMemorySpanExporter()
+    const apiKey = "example-secret-key-6f1d2a"
+    return Effect.gen(function*() {
+      const emu = yield* Emulator.EmulatorHandle
+      emu.resetLog()
+
+      // Read inside the layer: shutting the SDK down empties the in-memory exporter.
+      const [report, spans] = yield* tracingExample.main(emu.samples.wallet!, emu.samples.dasOwner!).pipe(
+        Effect.zip(Effect.sync(() => exporter.getFinishedSpans())),
+        Effect.provide(tracingExample.tracing(exporter))
+      )
+
+      expect(report.accounts).toBe(10)
+      const root = spans.find((s) => s.name === "wallet-report")!
+      const calls = spans.filter((s) => s.name.startsWith("solfx "))
+      expect(calls).toHaveLength(emu.count())
+      expect(emu.count()).toBe(4)
+      for (const span of calls) {
+        expect(span.parentSpanContext?.spanId).toBe(root.spanContext().spanId)
+        expect(span.attributes["solfx.operation"]).toBeTypeOf("string")
+        expect(span.attributes["http.response.status_code"]).toBe(200)
+      }
+      const everything = JSON.stringify(spans.map((s) => [s.name, s.attributes, s.events, s.status, s.resource.attributes]))
+      expect(everything).toContain("solfx.host")
+      expect(everything).not.toContain(apiKey)
+      expect(everything).not.toContain("api-key=")
+    }).pipe(Effect.provide(emulatorLayer({ apiKey })))
+  })
+})

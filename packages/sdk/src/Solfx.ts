@@ -1,0 +1,163 @@
+/**
+ * Every solfx service in one Layer, over ONE `HttpTransport`: one connection pool,
+ * one retry policy, one timeout, one place where the API key is added and redacted.
+ *
+ * On Node the HTTP client is undici (`NodeHttpClient.layerUndici`); any other
+ * platform `HttpClient` layer (for example `FetchHttpClient.layer`) can be swapped in.
+ *
+ * @example
+ * import { Solfx, Wallet } from "@solfx/sdk"
+ * import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+ * import * as Effect from "effect/Effect"
+ *
+ * const program = Effect.gen(function*() {
+ *   const wallet = yield* Wallet.Wallet
+ *   return yield* wallet.identity("86xCnPeV69n6t3DnyGvkKobf9FdN2H9oiVDdaMpo2MMY")
+ * })
+ *
+ * program.pipe(Effect.provide(Solfx.layerConfig), NodeRuntime.runMain)
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as Admin from "@solfx/admin/Admin"
+import * as Webhooks from "@solfx/admin/Webhooks"
+import * as Config from "@solfx/core/Config"
+import * as HttpTransport from "@solfx/http/HttpTransport"
+import * as Bundles from "@solfx/rpc/Bundles"
+import * as Compression from "@solfx/rpc/Compression"
+import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
+import * as TokenMetadata from "@solfx/rpc/TokenMetadata"
+import * as Wallet from "@solfx/wallet/Wallet"
+import type * as ConfigError from "effect/ConfigError"
+import * as Layer from "effect/Layer"
+
+/**
+ * Everything the umbrella layer provides: each API service, the shared transport
+ * and the config it was built from.
+ *
+ * @example
+ * const program: Effect.Effect<void, ApiError, Solfx.Services> = Effect.gen(function*() {
+ *   const das = yield* DigitalAssets.DigitalAssets
+ *   const wallet = yield* Wallet.Wallet
+ * })
+ * @since 0.1.0
+ * @category models
+ */
+export type Services =
+  | DigitalAssets.DigitalAssets
+  | TokenMetadata.TokenMetadata
+  | Compression.Compression
+  | Bundles.Bundles
+  | Wallet.Wallet
+  | Admin.Admin
+  | Webhooks.Webhooks
+  | HttpTransport.HttpTransport
+  | Config.SolfxConfig
+
+/**
+ * Options of the services that take some (cost tables, tip rules).
+ *
+ * @example
+ * Solfx.layer({ apiKey, services: { bundles: { minTip: 5_000n } } })
+ * @since 0.1.0
+ * @category models
+ */
+export interface ServiceOptions {
+  readonly digitalAssets?: DigitalAssets.Options | undefined
+  readonly compression?: Compression.Options | undefined
+  readonly bundles?: Bundles.Options | undefined
+}
+
+/**
+ * The config (`apiKey`, `urls` or `baseUrl`, `timeout`, `retry`, `allowInsecureHttp`,
+ * see `Config.Options`), the services' own options, and optionally the platform
+ * `HttpClient` layer to use instead of Node's undici client.
+ *
+ * @example
+ * const options: Solfx.Options = { apiKey: Redacted.make("my-key"), timeout: "10 seconds" }
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options<E = never, R = never> extends Config.Options {
+  /** Default `NodeHttpClient.layerUndici`; pass `FetchHttpClient.layer` to use `fetch`. */
+  readonly httpClient?: Layer.Layer<HttpClient.HttpClient, E, R> | undefined
+  readonly services?: ServiceOptions | undefined
+}
+
+/**
+ * Every service over one transport built on the given `HttpClient` layer; the
+ * config is still needed (`Config.layer`, `Config.layerConfig`, or an emulator's
+ * `Emulator.layerTest`).
+ *
+ * @example
+ * import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+ *
+ * const live = Solfx.layerWith(FetchHttpClient.layer).pipe(Layer.provideMerge(Config.layerConfig))
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerWith = <E, R>(
+  httpClient: Layer.Layer<HttpClient.HttpClient, E, R>,
+  services: ServiceOptions = {}
+): Layer.Layer<Exclude<Services, Config.SolfxConfig>, E, R | Config.SolfxConfig> =>
+  Layer.mergeAll(
+    services.digitalAssets === undefined ? DigitalAssets.layer : DigitalAssets.layerWith(services.digitalAssets),
+    TokenMetadata.layer,
+    services.compression === undefined ? Compression.layer : Compression.layerWith(services.compression),
+    Bundles.layer(services.bundles ?? {}),
+    Wallet.layer,
+    Admin.layer,
+    Webhooks.layer
+  ).pipe(
+    // provideMerge: the one transport is shared by every service and also exposed.
+    Layer.provideMerge(HttpTransport.layer),
+    Layer.provide(httpClient)
+  )
+
+/**
+ * Every service on Node's undici client; the config is still needed. The shortest
+ * way to run against an in-process emulator.
+ *
+ * @example
+ * const test = Solfx.layerNode.pipe(Layer.provideMerge(Emulator.layerTest({ seed: 7 })))
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerNode: Layer.Layer<Exclude<Services, Config.SolfxConfig>, never, Config.SolfxConfig> = layerWith(
+  NodeHttpClient.layerUndici
+)
+
+/**
+ * Every service, configured from code. Node's undici client unless `httpClient` is given.
+ *
+ * @example
+ * import { Solfx, Wallet } from "@solfx/sdk"
+ *
+ * const live = Solfx.layer({ apiKey: Redacted.make(process.env.MY_KEY!) })
+ * const local = Solfx.layer({ apiKey: "emulator-key", baseUrl: "http://127.0.0.1:8899" })
+ * const viaFetch = Solfx.layer({ apiKey: "my-key", httpClient: FetchHttpClient.layer })
+ *
+ * Effect.flatMap(Wallet.Wallet, (w) => w.identity(address)).pipe(Effect.provide(live))
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = <E = never, R = never>(options: Options<E, R>): Layer.Layer<Services, E, R> => {
+  const httpClient: Layer.Layer<HttpClient.HttpClient, E, R> = options.httpClient ?? NodeHttpClient.layerUndici
+  return layerWith(httpClient, options.services).pipe(Layer.provideMerge(Config.layer(options)))
+}
+
+/**
+ * Every service on Node's undici client, configured from the environment:
+ * `SOLFX_API_KEY` (required), `SOLFX_RPC_URL`, `SOLFX_REST_URL`, `SOLFX_V0_URL`,
+ * `SOLFX_ADMIN_URL`, `SOLFX_TIMEOUT_MS`, `SOLFX_ALLOW_INSECURE_HTTP`. A missing key
+ * fails building the layer with a `ConfigError` naming `SOLFX_API_KEY`.
+ *
+ * @example
+ * program.pipe(Effect.provide(Solfx.layerConfig), NodeRuntime.runMain)
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerConfig: Layer.Layer<Services, ConfigError.ConfigError> = layerNode.pipe(
+  Layer.provideMerge(Config.layerConfig)
+)

@@ -1,0 +1,139 @@
+/**
+ * The umbrella layer against the emulator over loopback: one call to every
+ * service, with Node's undici client, with `fetch` swapped in, and from `SOLFX_*`.
+ * Each client is wrapped to count what it sent, so the tests show every service
+ * went through the ONE client (built once) that the layer was given.
+ */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import { describe, expect, it } from "@effect/vitest"
+import * as Emulator from "@solfx/emulator/Emulator"
+import {
+  Admin,
+  Bundles,
+  Compression,
+  Config,
+  DigitalAssets,
+  HttpTransport,
+  Solfx,
+  TokenMetadata,
+  Wallet,
+  Webhooks
+} from "@solfx/sdk"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+
+/** One call to each service; returns how many HTTP requests they made. */
+const callEveryService = Effect.gen(function*() {
+  const emu = yield* Emulator.EmulatorHandle
+  const das = yield* DigitalAssets.DigitalAssets
+  const metadata = yield* TokenMetadata.TokenMetadata
+  const compression = yield* Compression.Compression
+  const bundles = yield* Bundles.Bundles
+  const wallet = yield* Wallet.Wallet
+  const admin = yield* Admin.Admin
+  const webhooks = yield* Webhooks.Webhooks
+  emu.resetLog()
+
+  const assets = yield* das.getAssetsByAuthority({ authorityAddress: emu.samples.dasAuthority!, limit: 5 })
+  expect(assets.items).toHaveLength(5)
+  const [record] = yield* metadata.getTokenMetadata({ mintAccounts: [emu.samples.tokenMetadataMint!] })
+  expect(record?.account).toBe(emu.samples.tokenMetadataMint)
+  const holders = yield* compression.getCompressedMintTokenHolders({ mint: emu.samples.compressedMint!, limit: 3 })
+  expect(holders.value.items).toHaveLength(3)
+  const statuses = yield* bundles.getBundleStatuses(["f".repeat(64)])
+  expect(statuses.map(Option.isSome)).toEqual([false])
+  const identity = yield* wallet.identity(emu.samples.wallet!)
+  expect(Option.isSome(identity)).toBe(true)
+  const usage = yield* admin.getProjectUsage(emu.projectId)
+  expect(usage.creditsUsed).toBeGreaterThan(0)
+  yield* webhooks.list()
+  expect(emu.count()).toBe(7)
+  return emu.count()
+})
+
+/** Wraps an HttpClient layer: counts how often it is built and every request it executes. */
+const counting = <E, R>(client: Layer.Layer<HttpClient.HttpClient, E, R>) => {
+  const counts = { built: 0, requests: 0 }
+  const layer = Layer.effect(
+    HttpClient.HttpClient,
+    Effect.map(HttpClient.HttpClient, (inner) => {
+      counts.built++
+      return HttpClient.tapRequest(inner, () => Effect.sync(() => void counts.requests++))
+    })
+  ).pipe(Layer.provide(client))
+  return { counts, layer }
+}
+
+/** The umbrella from code, pointed at the emulator once it has started. */
+const umbrellaOver = <E, R>(httpClient: Layer.Layer<HttpClient.HttpClient, E, R>) =>
+  Layer.unwrapEffect(
+    Effect.map(Emulator.EmulatorHandle, (emu) => Solfx.layer({ apiKey: emu.apiKey, baseUrl: emu.url, httpClient }))
+  ).pipe(Layer.provideMerge(Emulator.layer({ seed: 7 })))
+
+describe("Solfx umbrella layer", () => {
+  it.live("Solfx.layer gives every service over one transport on Node's undici client", () => {
+    const node = counting(NodeHttpClient.layerUndici)
+    return Effect.gen(function*() {
+      const sent = yield* callEveryService
+      const transport = yield* HttpTransport.HttpTransport
+      const config = yield* Config.SolfxConfig
+      const emu = yield* Emulator.EmulatorHandle
+      expect(transport.config).toBe(config)
+      expect(config.urls).toEqual({ rpc: emu.url, rest: emu.url, v0: emu.url, admin: emu.url })
+      expect(node.counts).toEqual({ built: 1, requests: sent })
+    }).pipe(Effect.provide(umbrellaOver(node.layer)))
+  })
+
+  it.live("FetchHttpClient swaps in: every call goes through fetch", () => {
+    let fetches = 0
+    const countingFetch: typeof globalThis.fetch = (input, init) => {
+      fetches++
+      return globalThis.fetch(input, init)
+    }
+    const fetchClient = FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.Fetch, countingFetch)))
+    return Effect.gen(function*() {
+      const sent = yield* callEveryService
+      expect(fetches).toBe(sent)
+    }).pipe(Effect.provide(umbrellaOver(fetchClient)))
+  })
+
+  it.live("Solfx.layerWith takes any client and any config layer", () => {
+    const node = counting(NodeHttpClient.layerUndici)
+    return Effect.gen(function*() {
+      const sent = yield* callEveryService
+      expect(node.counts).toEqual({ built: 1, requests: sent })
+    }).pipe(Effect.provide(Solfx.layerWith(node.layer).pipe(Layer.provideMerge(Emulator.layerTest({ seed: 7 })))))
+  })
+
+  it.live("Solfx.layerConfig reads SOLFX_* and fails naming SOLFX_API_KEY without it", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.EmulatorHandle
+      const env = new Map([
+        ["SOLFX_API_KEY", emu.apiKey],
+        ["SOLFX_RPC_URL", emu.url],
+        ["SOLFX_REST_URL", emu.url],
+        ["SOLFX_V0_URL", emu.url],
+        ["SOLFX_ADMIN_URL", emu.url],
+        ["SOLFX_TIMEOUT_MS", "5000"]
+      ])
+      const fromEnv = (vars: Map<string, string>) =>
+        Solfx.layerConfig.pipe(Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(vars))))
+
+      const config = yield* Effect.gen(function*() {
+        yield* callEveryService
+        return yield* Config.SolfxConfig
+      }).pipe(Effect.provide(fromEnv(env)))
+      expect(Redacted.value(config.apiKey)).toBe(emu.apiKey)
+      expect(config.urls.admin).toBe(emu.url)
+
+      const missing = new Map(env)
+      missing.delete("SOLFX_API_KEY")
+      const error = yield* Effect.flip(Effect.provide(Config.SolfxConfig, fromEnv(missing)))
+      expect(String(error)).toContain("SOLFX_API_KEY")
+    }).pipe(Effect.provide(Emulator.layer({ seed: 7 }))))
+})

@@ -1,0 +1,192 @@
+#!/usr/bin/env node
+/**
+ * `npm run test:pack`: what a user gets from `npm install`.
+ *
+ * Builds every package, packs each public one with `npm pack`, installs the
+ * tarballs into a fresh project outside the workspace (in the OS temp dir, with
+ * effect, @effect/platform, @effect/platform-node and typescript at the
+ * workspace's exact versions), type-checks an example program against the
+ * published `.d.ts` (strict, NodeNext, library checks on), runs it against an
+ * emulator it starts from the installed `@solfx/emulator`, and asserts its
+ * output. It also checks that `internal/` paths are closed, to the type checker
+ * and at run time, and that the `solfx` bin runs.
+ *
+ * `--keep` leaves the temp project in place (it is always kept on failure).
+ */
+import { spawnSync } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
+const PACKAGES = ["core", "http", "rpc", "wallet", "admin", "emulator", "sdk", "cli"]
+// Installed next to the tarballs, at the versions the workspace builds and tests with.
+const PEERS = ["effect", "@effect/platform", "@effect/platform-node", "typescript", "@types/node"]
+const keep = process.argv.includes("--keep")
+const started = Date.now()
+const work = mkdtempSync(join(tmpdir(), "solfx-pack-"))
+
+const step = (message) => console.log(`[test:pack ${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`)
+const fail = (message) => {
+  console.error(`\ntest:pack FAILED: ${message}\n(the temp project is kept in ${work})`)
+  process.exit(1)
+}
+/** Runs a command; fails the script unless it exits with `expect` (default 0; null: any). Returns its result. */
+const run = (command, args, { cwd = root, capture = false, expect = 0 } = {}) => {
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: "utf8",
+    stdio: capture ? ["ignore", "pipe", "pipe"] : "inherit",
+    env: { ...process.env, npm_config_update_notifier: "false" }
+  })
+  if (result.error) fail(`${command} ${args.join(" ")}: ${result.error.message}`)
+  if (expect !== null && result.status !== expect) {
+    if (capture) process.stderr.write(`${result.stdout}${result.stderr}`)
+    fail(`\`${command} ${args.join(" ")}\` exited with ${result.status} (expected ${expect})`)
+  }
+  return result
+}
+const versionOf = (name) => JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")).version
+
+// 1. Build every package's dist (ESM + .d.ts).
+step("building: tsc -b tsconfig.build.json")
+run(join(root, "node_modules/.bin/tsc"), ["-b", "tsconfig.build.json"])
+
+// 2. Pack every public package (each one's prepack checks its dist).
+const tarballs = join(work, "tarballs")
+mkdirSync(tarballs)
+step(`packing ${PACKAGES.length} packages into ${tarballs}`)
+const packed = run("npm", [
+  "pack",
+  "--json",
+  "--pack-destination",
+  tarballs,
+  ...PACKAGES.flatMap((p) => ["--workspace", `packages/${p}`])
+], { capture: true })
+const manifest = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("[")))
+for (const p of PACKAGES) {
+  const entry = manifest.find((m) => m.name === `@solfx/${p}`)
+  if (!entry) fail(`npm pack produced no tarball for @solfx/${p}`)
+  const files = new Set(entry.files.map((f) => f.path))
+  for (const required of ["package.json", "dist/index.js", "dist/index.d.ts"]) {
+    if (!files.has(required)) fail(`@solfx/${p}'s tarball lacks ${required}`)
+  }
+  const stray = [...files].filter((f) => /^(test|build)\//.test(f) || f.endsWith(".tsbuildinfo"))
+  if (stray.length > 0) fail(`@solfx/${p}'s tarball holds files it should not: ${stray.slice(0, 5).join(", ")}`)
+  console.log(`  ${entry.filename}  ${entry.entryCount} files, ${(entry.size / 1024).toFixed(0)} kB`)
+}
+
+// 3. A fresh project outside the workspace, installing the tarballs.
+const app = join(work, "app")
+mkdirSync(join(app, "src"), { recursive: true })
+writeFileSync(join(app, "package.json"), JSON.stringify({ name: "solfx-pack-check", private: true, type: "module" }, null, 2))
+const specs = [
+  ...manifest.map((m) => join(tarballs, m.filename)),
+  ...PEERS.map((name) => `${name}@${versionOf(name)}`)
+]
+step(`installing into ${app}: the tarballs, ${PEERS.map((n) => `${n}@${versionOf(n)}`).join(", ")}`)
+run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", ...specs], { cwd: app })
+
+// 4. The example: strict NodeNext, checked against the published .d.ts files (skipLibCheck off).
+writeFileSync(join(app, "tsconfig.json"), JSON.stringify({
+  compilerOptions: {
+    target: "ES2022",
+    lib: ["ES2022"],
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    skipLibCheck: false,
+    types: ["node"],
+    outDir: "dist",
+    rootDir: "src"
+  },
+  include: ["src"]
+}, null, 2))
+writeFileSync(join(app, "src/main.ts"), `\
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as Emulator from "@solfx/emulator/Emulator"
+import { type ApiError, Compression, DigitalAssets, type InvalidRequest, Solfx, Wallet } from "@solfx/sdk"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+
+const calls = (samples: Readonly<Record<string, string>>) =>
+  Effect.gen(function*() {
+    const wallet = yield* Wallet.Wallet
+    const das = yield* DigitalAssets.DigitalAssets
+    const compression = yield* Compression.Compression
+    const identity = yield* wallet.identity(samples.wallet ?? "")
+    const assets = yield* das.getAssetsByAuthorityStream({ authorityAddress: samples.dasAuthority ?? "" }, { concurrency: 4 }).pipe(
+      Stream.take(1500),
+      Stream.runCount
+    )
+    const holders = yield* compression.getCompressedMintTokenHolders({ mint: samples.compressedMint ?? "", limit: 3 })
+    const top: bigint = holders.value.items[0]?.balance ?? 0n
+    const bad: InvalidRequest | ApiError = yield* Effect.flip(wallet.identity("not a wallet"))
+    return { name: Option.getOrNull(Option.map(identity, (i) => i.name)), assets, top: top.toString(), bad: bad._tag }
+  })
+
+const main = Effect.scoped(Effect.gen(function*() {
+  const emulator = yield* Emulator.make({ seed: 7 })
+  const options = { apiKey: emulator.apiKey, baseUrl: emulator.url }
+  const node = yield* calls(emulator.samples).pipe(Effect.provide(Solfx.layer(options)))
+  const viaFetch = yield* calls(emulator.samples).pipe(
+    Effect.provide(Solfx.layer({ ...options, httpClient: FetchHttpClient.layer }))
+  )
+  console.log(JSON.stringify({ node, viaFetch, requests: emulator.count() }))
+}))
+
+NodeRuntime.runMain(main)
+`)
+// Internal modules are closed by the exports map: this import must NOT resolve.
+writeFileSync(join(app, "src/internal.ts"), `\
+// @ts-expect-error internal modules are not part of the published API
+export type Hidden = typeof import("@solfx/http/internal/errors")
+`)
+step("type-checking the example against the published types")
+run(join(app, "node_modules/.bin/tsc"), ["-p", "."], { cwd: app })
+
+// 5. Run it against the emulator it starts from the installed @solfx/emulator.
+step("running the example")
+const output = run("node", ["dist/main.js"], { cwd: app, capture: true }).stdout.trim().split("\n").at(-1) ?? ""
+let result
+try {
+  result = JSON.parse(output)
+} catch {
+  fail(`the example printed no JSON result: ${output}`)
+}
+const check = (ok, what) => {
+  if (!ok) fail(`${what}\n  output: ${output}`)
+}
+for (const client of ["node", "viaFetch"]) {
+  const r = result[client]
+  check(typeof r.name === "string" && r.name.length > 0, `${client}: the sample wallet's identity has a name`)
+  check(r.assets === 1500, `${client}: 1500 assets streamed`)
+  check(BigInt(r.top) > BigInt(Number.MAX_SAFE_INTEGER), `${client}: the top holder's balance keeps every digit`)
+  check(r.bad === "InvalidRequest", `${client}: a bad address fails with InvalidRequest`)
+}
+check(JSON.stringify(result.node) === JSON.stringify(result.viaFetch), "undici and fetch give the same answers")
+check(result.requests >= 8, "the emulator served the requests")
+console.log(`  ${output}`)
+
+// 6. Internal paths are closed at run time too, and the CLI's bin runs.
+step("checking that internal/ is not importable and that the solfx bin runs")
+const internal = run("node", ["--input-type=module", "-e", "await import('@solfx/core/internal/schema')"], {
+  cwd: app,
+  capture: true,
+  expect: null
+})
+check(
+  internal.status !== 0 && internal.stderr.includes("ERR_PACKAGE_PATH_NOT_EXPORTED"),
+  `importing @solfx/core/internal/schema must fail with ERR_PACKAGE_PATH_NOT_EXPORTED, got: ${internal.stderr.split("\n")[0]}`
+)
+check(existsSync(join(app, "node_modules/.bin/solfx")), "the solfx bin is installed")
+run(join(app, "node_modules/.bin/solfx"), ["--help"], { cwd: app, capture: true })
+
+step("passed")
+if (!keep) rmSync(work, { recursive: true, force: true })
+else console.log(`kept ${work}`)
