@@ -3,6 +3,9 @@
  * (spec §4.6), rate limited client-side to the service's 5 requests per second
  * per project (spec §8).
  *
+ * @example
+ * const usage = yield* (yield* Admin.Admin).getProjectUsage(projectId)
+ * console.log(`${usage.creditsUsed} credits used, ${usage.creditsRemaining} left`)
  * @since 0.1.0
  */
 import { validateInput } from "@solfx/core/Decode"
@@ -26,6 +29,8 @@ import * as SlidingWindowLimiter from "./SlidingWindowLimiter.js"
 export const rateLimit: SlidingWindowLimiter.Options = { limit: 5, window: Duration.seconds(1) }
 
 /**
+ * The admin method: a project's usage.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -42,6 +47,13 @@ export interface AdminShape {
 }
 
 /**
+ * The admin service; `layer` builds it over the `HttpTransport`, with its rate limiter.
+ *
+ * @example
+ * const admin = yield* Admin.Admin
+ * const usage = yield* admin.getProjectUsage(projectId)
+ * console.log(usage.creditsUsed, usage.creditsRemaining)
+ *
  * @since 0.1.0
  * @category tags
  */

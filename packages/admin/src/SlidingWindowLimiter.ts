@@ -15,6 +15,9 @@
  * server's arrival times as well, whatever the latency: no safety margin needed.
  * The cost is the round trip: the steady rate is `limit / (window + latency)`.
  *
+ * @example
+ * const limiter = yield* SlidingWindowLimiter.make({ limit: 5, window: "1 second" })
+ * yield* Effect.forEach(projectIds, (id) => limiter(admin.getProjectUsage(id)), { concurrency: "unbounded" })
  * @since 0.1.0
  */
 import * as Duration from "effect/Duration"
@@ -23,6 +26,8 @@ import type * as RateLimiter from "effect/RateLimiter"
 import type * as Scope from "effect/Scope"
 
 /**
+ * The limit: at most `limit` attempts start within any `window`.
+ *
  * @since 0.1.0
  * @category models
  */

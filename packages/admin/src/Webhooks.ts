@@ -2,6 +2,9 @@
  * The webhooks configured for the caller's API key (spec §4.7). Read only: this
  * interface has no operations to create or change webhooks (spec §6.6).
  *
+ * @example
+ * const hooks = yield* (yield* Webhooks.Webhooks).list()
+ * hooks.filter((h) => h.active).map((h) => h.webhookURL)
  * @since 0.1.0
  */
 import type { ApiError } from "@solfx/core/Errors"
@@ -12,6 +15,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 
 /**
+ * The webhook method: list the key's webhooks.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -24,12 +29,19 @@ export interface WebhooksShape {
 }
 
 /**
+ * The webhooks service; `layer` builds it over the `HttpTransport`.
+ *
+ * @example
+ * const hooks = yield* Effect.flatMap(Webhooks.Webhooks, (w) => w.list())
+ *
  * @since 0.1.0
  * @category tags
  */
 export class Webhooks extends Context.Tag("@solfx/admin/Webhooks")<Webhooks, WebhooksShape>() {}
 
 /**
+ * Builds the service from the `HttpTransport`.
+ *
  * @since 0.1.0
  * @category constructors
  */
@@ -45,6 +57,8 @@ export const make: Effect.Effect<WebhooksShape, never, HttpTransport> = Effect.g
 })
 
 /**
+ * The service as a Layer; needs the `HttpTransport`.
+ *
  * @example
  * const hooks = yield* Effect.flatMap(Webhooks.Webhooks, (w) => w.list())
  * hooks.filter((h) => h.active).map((h) => h.webhookURL)

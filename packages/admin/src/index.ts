@@ -1,6 +1,10 @@
 /**
  * @solfx/admin: the admin usage endpoint (rate limited) and the webhook list.
  *
+ * @example
+ * import { Admin } from "@solfx/admin"
+ *
+ * const usage = yield* Effect.flatMap(Admin.Admin, (a) => a.getProjectUsage(projectId))
  * @since 0.1.0
  */
 

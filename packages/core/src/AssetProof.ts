@@ -3,6 +3,10 @@
  * REAL-WORLD §10.3, §14). The proof array decodes from both shapes seen in the
  * wild (flat, or the docs' one-level-too-deep nesting) to a flat array.
  *
+ * @example
+ * const proofs = yield* das.getAssetProofBatch([assetId]) // Map of id -> Option<AssetProof>
+ * const proof = Option.getOrThrow(proofs.get(assetId)!)
+ * MerkleProof.isValid(proof) // checked locally, no I/O
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
@@ -29,7 +33,7 @@ export const GetAssetProofBatchParams = Schema.Struct({
     Schema.maxItems(MAX_BATCH, { message: () => `at most ${MAX_BATCH} asset ids per request` })
   )
 }).annotations({ identifier: "GetAssetProofBatchParams" })
-/** @since 0.1.0 @category params */
+/** A decoded `GetAssetProofBatchParams`: the type of the schema of the same name. @since 0.1.0 @category params */
 export type GetAssetProofBatchParams = typeof GetAssetProofBatchParams.Type
 
 /**
@@ -63,7 +67,7 @@ export const AssetProof = Schema.Struct({
   tree_id: Address,
   burnt: Schema.optional(Schema.Boolean)
 }).annotations({ identifier: "AssetProof" })
-/** @since 0.1.0 @category models */
+/** A decoded `AssetProof`: the type of the schema of the same name. @since 0.1.0 @category models */
 export type AssetProof = typeof AssetProof.Type
 
 /**
@@ -75,5 +79,5 @@ export type AssetProof = typeof AssetProof.Type
  */
 export const AssetProofBatch = Schema.Record({ key: Schema.String, value: Schema.NullOr(AssetProof) })
   .annotations({ identifier: "AssetProofBatch" })
-/** @since 0.1.0 @category models */
+/** A decoded `AssetProofBatch`: the type of the schema of the same name. @since 0.1.0 @category models */
 export type AssetProofBatch = typeof AssetProofBatch.Type

@@ -3,6 +3,9 @@
  * REAL-WORLD §10.4). On the wire each entry is a `[signature, kind]` pair; it
  * decodes to `{ signature, kind }`.
  *
+ * @example
+ * const page = yield* das.getSignaturesForAsset({ id: assetId, limit: 100 })
+ * page.items.map((s) => `${s.kind} ${s.signature}`) // wire pairs decoded to { signature, kind }
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
@@ -25,9 +28,9 @@ export const GetSignaturesForAssetParams = Schema.Struct({
   Schema.filter(onePagingStyle),
   Schema.annotations({ identifier: "GetSignaturesForAssetParams" })
 )
-/** @since 0.1.0 @category params */
+/** A decoded `GetSignaturesForAssetParams`: the type of the schema of the same name. @since 0.1.0 @category params */
 export type GetSignaturesForAssetParams = typeof GetSignaturesForAssetParams.Type
-/** @since 0.1.0 @category params */
+/** The input of the call, as callers write it: the encoded side of `GetSignaturesForAssetParams`. @since 0.1.0 @category params */
 export type GetSignaturesForAssetInput = typeof GetSignaturesForAssetParams.Encoded
 
 /**
@@ -46,7 +49,7 @@ export const AssetSignature = Schema.transform(
     encode: ({ kind, signature }) => [signature, kind] as const
   }
 ).annotations({ identifier: "AssetSignature" })
-/** @since 0.1.0 @category models */
+/** A decoded `AssetSignature`: the type of the schema of the same name. @since 0.1.0 @category models */
 export type AssetSignature = typeof AssetSignature.Type
 
 /**
@@ -59,5 +62,5 @@ export const AssetSignatureList = Schema.Struct({
   ...listFields,
   items: Schema.Array(AssetSignature)
 }).annotations({ identifier: "AssetSignatureList" })
-/** @since 0.1.0 @category models */
+/** A decoded `AssetSignatureList`: the type of the schema of the same name. @since 0.1.0 @category models */
 export type AssetSignatureList = typeof AssetSignatureList.Type

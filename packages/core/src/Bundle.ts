@@ -3,6 +3,10 @@
  * schemas of `sendBundle` / `getBundleStatuses`. Pure, so the SDK's pre-flight and
  * the emulator apply the same rules.
  *
+ * @example
+ * const checked = Bundle.check([payment, tip], "base64") // Either<CheckedBundle, BundleViolation>
+ * if (Either.isLeft(checked)) console.log(Bundle.describe(checked.left).rule)
+ * const id = Bundle.bundleId(firstSignatures) // hex SHA-256, as the service computes it
  * @since 0.1.0
  */
 import { sha256 } from "@noble/hashes/sha2.js"
@@ -83,6 +87,8 @@ export const bundleIdOf = (transactions: ReadonlyArray<Transaction.ParsedTransac
   bundleId(transactions.map((tx) => tx.signatures[0] ?? ""))
 
 /**
+ * Where a tip may go and how small it may be.
+ *
  * @since 0.1.0
  * @category tips
  */
@@ -164,6 +170,8 @@ export interface CheckedBundle {
 }
 
 /**
+ * Options of `check`: the tip rules, and whether to verify signatures.
+ *
  * @since 0.1.0
  * @category checks
  */
@@ -290,11 +298,13 @@ export const describe = (violation: BundleViolation): { readonly field: string; 
 export const SendBundleResult = Schema.String
 
 /**
+ * How far a landed bundle has got: `processed`, `confirmed` or `finalized`.
+ *
  * @since 0.1.0
  * @category schemas
  */
 export const ConfirmationStatus = Schema.Literal("processed", "confirmed", "finalized")
-/** @since 0.1.0 @category schemas */
+/** A decoded `ConfirmationStatus`: the type of the schema of the same name. @since 0.1.0 @category schemas */
 export type ConfirmationStatus = typeof ConfirmationStatus.Type
 
 const BundleStatusWire = Schema.Struct({
@@ -339,7 +349,7 @@ export const BundleStatus = Schema.transformOrFail(BundleStatusWire, Schema.type
   },
   encode: (status) => ParseResult.succeed(status)
 }).annotations({ identifier: "BundleStatus" })
-/** @since 0.1.0 @category schemas */
+/** A decoded `BundleStatus`: the type of the schema of the same name. @since 0.1.0 @category schemas */
 export type BundleStatus = typeof BundleStatus.Type
 
 /**
@@ -353,7 +363,7 @@ export const BundleStatuses = Schema.Struct({
   context: Schema.Struct({ slot: Schema.Number }),
   value: Schema.Array(Schema.NullOr(BundleStatus))
 }).annotations({ identifier: "BundleStatuses" })
-/** @since 0.1.0 @category schemas */
+/** A decoded `BundleStatuses`: the type of the schema of the same name. @since 0.1.0 @category schemas */
 export type BundleStatuses = typeof BundleStatuses.Type
 
 /**

@@ -4,6 +4,9 @@
  * `null`, and `state` is `initialized` or `frozen`. Amounts, balances, lamports and
  * discriminators are u64 on chain: they decode to exact `bigint`s (see `U64`).
  *
+ * @example
+ * const page = yield* compression.getCompressedTokenAccountsByOwner({ owner, limit: 100 })
+ * for (const { account, tokenData } of page.value.items) console.log(account.hash, tokenData.amount) // bigint
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
@@ -24,6 +27,8 @@ export const CompressedAccountData = Schema.Struct({
 }).annotations({ identifier: "CompressedAccountData" })
 
 /**
+ * A decoded `CompressedAccountData`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -51,6 +56,8 @@ export const CompressedAccount = Schema.Struct({
 }).annotations({ identifier: "CompressedAccount" })
 
 /**
+ * A decoded `CompressedAccount`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -65,6 +72,8 @@ export type CompressedAccount = typeof CompressedAccount.Type
 export const TokenState = Schema.Literal("initialized", "frozen").annotations({ identifier: "TokenState" })
 
 /**
+ * A decoded `TokenState`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -87,6 +96,8 @@ export const TokenData = Schema.Struct({
 }).annotations({ identifier: "TokenData" })
 
 /**
+ * A decoded `TokenData`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -104,6 +115,8 @@ export const CompressedTokenAccount = Schema.Struct({
 }).annotations({ identifier: "CompressedTokenAccount" })
 
 /**
+ * A decoded `CompressedTokenAccount`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -121,6 +134,8 @@ export const TokenHolder = Schema.Struct({
 }).annotations({ identifier: "TokenHolder" })
 
 /**
+ * A decoded `TokenHolder`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -138,6 +153,8 @@ export const TokenBalance = Schema.Struct({
 }).annotations({ identifier: "TokenBalance" })
 
 /**
+ * A decoded `TokenBalance`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */

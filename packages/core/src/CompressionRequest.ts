@@ -4,6 +4,8 @@
  * base58 string taken from a previous page. Unknown keys are refused, as Photon
  * refuses them (`deny_unknown_fields`).
  *
+ * @example
+ * const params = yield* Decode.validateInput(CompressionRequest.MintTokenHoldersParams)({ mint, limit: 1000 })
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
@@ -58,6 +60,8 @@ const paging = {
 }
 
 /**
+ * Params of getCompressionSignaturesForAddress: the account address, cursor and limit.
+ *
  * @since 0.1.0
  * @category params
  */
@@ -66,12 +70,16 @@ export const SignaturesForAddressParams = Schema.Struct({ address: Address, ...p
 })
 
 /**
+ * `SignaturesForAddressParams` as callers write it: the input (encoded) side of the schema of the same name.
+ *
  * @since 0.1.0
  * @category params
  */
 export type SignaturesForAddressParams = typeof SignaturesForAddressParams.Encoded
 
 /**
+ * Params of getCompressedMintTokenHolders: the mint, cursor and limit.
+ *
  * @since 0.1.0
  * @category params
  */
@@ -80,12 +88,16 @@ export const MintTokenHoldersParams = Schema.Struct({ mint: Address, ...paging }
 })
 
 /**
+ * `MintTokenHoldersParams` as callers write it: the input (encoded) side of the schema of the same name.
+ *
  * @since 0.1.0
  * @category params
  */
 export type MintTokenHoldersParams = typeof MintTokenHoldersParams.Encoded
 
 /**
+ * Params of getLatestNonVotingSignatures: cursor and limit.
+ *
  * @since 0.1.0
  * @category params
  */
@@ -94,6 +106,8 @@ export const LatestNonVotingSignaturesParams = Schema.Struct(paging).annotations
 })
 
 /**
+ * `LatestNonVotingSignaturesParams` as callers write it: the input (encoded) side of the schema of the same name.
+ *
  * @since 0.1.0
  * @category params
  */
@@ -112,6 +126,8 @@ export const TokenAccountsByOwnerParams = Schema.Struct({
 }).annotations({ identifier: "TokenAccountsByOwnerParams" })
 
 /**
+ * `TokenAccountsByOwnerParams` as callers write it: the input (encoded) side of the schema of the same name.
+ *
  * @since 0.1.0
  * @category params
  */
@@ -130,12 +146,16 @@ export const TokenBalancesByOwnerParams = Schema.Struct({
 }).annotations({ identifier: "TokenBalancesByOwnerParams" })
 
 /**
+ * `TokenBalancesByOwnerParams` as callers write it: the input (encoded) side of the schema of the same name.
+ *
  * @since 0.1.0
  * @category params
  */
 export type TokenBalancesByOwnerParams = typeof TokenBalancesByOwnerParams.Encoded
 
 /**
+ * Params of getCompressionSignaturesForTokenOwner: the owner, cursor and limit.
+ *
  * @since 0.1.0
  * @category params
  */
@@ -144,6 +164,8 @@ export const SignaturesForTokenOwnerParams = Schema.Struct({ owner: Address, ...
 })
 
 /**
+ * `SignaturesForTokenOwnerParams` as callers write it: the input (encoded) side of the schema of the same name.
+ *
  * @since 0.1.0
  * @category params
  */
@@ -186,12 +208,16 @@ export const ValidityProofParams = Schema.Struct({
 )
 
 /**
+ * `ValidityProofParams` as callers write it: the input (encoded) side of the schema of the same name.
+ *
  * @since 0.1.0
  * @category params
  */
 export type ValidityProofParams = typeof ValidityProofParams.Encoded
 
 /**
+ * Params of getTransactionWithCompressionInfo: the transaction signature.
+ *
  * @since 0.1.0
  * @category params
  */
@@ -200,6 +226,8 @@ export const TransactionWithCompressionInfoParams = Schema.Struct({ signature: S
 })
 
 /**
+ * `TransactionWithCompressionInfoParams` as callers write it: the input (encoded) side of the schema of the same name.
+ *
  * @since 0.1.0
  * @category params
  */

@@ -1,6 +1,9 @@
 /**
  * Signature entries of the compression methods (spec §2.4).
  *
+ * @example
+ * const page = yield* compression.getCompressionSignaturesForAddress({ address, limit: 50 })
+ * page.value.items.map((s) => `${s.slot} ${s.signature}`)
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
@@ -22,6 +25,8 @@ export const CompressionSignature = Schema.Struct({
 }).annotations({ identifier: "CompressionSignature" })
 
 /**
+ * A decoded `CompressionSignature`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -42,6 +47,8 @@ export const NonVotingSignature = Schema.Struct({
 }).annotations({ identifier: "NonVotingSignature" })
 
 /**
+ * A decoded `NonVotingSignature`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */

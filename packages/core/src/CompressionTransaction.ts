@@ -3,6 +3,9 @@
  * closed and opened. The real service names the field `compressionInfo`; the docs
  * (and the spec) write `compression_info`. Both decode to `compressionInfo`.
  *
+ * @example
+ * const tx = yield* compression.getTransactionWithCompressionInfo({ signature })
+ * tx.compressionInfo.openedAccounts.length // whichever spelling the wire used
  * @since 0.1.0
  */
 import * as ParseResult from "effect/ParseResult"
@@ -23,12 +26,16 @@ export const AccountWithOptionalTokenData = Schema.Struct({
 }).annotations({ identifier: "AccountWithOptionalTokenData" })
 
 /**
+ * A decoded `AccountWithOptionalTokenData`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
 export type AccountWithOptionalTokenData = typeof AccountWithOptionalTokenData.Type
 
 /**
+ * The compressed accounts a transaction closed and opened, with their token data.
+ *
  * @since 0.1.0
  * @category schemas
  */
@@ -38,6 +45,8 @@ export const CompressionInfo = Schema.Struct({
 }).annotations({ identifier: "CompressionInfo" })
 
 /**
+ * A decoded `CompressionInfo`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -60,6 +69,8 @@ export const CompressionTransactionBody = Schema.Struct({
 }).annotations({ identifier: "CompressionTransactionBody" })
 
 /**
+ * A decoded `CompressionTransactionBody`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -96,6 +107,8 @@ export const TransactionWithCompressionInfo = Schema.transformOrFail(
 ).annotations({ identifier: "TransactionWithCompressionInfo" })
 
 /**
+ * A decoded `TransactionWithCompressionInfo`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */

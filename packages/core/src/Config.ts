@@ -2,6 +2,10 @@
  * The SDK configuration: the API key (always `Redacted`), one base URL per host
  * of the spec, the per-request timeout and the retry policy.
  *
+ * @example
+ * const live = Config.layer({ apiKey: Redacted.make(process.env.MY_KEY!) })
+ * const local = Config.layer({ apiKey: "emulator-key", baseUrl: "http://127.0.0.1:8899", timeout: "5 seconds" })
+ * const fromEnv = Config.layerConfig // SOLFX_API_KEY, SOLFX_RPC_URL, ...
  * @since 0.1.0
  */
 import * as Config from "effect/Config"
@@ -29,6 +33,8 @@ export interface Urls {
 }
 
 /**
+ * One of the four hosts: `rpc`, `rest`, `v0` or `admin`.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -48,6 +54,8 @@ export interface RetryPolicy {
 }
 
 /**
+ * The resolved configuration every service reads through `SolfxConfig`.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -61,6 +69,9 @@ export interface SolfxConfigShape {
 }
 
 /**
+ * The configuration as a service; provide it with `layer`, `layerConfig` or an
+ * emulator's `layerTest`.
+ *
  * @since 0.1.0
  * @category tags
  */
@@ -80,6 +91,8 @@ export const defaultUrls: Urls = {
 }
 
 /**
+ * The default retry policy: up to 4 retries, backoff from 200 ms, at most 10 s apart.
+ *
  * @since 0.1.0
  * @category constants
  */
@@ -90,6 +103,9 @@ export const defaultRetry: RetryPolicy = {
 }
 
 /**
+ * What `make` and `layer` take: the key, and optionally base URLs, timeout, retry
+ * policy and the insecure-http escape hatch.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -128,6 +144,8 @@ const stripUndefined = <A extends object>(a: A): { [K in keyof A]-?: Exclude<A[K
   Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined)) as never
 
 /**
+ * The config as a Layer, built from code.
+ *
  * @example
  * Effect.provide(program, layer({ apiKey: "my-key" }))
  * @since 0.1.0

@@ -3,6 +3,9 @@
  * page/limit/cursor parameters, the display `options` object and the fields of
  * every list wrapper (REAL-WORLD §1–2).
  *
+ * @example
+ * const sorting: DasParams.AssetSorting = { sortBy: "created", sortDirection: "asc" }
+ * das.getAssetsByAuthority({ authorityAddress, page: 1, limit: DasParams.MAX_LIMIT, sortBy: sorting })
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
@@ -123,15 +126,17 @@ export const AssetDisplayOptions = Schema.Struct({
  * @category params
  */
 export const SortByField = Schema.Literal("created", "recent_action", "updated", "none")
-/** @since 0.1.0 @category params */
+/** A decoded `SortByField`: the type of the schema of the same name. @since 0.1.0 @category params */
 export type SortByField = typeof SortByField.Type
 
 /**
+ * The order of a sorted DAS list: `asc` or `desc`.
+ *
  * @since 0.1.0
  * @category params
  */
 export const SortDirection = Schema.Literal("asc", "desc")
-/** @since 0.1.0 @category params */
+/** A decoded `SortDirection`: the type of the schema of the same name. @since 0.1.0 @category params */
 export type SortDirection = typeof SortDirection.Type
 
 /**

@@ -2,6 +2,9 @@
  * Digital assets (getAssetsByAuthority, spec §2.3 and REAL-WORLD §2): NFTs,
  * compressed NFTs and tokens. The request params, one asset and the list wrapper.
  *
+ * @example
+ * const list = yield* das.getAssetsByAuthority({ authorityAddress, limit: 100 })
+ * for (const asset of list.items) console.log(asset.id, asset.compression.compressed)
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
@@ -27,9 +30,9 @@ export const GetAssetsByAuthorityParams = Schema.Struct({
   Schema.filter(onePagingStyle),
   Schema.annotations({ identifier: "GetAssetsByAuthorityParams" })
 )
-/** @since 0.1.0 @category params */
+/** A decoded `GetAssetsByAuthorityParams`: the type of the schema of the same name. @since 0.1.0 @category params */
 export type GetAssetsByAuthorityParams = typeof GetAssetsByAuthorityParams.Type
-/** @since 0.1.0 @category params */
+/** The input of the call, as callers write it: the encoded side of `GetAssetsByAuthorityParams`. @since 0.1.0 @category params */
 export type GetAssetsByAuthorityInput = typeof GetAssetsByAuthorityParams.Encoded
 
 /**
@@ -59,6 +62,8 @@ export const AssetContent = Schema.Struct({
 })
 
 /**
+ * An authority of an asset and the scopes it holds.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -97,6 +102,9 @@ export const AssetGroup = Schema.Struct({
 })
 
 /**
+ * The royalty terms of an asset: model, basis points, target, and whether the
+ * primary sale happened.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -110,6 +118,8 @@ export const AssetRoyalty = Schema.Struct({
 })
 
 /**
+ * A creator of an asset, its share of royalties, and whether it signed (verified).
+ *
  * @since 0.1.0
  * @category models
  */
@@ -120,6 +130,8 @@ export const AssetCreator = Schema.Struct({
 })
 
 /**
+ * Who owns an asset, and whether it is frozen or delegated.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -187,7 +199,7 @@ export const DigitalAsset = Schema.Struct({
   mpl_core_info: Schema.optional(Schema.Unknown),
   external_plugins: Schema.optional(Schema.Unknown)
 }).annotations({ identifier: "DigitalAsset" })
-/** @since 0.1.0 @category models */
+/** A decoded `DigitalAsset`: the type of the schema of the same name. @since 0.1.0 @category models */
 export type DigitalAsset = typeof DigitalAsset.Type
 
 /**
@@ -200,5 +212,5 @@ export const DigitalAssetList = Schema.Struct({
   ...listFields,
   items: Schema.Array(DigitalAsset)
 }).annotations({ identifier: "DigitalAssetList" })
-/** @since 0.1.0 @category models */
+/** A decoded `DigitalAssetList`: the type of the schema of the same name. @since 0.1.0 @category models */
 export type DigitalAssetList = typeof DigitalAssetList.Type

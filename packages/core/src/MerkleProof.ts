@@ -6,6 +6,10 @@
  * A local check shows that a proof is internally consistent with its root; it
  * cannot tell whether that root is still current on chain.
  *
+ * @example
+ * const tree = MerkleProof.buildTree(leaves, 14)
+ * const proof = MerkleProof.proofFor(tree, 3)
+ * MerkleProof.verify(assetProof) // { valid: true } or the reason it is not
  * @since 0.1.0
  */
 import { keccak_256 } from "@noble/hashes/sha3.js"

@@ -3,6 +3,12 @@
  * the consumer pulls past the previous one, so `Stream.take(n)` stops fetching.
  * Every page also reports the position to resume from, for checkpointed jobs.
  *
+ * @example
+ * // Save `page.next` after each page; pass it back as the start to resume.
+ * const pages = Pagination.cursorPages("holders", (cursor) =>
+ *   compression.getCompressedMintTokenHolders({ mint, cursor, limit: 1000 }).pipe(
+ *     Effect.map((r) => ({ items: r.value.items, cursor: r.value.cursor }))
+ *   ), savedCursor)
  * @since 0.1.0
  */
 import * as Chunk from "effect/Chunk"
@@ -89,6 +95,8 @@ export interface NumberedResult<A> {
 }
 
 /**
+ * Options of `numberedPages`: page size, read-ahead and the page to start from.
+ *
  * @since 0.1.0
  * @category models
  */

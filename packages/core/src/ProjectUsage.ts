@@ -9,6 +9,9 @@
  * after `subscriptionDetails` is optional, and the members of the newer
  * blocks are optional too, since their key sets still move.
  *
+ * @example
+ * const usage = yield* Schema.decodeUnknown(ProjectUsage.ProjectUsage)(body)
+ * const left = usage.creditsRemaining + usage.prepaidCreditsRemaining
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
@@ -36,6 +39,8 @@ export const BillingCycle = Schema.Struct({
 }).annotations({ identifier: "BillingCycle" })
 
 /**
+ * A decoded `BillingCycle`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -56,6 +61,8 @@ export const SubscriptionDetails = Schema.Struct({
 }).annotations({ identifier: "SubscriptionDetails" })
 
 /**
+ * A decoded `SubscriptionDetails`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -91,6 +98,8 @@ export const Usage = Schema.Struct({
 }).annotations({ identifier: "Usage" })
 
 /**
+ * A decoded `Usage`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -117,6 +126,8 @@ export const RequestBreakdown = Schema.Struct({
 }).annotations({ identifier: "RequestBreakdown" })
 
 /**
+ * A decoded `RequestBreakdown`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -135,6 +146,8 @@ export const CreditBreakdown = Schema.Struct({
 }).annotations({ identifier: "CreditBreakdown" })
 
 /**
+ * A decoded `CreditBreakdown`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -152,6 +165,8 @@ export const DataTransfer = Schema.Struct({
 }).annotations({ identifier: "DataTransfer" })
 
 /**
+ * A decoded `DataTransfer`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -190,6 +205,8 @@ export const ProjectUsage = Schema.Struct({
 }).annotations({ identifier: "ProjectUsage" })
 
 /**
+ * A decoded `ProjectUsage`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */

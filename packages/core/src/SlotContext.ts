@@ -2,6 +2,9 @@
  * The wrapper of the compression (Photon) methods, spec §2.7: `{ context: { slot }, value }`,
  * and the cursor-paged value `{ items, cursor }` most of them return.
  *
+ * @example
+ * const HoldersResult = SlotContext.withContext(SlotContext.cursorPage(TokenHolder))
+ * // decodes { context: { slot }, value: { items, cursor } }
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
@@ -16,6 +19,8 @@ import { Count, nullable } from "./internal/schema.js"
 export const SlotContext = Schema.Struct({ slot: Count }).annotations({ identifier: "SlotContext" })
 
 /**
+ * A decoded `SlotContext`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */

@@ -2,6 +2,9 @@
  * Token accounts (getTokenAccounts, spec §2.2 and REAL-WORLD §1): the request
  * params, one account, and the list wrapper. Amounts are exact `bigint`s.
  *
+ * @example
+ * const page = yield* das.getTokenAccounts({ owner, limit: 100 })
+ * for (const account of page.token_accounts) console.log(account.mint, account.amount) // amount: bigint
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
@@ -41,9 +44,9 @@ export const GetTokenAccountsParams = Schema.Struct({
   ),
   Schema.annotations({ identifier: "GetTokenAccountsParams" })
 )
-/** @since 0.1.0 @category params */
+/** A decoded `GetTokenAccountsParams`: the type of the schema of the same name. @since 0.1.0 @category params */
 export type GetTokenAccountsParams = typeof GetTokenAccountsParams.Type
-/** @since 0.1.0 @category params */
+/** The input of the call, as callers write it: the encoded side of `GetTokenAccountsParams`. @since 0.1.0 @category params */
 export type GetTokenAccountsInput = typeof GetTokenAccountsParams.Encoded
 
 /**
@@ -66,7 +69,7 @@ export const TokenAccount = Schema.Struct({
   extensions: Schema.optional(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown }))),
   token_extensions: Schema.optional(Schema.Unknown)
 }).annotations({ identifier: "TokenAccount" })
-/** @since 0.1.0 @category models */
+/** A decoded `TokenAccount`: the type of the schema of the same name. @since 0.1.0 @category models */
 export type TokenAccount = typeof TokenAccount.Type
 
 /**
@@ -79,5 +82,5 @@ export const TokenAccountList = Schema.Struct({
   ...listFields,
   token_accounts: Schema.Array(TokenAccount)
 }).annotations({ identifier: "TokenAccountList" })
-/** @since 0.1.0 @category models */
+/** A decoded `TokenAccountList`: the type of the schema of the same name. @since 0.1.0 @category models */
 export type TokenAccountList = typeof TokenAccountList.Type

@@ -4,6 +4,12 @@
  * be resolved carries a non-empty `error` string. `TokenMetadata` turns each part
  * into `Either<Part, MetadataPartError>`, so one bad part is a value, never a failure.
  *
+ * @example
+ * const [record] = yield* tokenMetadata.getTokenMetadata({ mintAccounts: [mint] })
+ * Either.match(record.onChainMetadata, {
+ *   onLeft: (error) => `unresolved: ${error.message}`,
+ *   onRight: (part) => part.metadata.data.name
+ * })
  * @since 0.1.0
  */
 import * as Either from "effect/Either"
@@ -32,7 +38,7 @@ export const TokenMetadataParams = Schema.Struct({
   includeOffChain: Schema.optional(Schema.Boolean),
   disableCache: Schema.optional(Schema.Boolean)
 }).annotations({ identifier: "TokenMetadataParams" })
-/** @since 0.1.0 @category params */
+/** A decoded `TokenMetadataParams`: the type of the schema of the same name. @since 0.1.0 @category params */
 export type TokenMetadataParams = typeof TokenMetadataParams.Type
 
 const NumberLike = Schema.Union(Schema.Number, Schema.NumberFromString)
@@ -75,7 +81,7 @@ export const AccountInfo = Schema.Struct({
   /** u64: rent-exempt accounts report 18446744073709551615. */
   rentEpoch: U64
 }).annotations({ identifier: "AccountInfo" })
-/** @since 0.1.0 @category models */
+/** A decoded `AccountInfo`: the type of the schema of the same name. @since 0.1.0 @category models */
 export type AccountInfo = typeof AccountInfo.Type
 
 /**
@@ -112,7 +118,7 @@ export const OnChainMetadata = Schema.Struct({
     total: NumberLike
   })))
 }).annotations({ identifier: "OnChainMetadata" })
-/** @since 0.1.0 @category models */
+/** A decoded `OnChainMetadata`: the type of the schema of the same name. @since 0.1.0 @category models */
 export type OnChainMetadata = typeof OnChainMetadata.Type
 
 /**
@@ -143,7 +149,7 @@ export const OffChainMetadata = Schema.Struct({
     })))
   }))
 }).annotations({ identifier: "OffChainMetadata" })
-/** @since 0.1.0 @category models */
+/** A decoded `OffChainMetadata`: the type of the schema of the same name. @since 0.1.0 @category models */
 export type OffChainMetadata = typeof OffChainMetadata.Type
 
 /**
@@ -162,7 +168,7 @@ export const LegacyMetadata = Schema.Struct({
   tags: Schema.optional(Schema.Array(Schema.String)),
   extensions: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
 }).annotations({ identifier: "LegacyMetadata" })
-/** @since 0.1.0 @category models */
+/** A decoded `LegacyMetadata`: the type of the schema of the same name. @since 0.1.0 @category models */
 export type LegacyMetadata = typeof LegacyMetadata.Type
 
 const errorField = Schema.optionalWith(Schema.String, { default: () => "" })
@@ -190,7 +196,7 @@ export const TokenMetadataWire = Schema.Struct({
   }))),
   legacyMetadata: Schema.optional(Schema.NullOr(LegacyMetadata))
 }).annotations({ identifier: "TokenMetadataWire" })
-/** @since 0.1.0 @category wire */
+/** A decoded `TokenMetadataWire`: the type of the schema of the same name. @since 0.1.0 @category wire */
 export type TokenMetadataWire = typeof TokenMetadataWire.Type
 
 /**
@@ -200,7 +206,7 @@ export type TokenMetadataWire = typeof TokenMetadataWire.Type
  * @category models
  */
 export const PartName = Schema.Literal("onChainAccountInfo", "onChainMetadata", "offChainMetadata")
-/** @since 0.1.0 @category models */
+/** A decoded `PartName`: the type of the schema of the same name. @since 0.1.0 @category models */
 export type PartName = typeof PartName.Type
 
 /**
@@ -222,6 +228,8 @@ export class MetadataPartError extends Schema.TaggedClass<MetadataPartError>("@s
 ) {}
 
 /**
+ * The readable value of a mint's `accountInfo` part.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -230,6 +238,8 @@ export interface AccountInfoPart {
 }
 
 /**
+ * The readable value of a mint's on-chain metadata part.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -238,6 +248,8 @@ export interface OnChainMetadataPart {
 }
 
 /**
+ * The readable value of a mint's off-chain metadata part, and the uri it came from.
+ *
  * @since 0.1.0
  * @category models
  */

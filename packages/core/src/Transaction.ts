@@ -10,6 +10,11 @@
  * than misread). Every failure is a `MalformedTransaction` naming the reason and the
  * byte (or character) where reading stopped; the reader never throws.
  *
+ * @example
+ * const tx = yield* Transaction.parse(wire, "base64") // fails with MalformedTransaction
+ * tx.signatures[0] // the transaction's id
+ * Transaction.isFullySigned(tx, { verify: true })
+ * tx.transfers // every top-level System transfer: from, to, lamports
  * @since 0.1.0
  */
 import { ed25519 } from "@noble/curves/ed25519.js"
@@ -44,6 +49,8 @@ export const SYSTEM_PROGRAM = "11111111111111111111111111111111" as Address
 export type Encoding = "base64" | "base58"
 
 /**
+ * The three counts at the start of a message that give each static account its role.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -97,6 +104,8 @@ export interface LookupAccount {
 }
 
 /**
+ * An account an instruction refers to: a static key, or an entry of a lookup table.
+ *
  * @since 0.1.0
  * @category models
  */

@@ -7,6 +7,9 @@
  * length (an empty part is what the indexer sends when it skipped proving). The proof
  * is otherwise opaque: verifying it needs the circuit keys.
  *
+ * @example
+ * const { value } = yield* compression.getValidityProof({ hashes: [accountHash] })
+ * value.compressedProof.a.length // 32 bytes, whatever form the wire used
  * @since 0.1.0
  */
 import * as ParseResult from "effect/ParseResult"
@@ -86,6 +89,8 @@ export const CompressedProof = Schema.Struct({
 }).annotations({ identifier: "CompressedProof" })
 
 /**
+ * A decoded `CompressedProof`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -119,6 +124,8 @@ export const ValidityProof = Schema.Struct({
 )
 
 /**
+ * A decoded `ValidityProof`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */

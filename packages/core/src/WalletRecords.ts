@@ -9,6 +9,9 @@
  * Identifiers stay strict (`Address`, `Signature`), so a record's values can be
  * passed straight to other calls.
  *
+ * @example
+ * const page = yield* Schema.decodeUnknown(WalletRecords.BalancesPage)(body)
+ * const total = page.balances.reduce((sum, b) => sum + (b.usdValue ?? 0), 0)
  * @since 0.1.0
  */
 import * as ParseResult from "effect/ParseResult"
@@ -71,6 +74,8 @@ export const AmountRaw = Schema.transformOrFail(Schema.String, Schema.BigIntFrom
 export const TokenProgram = Schema.Literal("spl-token", "token-2022").annotations({ identifier: "TokenProgram" })
 
 /**
+ * A decoded `TokenProgram`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -93,6 +98,8 @@ export const Identity = Schema.Struct({
 }).annotations({ identifier: "Identity" })
 
 /**
+ * A decoded `Identity`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -127,6 +134,8 @@ export const Balance = Schema.Struct({
 }).annotations({ identifier: "Balance" })
 
 /**
+ * A decoded `Balance`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -148,6 +157,8 @@ export const Nft = Schema.Struct({
 }).annotations({ identifier: "Nft" })
 
 /**
+ * A decoded `Nft`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -177,6 +188,8 @@ export const CursorPagination = Schema.Struct({
 }).annotations({ identifier: "CursorPagination" })
 
 /**
+ * A decoded `CursorPagination`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -200,6 +213,8 @@ export const BalancesPage = Schema.Struct({
 }).annotations({ identifier: "BalancesPage" })
 
 /**
+ * A decoded `BalancesPage`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -219,6 +234,8 @@ export const BalanceChange = Schema.Struct({
 }).annotations({ identifier: "BalanceChange" })
 
 /**
+ * A decoded `BalanceChange`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -242,6 +259,8 @@ export const HistoryEntry = Schema.Struct({
 }).annotations({ identifier: "HistoryEntry" })
 
 /**
+ * A decoded `HistoryEntry`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -259,6 +278,8 @@ export const HistoryPage = Schema.Struct({
 }).annotations({ identifier: "HistoryPage" })
 
 /**
+ * A decoded `HistoryPage`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -275,6 +296,8 @@ export type HistoryPage = typeof HistoryPage.Type
 export type Direction = "in" | "out" | (string & {})
 
 /**
+ * The schema of `Direction`: any string, `in` and `out` being the known ones.
+ *
  * @since 0.1.0
  * @category schemas
  */
@@ -303,6 +326,8 @@ export const Transfer = Schema.Struct({
 }).annotations({ identifier: "Transfer" })
 
 /**
+ * A decoded `Transfer`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -320,6 +345,8 @@ export const TransfersPage = Schema.Struct({
 }).annotations({ identifier: "TransfersPage" })
 
 /**
+ * A decoded `TransfersPage`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -349,6 +376,8 @@ export const FundedBy = Schema.Struct({
 }).annotations({ identifier: "FundedBy" })
 
 /**
+ * A decoded `FundedBy`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */

@@ -5,6 +5,10 @@
  * into a `Redacted`, so printing, `JSON.stringify`, `util.inspect` and logs of a
  * record show `<redacted>`. `Redacted.value(hook.authHeader)` reads it.
  *
+ * @example
+ * const [hook] = yield* Schema.decodeUnknown(Webhook.WebhookList)(body)
+ * console.log(hook) // authHeader prints as <redacted>
+ * Redacted.value(hook.authHeader) // the secret, when you mean it
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
@@ -25,6 +29,8 @@ export const WebhookType = Schema.Literal(
 ).annotations({ identifier: "WebhookType" })
 
 /**
+ * A decoded `WebhookType`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -71,6 +77,8 @@ export const KnownTransactionType = Schema.Literal(...knownTransactionTypes).ann
 })
 
 /**
+ * A decoded `KnownTransactionType`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -89,6 +97,8 @@ export const OtherTransactionType = Schema.String.pipe(
 )
 
 /**
+ * A decoded `OtherTransactionType`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -105,6 +115,8 @@ export const TransactionType = Schema.Union(KnownTransactionType, OtherTransacti
 })
 
 /**
+ * A decoded `TransactionType`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -142,6 +154,8 @@ export const Webhook = Schema.Struct({
 }).annotations({ identifier: "Webhook" })
 
 /**
+ * A decoded `Webhook`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */

@@ -2,6 +2,11 @@
  * @solfx/core: the domain. Schemas, branded primitives, errors, config,
  * pagination and pure Solana logic. No HTTP.
  *
+ * @example
+ * import { Primitives, Transaction, Json } from "@solfx/core"
+ *
+ * const address = Schema.decodeUnknownSync(Primitives.Address)("86xCnPeV69n6t3DnyGvkKobf9FdN2H9oiVDdaMpo2MMY")
+ * const tx = yield* Transaction.parse(wire, "base64")
  * @since 0.1.0
  */
 

@@ -4,6 +4,12 @@
  * REST routes with their usage category and credit cost; the server charges and
  * counts them before the handler runs, so handlers hold only the area's logic.
  *
+ * @example
+ * const ping: Area = {
+ *   name: "ping",
+ *   rpc: { ping: { category: "rpc", credits: 1, handle: (params) => Effect.succeed({ pong: params }) } }
+ * }
+ * Emulator.layerTest({ extraAreas: [ping] })
  * @since 0.1.0
  */
 import type * as Effect from "effect/Effect"

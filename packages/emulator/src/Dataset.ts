@@ -3,6 +3,10 @@
  * hashing, so the same seed gives the same data and nothing is stored until an
  * area asks for it. A list of 1,000,000 items is a length and a function.
  *
+ * @example
+ * const ds = Dataset.make(7)
+ * ds.address("wallet:0") // the same valid address for seed 7, every run
+ * const items = Dataset.lazyList(ds.size("my.items", 1_000_000), (i) => ds.int(`my.item:${i}`, 100))
  * @since 0.1.0
  */
 import { sha256 } from "@noble/hashes/sha2.js"
@@ -20,6 +24,8 @@ export interface LazyList<A> {
 }
 
 /**
+ * A list of `length` items computed on access, so a million-item list costs nothing up front.
+ *
  * @since 0.1.0
  * @category constructors
  */
@@ -37,6 +43,8 @@ export interface Sizes {
 }
 
 /**
+ * The emulator's data: every value derived from the seed and a label, on demand.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -57,6 +65,12 @@ export interface Dataset {
 const encoder = new TextEncoder()
 
 /**
+ * The dataset of a seed, with size knobs overriding the areas' defaults.
+ *
+ * @example
+ * const ds = Dataset.make(7, { "wallet.wallets": 1000 })
+ * ds.address("wallet:0") // the same address for seed 7, every time
+ *
  * @since 0.1.0
  * @category constructors
  */

@@ -3,6 +3,13 @@
  * port; `layerTest` also provides the SDK config pointing every base URL at it
  * with a fresh API key, so integration tests speak real HTTP.
  *
+ * @example
+ * // every solfx service against an emulator on a free port, with a fresh key
+ * const TestLayer = Solfx.layerNode.pipe(Layer.provideMerge(Emulator.layerTest({ seed: 7, latencyMs: 5 })))
+ * const program = Effect.gen(function*() {
+ *   const emulator = yield* Emulator.EmulatorHandle
+ *   const identity = yield* Effect.flatMap(Wallet.Wallet, (w) => w.identity(emulator.samples.wallet!))
+ * })
  * @since 0.1.0
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
@@ -23,6 +30,9 @@ import * as WebhooksArea from "./areas/Webhooks.js"
 import * as WebhookDeliveries from "./WebhookDeliveries.js"
 
 /**
+ * Options of an emulator: where it listens, its seed, projects, dataset sizes, costs,
+ * faults and latency.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -126,6 +136,12 @@ export interface Emulator {
 }
 
 /**
+ * The running emulator as a service (see `layer` and `layerTest`).
+ *
+ * @example
+ * const emu = yield* Emulator.EmulatorHandle
+ * expect(emu.count("getAssetsByAuthority")).toBe(1)
+ *
  * @since 0.1.0
  * @category tags
  */

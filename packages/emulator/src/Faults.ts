@@ -4,6 +4,10 @@
  * come from a seeded generator, so a seed replays the same sequence of faults
  * for the same sequence of requests.
  *
+ * @example
+ * emulator.setFaults({ rate: 0.2, kinds: ["429", "503", "reset"], retryAfterSeconds: 0 })
+ * // ... run the code under test, then
+ * emulator.faultsHit["503"] // how many were injected
  * @since 0.1.0
  */
 
@@ -22,12 +26,16 @@
 export type FaultKind = "429" | "500" | "503" | "reset" | "slow" | "truncate" | "malformed"
 
 /**
+ * Every fault kind.
+ *
  * @since 0.1.0
  * @category constants
  */
 export const kinds: ReadonlyArray<FaultKind> = ["429", "500", "503", "reset", "slow", "truncate", "malformed"]
 
 /**
+ * What to inject: how often, which kinds, where, and how many times at most.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -85,6 +93,8 @@ export interface Injector {
 const zero = (): Record<FaultKind, number> => Object.fromEntries(kinds.map((k) => [k, 0])) as Record<FaultKind, number>
 
 /**
+ * The fault decisions of a server: seeded, changeable at run time, counting hits.
+ *
  * @since 0.1.0
  * @category constructors
  */

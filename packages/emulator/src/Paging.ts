@@ -4,6 +4,9 @@
  * the requested page is materialised, so a list of 1,000,000 items costs the
  * same as a list of ten.
  *
+ * @example
+ * handle: (params) => Paging.slice(Dataset.lazyList(5_000, holderAt), params.cursor, params.limit ?? 1000, 1000)
+ * // -> Effect<{ items, cursor }>, failing with RpcFailure(-32602) on a bad cursor or limit
  * @since 0.1.0
  */
 import { sha256 } from "@noble/hashes/sha2.js"

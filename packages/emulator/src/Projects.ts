@@ -3,6 +3,9 @@
  * before its handler runs: regular credits first, prepaid credits once the
  * plan's limit is used up, and a 429 "max usage reached" when both are gone.
  *
+ * @example
+ * const emulator = yield* Emulator.make({ creditsLimit: 1_000, projects: [{ apiKey: "other-key" }] })
+ * emulator.usage().creditsUsed // what the default project was charged so far
  * @since 0.1.0
  */
 import { randomBytes, randomUUID } from "node:crypto"
@@ -40,6 +43,8 @@ export interface Account {
 }
 
 /**
+ * The usage categories the admin endpoint reports, in its order.
+ *
  * @since 0.1.0
  * @category constants
  */
@@ -83,6 +88,8 @@ export const billingCycle = (now: number): { readonly start: string; readonly en
 }
 
 /**
+ * A project and its API key (fresh and random unless given).
+ *
  * @since 0.1.0
  * @category constructors
  */

@@ -3,6 +3,11 @@
  * number of requests in flight (now and at most) and the requests abandoned by
  * their client. Tests read it to assert retries, concurrency and cancellation.
  *
+ * @example
+ * emulator.resetLog()
+ * yield* program
+ * expect(emulator.count("getAssetsByAuthority")).toBe(3)
+ * expect(emulator.counters.maxInFlight).toBeLessThanOrEqual(4)
  * @since 0.1.0
  */
 import type { UsageCategory } from "./Area.js"
@@ -34,6 +39,8 @@ export interface RequestRecord {
 }
 
 /**
+ * Totals since the last reset: requests by operation and status, and the most in flight at once.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -48,6 +55,8 @@ export interface Counters {
 }
 
 /**
+ * The server's record of every request it handled.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -60,6 +69,8 @@ export interface RequestLog {
 }
 
 /**
+ * An empty request log.
+ *
  * @since 0.1.0
  * @category constructors
  */

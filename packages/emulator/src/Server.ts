@@ -5,6 +5,9 @@
  * the server does what the real gateway does: authentication, credit charging,
  * usage counting, fault injection and the request log.
  *
+ * @example
+ * const { app, routes } = Server.makeApp(instance) // Emulator.make builds the instance and serves `app`
+ * routes.operations // every JSON-RPC method and REST route it answers
  * @since 0.1.0
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
@@ -75,6 +78,8 @@ const splitPath = (path: string): Array<string> => path.split("/").filter((s) =>
 export const routeOperation = (route: Pick<RestRoute, "method" | "path">): string => `${route.method} ${route.path}`
 
 /**
+ * The routing table of a set of areas; a method or route declared twice throws.
+ *
  * @since 0.1.0
  * @category constructors
  */

@@ -1,6 +1,11 @@
 /**
  * @solfx/emulator: the service on loopback, for offline development and real-HTTP tests.
  *
+ * @example
+ * import { Emulator } from "@solfx/emulator"
+ *
+ * // every solfx service against an in-process emulator, on a free port with a fresh key
+ * const TestLayer = Solfx.layerNode.pipe(Layer.provideMerge(Emulator.layerTest({ seed: 7 })))
  * @since 0.1.0
  */
 

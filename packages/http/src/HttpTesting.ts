@@ -3,6 +3,11 @@
  * request, so a service can be unit-tested without a server, and a test can
  * assert that no request was sent.
  *
+ * @example
+ * const TestLayer = Wallet.layer.pipe(Layer.provideMerge(HttpTesting.layerTransport(() =>
+ *   Response.json({ address: "86xCnPeV69n6t3DnyGvkKobf9FdN2H9oiVDdaMpo2MMY", name: "Alice", type: "user", category: "x" })
+ * )))
+ * // in a test: run the service, then `expect(yield* (yield* HttpTesting.RequestLog).count).toBe(1)`
  * @since 0.1.0
  */
 import * as HttpClient from "@effect/platform/HttpClient"
@@ -53,6 +58,12 @@ export interface RequestLogShape {
 }
 
 /**
+ * The requests the fake client received, to assert what was (or was not) sent.
+ *
+ * @example
+ * const log = yield* HttpTesting.RequestLog
+ * expect(yield* log.count).toBe(0)
+ *
  * @since 0.1.0
  * @category tags
  */

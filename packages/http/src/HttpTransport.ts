@@ -3,6 +3,10 @@
  * URLs, the API key, status codes, JSON-RPC envelopes, retries and timeouts.
  * It needs a platform `HttpClient` (NodeHttpClient, FetchHttpClient or a test one).
  *
+ * @example
+ * const transport = yield* HttpTransport.HttpTransport
+ * const slot = yield* transport.rpc("getSlot", [], Schema.Number)
+ * const live = HttpTransport.layer.pipe(Layer.provide(NodeHttpClient.layerUndici), Layer.provide(Config.layerConfig))
  * @since 0.1.0
  */
 import * as HttpClient from "@effect/platform/HttpClient"
@@ -69,6 +73,8 @@ export interface RpcOptions {
 }
 
 /**
+ * What the transport offers the services: typed REST and JSON-RPC calls, and the config.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -91,6 +97,14 @@ export interface HttpTransportShape {
 }
 
 /**
+ * The transport as a service: one per program, shared by every API service.
+ *
+ * @example
+ * const live = HttpTransport.layer.pipe(
+ *   Layer.provide(NodeHttpClient.layerUndici),
+ *   Layer.provide(Config.layer({ apiKey: "my-key" }))
+ * )
+ *
  * @since 0.1.0
  * @category tags
  */

@@ -2,6 +2,10 @@
  * @solfx/http: the shared transport (auth, redaction, JSON-RPC, status mapping,
  * retry, timeouts, spans) and its test helpers.
  *
+ * @example
+ * import { HttpTransport } from "@solfx/http"
+ *
+ * const live = HttpTransport.layer.pipe(Layer.provide(NodeHttpClient.layerUndici), Layer.provide(Config.layerConfig))
  * @since 0.1.0
  */
 

@@ -2,6 +2,11 @@
  * Bundles: `sendBundle` with offline pre-flight checks, `getBundleStatuses` for any
  * number of ids, and `awaitBundle`, which polls until a bundle lands or fails.
  *
+ * @example
+ * const bundles = yield* Bundles.Bundles
+ * const id = yield* bundles.sendBundle([payment, tip], { encoding: "base64" })
+ * const outcome = yield* bundles.awaitBundle(id, { commitment: "confirmed", timeout: "30 seconds" })
+ * if (outcome._tag === "Landed") console.log(`landed in slot ${outcome.slot}`)
  * @since 0.1.0
  */
 import * as Bundle from "@solfx/core/Bundle"
@@ -31,7 +36,7 @@ import * as Schema from "effect/Schema"
  * @category models
  */
 export const Region = Schema.Literal("ams", "dub", "fra", "lon", "nyc", "slc", "sgp", "tyo", "mainnet")
-/** @since 0.1.0 @category models */
+/** A decoded `Region`: the type of the schema of the same name. @since 0.1.0 @category models */
 export type Region = typeof Region.Type
 
 /**
@@ -52,6 +57,8 @@ export interface Options {
 }
 
 /**
+ * Options of `sendBundle`: the encoding of the transactions and the block-engine region.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -63,6 +70,8 @@ export interface SendOptions {
 }
 
 /**
+ * Options of `awaitBundle`: how long to wait, how often to poll, and the commitment to reach.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -97,6 +106,8 @@ export type BundleOutcome = Data.TaggedEnum<{
 export const BundleOutcome = Data.taggedEnum<BundleOutcome>()
 
 /**
+ * The bundle methods: send with pre-flight checks, statuses, and waiting for an outcome.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -143,6 +154,13 @@ export interface BundlesShape {
 }
 
 /**
+ * The bundles service; `layer()` builds it over the `HttpTransport`.
+ *
+ * @example
+ * const bundles = yield* Bundles.Bundles
+ * const id = yield* bundles.sendBundle([payment, tip], { encoding: "base64" })
+ * const outcome = yield* bundles.awaitBundle(id, { commitment: "confirmed" })
+ *
  * @since 0.1.0
  * @category tags
  */

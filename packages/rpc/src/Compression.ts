@@ -12,6 +12,10 @@
  * Holders come in the order the service sends them, descending balance: the SDK does
  * not re-sort.
  *
+ * @example
+ * const compression = yield* Compression.Compression
+ * const top = yield* compression.getCompressedMintTokenHolders({ mint, limit: 10 }) // { context: { slot }, value }
+ * const every = yield* compression.getCompressedMintTokenHoldersStream({ mint }).pipe(Stream.runCount)
  * @since 0.1.0
  */
 import type { CompressedTokenAccount, TokenBalance, TokenHolder } from "@solfx/core/CompressedAccount"
@@ -55,6 +59,8 @@ export interface SlotPage<A> extends Pagination.Page<A, string> {
 }
 
 /**
+ * The compression methods, each as one call, a Stream of items and a Stream of pages.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -133,6 +139,15 @@ export interface CompressionShape {
 }
 
 /**
+ * The compression service; `layer` builds it over the `HttpTransport`.
+ *
+ * @example
+ * const compression = yield* Compression.Compression
+ * const holders = yield* compression.getCompressedMintTokenHoldersStream({ mint }).pipe(
+ *   Stream.take(100),
+ *   Stream.runCollect
+ * )
+ *
  * @since 0.1.0
  * @category tags
  */
@@ -148,6 +163,8 @@ export class Compression extends Context.Tag("@solfx/rpc/Compression")<Compressi
 export const defaultCosts: Credits.CostTable<Request.CompressionMethod> = Request.DEFAULT_CREDITS
 
 /**
+ * Options of the service: the credit cost table used for the `solfx.credits` estimate.
+ *
  * @since 0.1.0
  * @category models
  */

@@ -4,6 +4,9 @@
  * adds the cost of every request it sends to the `solfx.credits` counter, tagged
  * with the API `area` and the `method` (the JSON-RPC method or REST operation).
  *
+ * @example
+ * const live = Solfx.layer({ apiKey, services: { digitalAssets: { costs: { getAssetsByAuthority: 10 } } } })
+ * const used = yield* Metric.value(Credits.credits) // { count } summed over every area and method
  * @since 0.1.0
  */
 import type * as Effect from "effect/Effect"

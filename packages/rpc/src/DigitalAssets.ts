@@ -4,6 +4,11 @@
  * comes as a lazy Stream of items and a Stream of pages whose `next` position
  * resumes a job; proof batches take any number of ids and can be verified locally.
  *
+ * @example
+ * const das = yield* DigitalAssets.DigitalAssets
+ * const page = yield* das.getAssetsByAuthority({ authorityAddress, page: 1, limit: 1000 })
+ * const all = yield* das.getAssetsByAuthorityStream({ authorityAddress }, { concurrency: 4 }).pipe(Stream.runCollect)
+ * const proofs = yield* das.getAssetProofBatchVerified(assetIds)
  * @since 0.1.0
  */
 import * as AssetProof from "@solfx/core/AssetProof"
@@ -48,6 +53,8 @@ export const defaultCosts: Credits.CostTable<Operation> = {
 }
 
 /**
+ * Options of the service: the credit cost table used for the `solfx.credits` estimate.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -104,6 +111,8 @@ export type ProofMap = ReadonlyMap<string, Option.Option<AssetProof.AssetProof>>
 type StreamParams<I> = Omit<I, "page" | "cursor" | "before" | "after">
 
 /**
+ * The DAS methods, the paginated ones also as Streams of items and of pages.
+ *
  * @since 0.1.0
  * @category models
  */

@@ -6,6 +6,9 @@
  *
  * @deprecated The service replaces this endpoint with the digital-asset methods:
  * use `DigitalAssets` (e.g. `getAssetsByAuthority`) for new code.
+ * @example
+ * const records = yield* (yield* TokenMetadata.TokenMetadata).getTokenMetadata({ mintAccounts: mints })
+ * records.map((r) => Either.isRight(r.onChainMetadata))
  * @since 0.1.0
  */
 import * as Decode from "@solfx/core/Decode"
@@ -50,6 +53,8 @@ export interface Request {
 }
 
 /**
+ * How the mints are chunked: mints per request and requests in flight.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -61,6 +66,8 @@ export interface BatchOptions {
 }
 
 /**
+ * Options of the service: the credits of one request, for the `solfx.credits` estimate.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -70,6 +77,8 @@ export interface Options {
 }
 
 /**
+ * The token-metadata method.
+ *
  * @deprecated Use `DigitalAssets`.
  * @since 0.1.0
  * @category models

@@ -1,6 +1,11 @@
 /**
  * @solfx/rpc: the JSON-RPC data services (digital assets, compression, bundles).
  *
+ * @example
+ * import { DigitalAssets } from "@solfx/rpc"
+ *
+ * const das = yield* DigitalAssets.DigitalAssets
+ * const assets = yield* das.getAssetsByAuthorityStream({ authorityAddress }).pipe(Stream.take(100), Stream.runCollect)
  * @since 0.1.0
  */
 

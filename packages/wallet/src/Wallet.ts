@@ -7,6 +7,11 @@
  * running estimate (`creditsUsed`) and feeds the `solfx.credits` counter
  * (tag `area=wallet`), so a batch job can budget and report what it spent.
  *
+ * @example
+ * const wallet = yield* Wallet.Wallet
+ * const identity = yield* wallet.identity("86xCnPeV69n6t3DnyGvkKobf9FdN2H9oiVDdaMpo2MMY") // Option<Identity>
+ * const usd = yield* wallet.portfolioUsdValue("86xCnPeV69n6t3DnyGvkKobf9FdN2H9oiVDdaMpo2MMY")
+ * const names = yield* wallet.batchIdentity(wallets, { concurrency: 2 }) // aligned with `wallets`
  * @since 0.1.0
  */
 import { type ApiError, DecodeError, InvalidRequest } from "@solfx/core/Errors"
@@ -67,6 +72,8 @@ export const batchIdentityCredits = (count: number): number =>
 export type WalletError = InvalidRequest | ApiError
 
 /**
+ * Options of `batchIdentity`: how many requests of 100 wallets run at once.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -96,6 +103,8 @@ export interface BalancesOptions {
 }
 
 /**
+ * Options of `portfolioUsdValue`: whether native SOL counts, and the page size.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -139,6 +148,8 @@ export interface TransfersOptions {
 }
 
 /**
+ * The Wallet API methods; the paged ones also as Streams of items and of pages.
+ *
  * @since 0.1.0
  * @category models
  */
