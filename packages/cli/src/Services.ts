@@ -1,22 +1,14 @@
 /**
- * Every SDK service in one Layer, over ONE `HttpTransport` (so one connection
+ * Every SDK service in one Layer (the `@solfx/sdk` umbrella), over ONE `HttpTransport` (so one connection
  * pool, one retry policy, one redaction) on Node's undici client. The config
  * comes from `SOLFX_*` environment variables with flag overrides, or, with
  * `--emulator`, from an emulator started in-process on a free port.
  *
  * @since 0.1.0
  */
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import * as Admin from "@solfx/admin/Admin"
-import * as Webhooks from "@solfx/admin/Webhooks"
 import * as SolfxConfig from "@solfx/core/Config"
 import type * as Emulator from "@solfx/emulator/Emulator"
-import * as HttpTransport from "@solfx/http/HttpTransport"
-import * as Bundles from "@solfx/rpc/Bundles"
-import * as Compression from "@solfx/rpc/Compression"
-import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
-import * as TokenMetadata from "@solfx/rpc/TokenMetadata"
-import * as Wallet from "@solfx/wallet/Wallet"
+import * as Solfx from "@solfx/sdk/Solfx"
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -26,24 +18,15 @@ import { UsageError } from "./Failure.js"
 import type { Globals } from "./Globals.js"
 
 /**
- * The services a command may use.
+ * The services a command may use: the umbrella layer's.
  *
  * @since 0.1.0
  * @category models
  */
-export type Services =
-  | DigitalAssets.DigitalAssets
-  | TokenMetadata.TokenMetadata
-  | Compression.Compression
-  | Bundles.Bundles
-  | Wallet.Wallet
-  | Admin.Admin
-  | Webhooks.Webhooks
-  | HttpTransport.HttpTransport
-  | SolfxConfig.SolfxConfig
+export type Services = Solfx.Services
 
 /**
- * Every service over one transport; needs only the config.
+ * Every service over one transport on undici; needs only the config.
  *
  * @example
  * const program = Effect.flatMap(Wallet.Wallet, (w) => w.identity(address))
@@ -51,19 +34,8 @@ export type Services =
  * @since 0.1.0
  * @category layers
  */
-export const services: Layer.Layer<Exclude<Services, SolfxConfig.SolfxConfig>, never, SolfxConfig.SolfxConfig> = Layer
-  .mergeAll(
-    DigitalAssets.layer,
-    TokenMetadata.layer,
-    Compression.layer,
-    Bundles.layer(),
-    Wallet.layer,
-    Admin.layer,
-    Webhooks.layer
-  ).pipe(
-    Layer.provideMerge(HttpTransport.layer),
-    Layer.provide(NodeHttpClient.layerUndici)
-  )
+export const services: Layer.Layer<Exclude<Services, SolfxConfig.SolfxConfig>, never, SolfxConfig.SolfxConfig> =
+  Solfx.layerNode
 
 /**
  * The config from `SOLFX_*` (see `@solfx/core/Config`) with each flag overriding
