@@ -3,6 +3,8 @@
  * and §8, and the query names the real service uses (REAL-WORLD §3). The SDK
  * checks them before any request; the field names match the service's.
  *
+ * @example
+ * const request = yield* Decode.validateInput(WalletParams.BalancesRequest)({ wallet, page: 1, limit: 100 })
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
@@ -81,6 +83,8 @@ export const TokenAccounts = Schema.Literal("none", "balanceChanged", "all").ann
 })
 
 /**
+ * A decoded `TokenAccounts`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -142,6 +146,8 @@ export const BalancesQuery = Schema.Struct({
 })
 
 /**
+ * A decoded `BalancesQuery`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -167,11 +173,16 @@ export const HistoryQuery = Schema.Struct({
   before: Schema.optional(Cursor),
   after: Schema.optional(Cursor),
   /** An enhanced transaction type such as `SWAP` or `TRANSFER`. */
-  type: Schema.optional(TransactionType),
+  type: Schema.optional(TransactionType.annotations({
+    // override: a union reports its first member's failure (`Expected "ANY"`), not the rule
+    message: () => ({ message: "an enhanced transaction type in UPPER_SNAKE_CASE, such as SWAP or TRANSFER", override: true })
+  })),
   tokenAccounts: Schema.optional(TokenAccounts)
 })
 
 /**
+ * A decoded `HistoryQuery`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -197,6 +208,8 @@ export const TransfersQuery = Schema.Struct({
 })
 
 /**
+ * A decoded `TransfersQuery`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */

@@ -148,10 +148,18 @@ export const Webhook = Schema.Struct({
   accountAddresses: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
   webhookType: WebhookType,
   /** Value sent in deliveries' `Authorization` header. A secret: kept `Redacted`. */
-  authHeader: Schema.optionalWith(Schema.Redacted(Schema.String), { nullable: true }),
+  authHeader: Schema.optionalWith(
+    // A value of the wrong shape must not be echoed in the DecodeError either.
+    Schema.Redacted(Schema.String.annotations({ message: () => "a string (the value is a secret: not shown)" })),
+    { nullable: true }
+  ),
   /** False when the service disabled it; absent means true. */
   active: Schema.optionalWith(Schema.Boolean, { default: () => true })
-}).annotations({ identifier: "Webhook" })
+}).annotations({
+  identifier: "Webhook",
+  // Not "actual {...}": a record holds its auth header.
+  message: () => "a webhook record (not shown: it holds a secret auth header)"
+})
 
 /**
  * A decoded `Webhook`: the type of the schema of the same name.
@@ -167,4 +175,7 @@ export type Webhook = typeof Webhook.Type
  * @since 0.1.0
  * @category schemas
  */
-export const WebhookList = Schema.Array(Webhook).annotations({ identifier: "WebhookList" })
+export const WebhookList = Schema.Array(Webhook).annotations({
+  identifier: "WebhookList",
+  message: () => "an array of webhook records (not shown: they hold secret auth headers)"
+})

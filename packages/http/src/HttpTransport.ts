@@ -132,6 +132,11 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 5
  * 429 and 500/502/503/504. Other calls retry only what certainly never reached the
  * server: a refused connection, or a 429 (the server rejected it unprocessed).
  *
+ * A complete 2xx answer is never retried, even when its body is broken (not JSON,
+ * or not the expected shape): the server answered, so it is a `DecodeError` after
+ * one request, not a transient fault. Only a body cut off in transit (the
+ * connection dropped before `Content-Length` bytes arrived) is a `TransportError`.
+ *
  * @since 0.1.0
  * @category retry
  */
@@ -246,6 +251,9 @@ export const make: Effect.Effect<HttpTransportShape, never, SolfxConfig | HttpCl
       return counted.pipe(
         Effect.retry(retrySchedule(config.retry, isRetryable(request.idempotent))),
         Effect.tap((raw) => Effect.annotateCurrentSpan("http.response.status_code", raw.status)),
+        // A span keeps its exit for the tracer: the raw body (which may echo the key, or carry
+        // secrets such as webhook auth headers) goes through it redacted.
+        Effect.map(Redacted.make),
         Effect.withSpan(`solfx ${request.operation}`, {
           kind: "client",
           attributes: {
@@ -253,13 +261,17 @@ export const make: Effect.Effect<HttpTransportShape, never, SolfxConfig | HttpCl
             "http.request.method": request.method,
             "solfx.operation": request.operation
           }
-        })
+        }),
+        Effect.map(Redacted.value)
       )
     }
 
+    // Plain JSON.parse: the decode gets the text too and makes any integer beyond 2^53
+    // exact where it matters (Decode.decodeWith's `source`), so a body pays for the
+    // lossless parse only when it holds one. Error bodies are re-read losslessly.
     const parseBody = (operation: string, raw: RawResponse): Effect.Effect<unknown, DecodeError> =>
       Effect.try({
-        try: () => Json.parse(raw.text),
+        try: () => JSON.parse(raw.text) as unknown,
         catch: () =>
           new DecodeError({
             operation,
@@ -270,8 +282,11 @@ export const make: Effect.Effect<HttpTransportShape, never, SolfxConfig | HttpCl
 
     const rest = <A, I>(request: RestRequest, schema: Schema.Schema<A, I>) =>
       send(request).pipe(
-        Effect.flatMap((raw) => parseBody(request.operation, raw)),
-        Effect.flatMap((body) => restBodyError(request.operation, body) ?? decodeWith(schema, request.operation, body))
+        Effect.flatMap((raw) =>
+          Effect.flatMap(parseBody(request.operation, raw), (body) =>
+            restBodyError(request.operation, exactIfError(body, raw.text)) ??
+              decodeWith(schema, request.operation, body, "$", { text: raw.text, select: (b) => b }))
+        )
       )
 
     const restOption = <A, I>(request: RestRequest, schema: Schema.Schema<A, I>) =>
@@ -295,9 +310,17 @@ export const make: Effect.Effect<HttpTransportShape, never, SolfxConfig | HttpCl
         headers: options?.headers,
         idempotent: options?.idempotent ?? true
       }).pipe(
-        Effect.flatMap((raw) => parseBody(method, raw)),
-        Effect.flatMap((body) => rpcResult(method, id, body)),
-        Effect.flatMap((result) => decodeWith(schema, method, result, "$.result"))
+        Effect.flatMap((raw) =>
+          parseBody(method, raw).pipe(
+            Effect.flatMap((body) => rpcResult(method, id, exactIfError(body, raw.text))),
+            Effect.flatMap((result) =>
+              decodeWith(schema, method, result, "$.result", {
+                text: raw.text,
+                select: (b) => (b as { result?: unknown }).result
+              })
+            )
+          )
+        )
       )
     }
 
@@ -341,6 +364,10 @@ const scrubError = <E extends ApiError>(error: E, scrub: (s: string) => string):
   void _tag
   return new Ctor(rest)
 }
+
+/** A body with an `error` member, read again losslessly: its `data` goes into the failure as it is. */
+const exactIfError = (body: unknown, text: string): unknown =>
+  typeof body === "object" && body !== null && !Array.isArray(body) && "error" in body ? Json.parse(text) : body
 
 /** A 200 that carries `{ error }` instead of data is a failure, as the real SDK treats it. */
 const restBodyError = (operation: string, body: unknown): Effect.Effect<never, ApiError> | undefined => {

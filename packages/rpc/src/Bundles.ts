@@ -25,6 +25,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
@@ -208,6 +209,13 @@ export const make = (options: Options = {}): Effect.Effect<BundlesShape, never, 
       verifySignatures: options.verifySignatures ?? true
     }
     const concurrency = Math.max(1, options.concurrency ?? 2)
+    // What the service answered goes into an error: never with the key in it (a proxy may echo
+    // the URL), and never at any length.
+    const shown = (received: string) => {
+      const key = Redacted.value(transport.config.apiKey)
+      const clean = key.length > 0 ? received.split(key).join("<redacted>") : received
+      return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean
+    }
 
     const sendBundle = (transactions: ReadonlyArray<string>, sendOptions?: SendOptions) =>
       Effect.gen(function*() {
@@ -223,7 +231,7 @@ export const make = (options: Options = {}): Effect.Effect<BundlesShape, never, 
           headers: opts.region === undefined ? undefined : { "relay-region": opts.region }
         })
         if (received.toLowerCase() !== expected) {
-          return yield* Effect.fail(new BundleIdMismatch({ expected, received }))
+          return yield* Effect.fail(new BundleIdMismatch({ expected, received: shown(received) }))
         }
         return expected
       }).pipe(Effect.withSpan("Bundles.sendBundle"))

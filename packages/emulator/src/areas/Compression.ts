@@ -313,7 +313,8 @@ const addressAccount = (ds: Dataset.Dataset, n: number, version: number) => {
       dataHash: hash32(ds, `compression:adatahash:${label}`)
     },
     owner: ds.address("compression:program"),
-    lamports: 1_000_000 + version,
+    // Address 0 holds more lamports than 2^53 (10^16: ten million SOL), to keep u64 handling honest.
+    lamports: n === 0 ? 10n ** 16n + BigInt(version) : 1_000_000 + version,
     tree: STATE_TREE,
     leafIndex: ds.int(`compression:aleaf:${label}`, 2 ** 28),
     seq: version,
