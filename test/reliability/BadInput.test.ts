@@ -12,10 +12,10 @@ import * as Bundles from "@solfx/rpc/Bundles"
 import * as Compression from "@solfx/rpc/Compression"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
 import * as TokenMetadata from "@solfx/rpc/TokenMetadata"
+import * as Kit from "@solfx/testing/Kit"
 import * as Wallet from "@solfx/wallet/Wallet"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import * as Kit from "./support/Kit.js"
 import { anything, overHandler, type Services } from "./support/Sdk.js"
 
 // Valid values, so that each row breaks exactly one thing.
@@ -29,10 +29,10 @@ const BYTES_33 = "z".repeat(44)
 const fixtures = (async () => {
   const payer = await Kit.signer()
   const [a, b, untipped, smallTip] = await Promise.all([
-    Kit.build(payer, "a", 10_000n),
-    Kit.build(payer, "b", 10_000n),
-    Kit.build(payer, "no tip", 0n),
-    Kit.build(payer, "small tip", 999n)
+    Kit.buildMemoTip(payer, "a", 10_000n),
+    Kit.buildMemoTip(payer, "b", 10_000n),
+    Kit.buildMemoTip(payer, "no tip", 0n),
+    Kit.buildMemoTip(payer, "small tip", 999n)
   ])
   const bytes = Buffer.from(a.base64, "base64")
   const unsigned = Buffer.from(bytes)

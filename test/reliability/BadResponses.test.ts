@@ -102,7 +102,15 @@ const call = (target: Target) =>
 const bodyOf = (target: Target, value: unknown) => (id: unknown) =>
   Json.stringify(target.kind === "rpc" ? { jsonrpc: "2.0", id, result: value } : value)
 
-const API_ERRORS = new Set(["Unauthorized", "RateLimited", "JsonRpcError", "HttpError", "DecodeError", "TransportError"])
+const API_ERRORS = new Set([
+  "Unauthorized",
+  "RateLimited",
+  "CreditsExhausted",
+  "JsonRpcError",
+  "HttpError",
+  "DecodeError",
+  "TransportError"
+])
 
 type Outcome = { readonly _tag: "Decoded"; readonly value: unknown } | { readonly _tag: "Typed"; readonly error: any } | {
   readonly _tag: "Defect"

@@ -16,12 +16,12 @@ import * as Bundles from "@solfx/rpc/Bundles"
 import * as Compression from "@solfx/rpc/Compression"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
 import * as TokenMetadata from "@solfx/rpc/TokenMetadata"
+import * as Kit from "@solfx/testing/Kit"
 import * as Wallet from "@solfx/wallet/Wallet"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import * as Kit from "./support/Kit.js"
 import { describeFaults, overEmulator, totalFaults } from "./support/Sdk.js"
 
 /** The issue's mix at 20%: every transient fault kind, small delays so real time stays short. */
@@ -190,7 +190,7 @@ describe("non-idempotent calls under faults", () => {
       const bundles = yield* Bundles.Bundles
       const payer = yield* Effect.promise(() => Kit.signer())
       const txs = yield* Effect.promise(() =>
-        Promise.all(range(60).map((i) => Kit.build(payer, `reliability bundle ${i}`, 5_000n)))
+        Promise.all(range(60).map((i) => Kit.buildMemoTip(payer, `reliability bundle ${i}`, 5_000n)))
       )
       emu.setFaults({
         rate: 0.3,

@@ -20,6 +20,7 @@ import * as HttpTesting from "@solfx/http/HttpTesting"
 import * as Bundles from "@solfx/rpc/Bundles"
 import * as Compression from "@solfx/rpc/Compression"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
+import * as Kit from "@solfx/testing/Kit"
 import * as Wallet from "@solfx/wallet/Wallet"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
@@ -31,7 +32,6 @@ import { existsSync } from "node:fs"
 import * as Http from "node:http"
 import { fileURLToPath } from "node:url"
 import { capture, leaksIn } from "./support/Capture.js"
-import * as Kit from "./support/Kit.js"
 import { overEmulator, overHandler, type Services } from "./support/Sdk.js"
 
 const KEY = `SECRET-${randomUUID()}`
@@ -116,8 +116,8 @@ const emulatorScenarios: ReadonlyArray<EmulatorScenario> = [
 /**
  * A server that echoes the key (in bodies, messages, JSON-RPC data), and webhook
  * records whose auth header the SDK then holds. (The SDK never sends an auth
- * header, so a server can only echo the key; user input is not echoed either: the
- * key passed by mistake as a wallet is the user's own input, shown back by design.)
+ * header, so a server can only echo the key.) The key passed by mistake as input
+ * (a wallet) is not echoed back either: `InvalidRequest` shows `<redacted>`.
  */
 interface EchoScenario {
   readonly name: string
@@ -139,10 +139,12 @@ const webhookRecord = (overrides: Record<string, unknown>) => ({
   ...overrides
 })
 
-const kitBundle = Effect.promise(() => Kit.signer().then((payer) => Kit.build(payer, "secrets", 5_000n)))
+const kitBundle = Effect.promise(() => Kit.signer().then((payer) => Kit.buildMemoTip(payer, "secrets", 5_000n)))
 
 const echoScenarios: ReadonlyArray<EchoScenario> = [
   { name: "Unauthorized echoing the key", expected: "Unauthorized", handler: (req) => Response.json({ error: `invalid api key ${req.url.searchParams.get("api-key")}` }, { status: 401 }), run: Effect.flatMap(DigitalAssets.DigitalAssets, (d) => d.getAssetsByAuthority({ authorityAddress: WALLET })) },
+  { name: "CreditsExhausted echoing the key", expected: "CreditsExhausted", handler: (req) => Response.json({ jsonrpc: "2.0", error: { code: -32429, message: `max usage reached (${req.url})` } }, { status: 429 }), run: Effect.flatMap(DigitalAssets.DigitalAssets, (d) => d.getAssetsByAuthority({ authorityAddress: WALLET })) },
+  { name: "InvalidRequest: the key passed as a wallet", expected: "InvalidRequest", handler: () => Response.json({}), run: Effect.flatMap(Wallet.Wallet, (w) => w.balances(KEY)), error: { field: "wallet", value: "<redacted>" } },
   { name: "RateLimited echoing the key", expected: "RateLimited", handler: (req) => new Response(`slow down ${req.url}`, { status: 429, headers: { "retry-after": "0" } }), run: Effect.flatMap(Wallet.Wallet, (w) => w.balances(WALLET)) },
   {
     name: "JsonRpcError echoing the URL in message and data",

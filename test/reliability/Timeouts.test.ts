@@ -7,8 +7,8 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Emulator from "@solfx/emulator/Emulator"
 import * as Bundles from "@solfx/rpc/Bundles"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
+import * as Kit from "@solfx/testing/Kit"
 import * as Effect from "effect/Effect"
-import * as Kit from "./support/Kit.js"
 import { eventually, overEmulator } from "./support/Sdk.js"
 
 const TIMEOUT_MS = 300
@@ -58,7 +58,7 @@ describe("timeouts", () => {
     Effect.gen(function*() {
       const emu = yield* Emulator.EmulatorHandle
       const bundles = yield* Bundles.Bundles
-      const tx = yield* Effect.promise(() => Kit.signer().then((payer) => Kit.build(payer, "timeout", 5_000n)))
+      const tx = yield* Effect.promise(() => Kit.signer().then((payer) => Kit.buildMemoTip(payer, "timeout", 5_000n)))
       emu.setFaults(never(1))
       const { ms, result } = yield* timed(bundles.sendBundle([tx.base64]))
       expect(result._tag === "Left" ? result.left : undefined).toMatchObject({ _tag: "TransportError", reason: "timeout", sent: true })

@@ -17,6 +17,7 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import * as SlidingWindowLimiter from "./SlidingWindowLimiter.js"
 
@@ -79,7 +80,9 @@ export const make: Effect.Effect<AdminShape, never, HttpTransport | Scope.Scope>
 
   const getProjectUsage = Effect.fn("Admin.getProjectUsage")(function*(projectId: string) {
     const id = yield* checkId(projectId)
-    yield* Effect.annotateCurrentSpan("solfx.projectId", id)
+    // The key passed by mistake as the id is a valid UUID: it must not reach the span.
+    const shown = id === Redacted.value(transport.config.apiKey) ? "<redacted>" : id
+    yield* Effect.annotateCurrentSpan("solfx.projectId", shown)
     return yield* transport.rest(
       {
         operation: OPERATION,
@@ -97,7 +100,7 @@ export const make: Effect.Effect<AdminShape, never, HttpTransport | Scope.Scope>
     )
   })
 
-  return Admin.of({ getProjectUsage })
+  return transport.redactFailures(Admin.of({ getProjectUsage }))
 })
 
 /**

@@ -17,6 +17,7 @@ import * as Option from "effect/Option"
 import * as RateLimiter from "effect/RateLimiter"
 import * as Redacted from "effect/Redacted"
 import * as TestClock from "effect/TestClock"
+import * as Tracer from "effect/Tracer"
 import { inspect } from "node:util"
 
 const PROJECT = "123e4567-e89b-12d3-a456-426614174000"
@@ -197,6 +198,43 @@ describe("Admin.getProjectUsage", () => {
           expect(times).toHaveLength(1)
         })
     ))
+
+  it.effect("the API key passed by mistake as the project id (both are UUIDs) shows in neither the error nor a span", () => {
+    const KEY = "0b7e4c1a-5d2f-4e8b-9a3c-6f1d2e3a4b5c"
+    const attributes: Array<string> = []
+    return Effect.gen(function*() {
+      const admin = yield* Admin.Admin
+      const base = yield* Effect.tracer
+      const tracer = Tracer.make({
+        span: (...args) => {
+          const span = base.span(...args)
+          const attribute = span.attribute.bind(span)
+          span.attribute = (key, value) => {
+            attributes.push(`${key}=${String(value)}`)
+            attribute(key, value)
+          }
+          return span
+        },
+        context: (f, fiber) => base.context(f, fiber)
+      })
+      const error = yield* Effect.flip(admin.getProjectUsage(KEY).pipe(Effect.withTracer(tracer)))
+      expect(error).toMatchObject({ _tag: "ProjectMismatch", projectId: "<redacted>" })
+      for (const text of [error.message, JSON.stringify(error), inspect(error, { depth: 10 })]) {
+        expect(text).not.toContain(KEY)
+      }
+      expect(attributes).toContain("solfx.projectId=<redacted>")
+      expect(attributes.join("\n")).not.toContain(KEY)
+    }).pipe(
+      Effect.provide(
+        Admin.layer.pipe(
+          Layer.provideMerge(HttpTesting.layerTransport(
+            () => Response.json({ error: "project mismatch" }, { status: 400 }),
+            { apiKey: KEY }
+          ))
+        )
+      )
+    )
+  })
 
   it.effect("decodes the newer layout (credits/requests/dataTransfer, no usage)", () =>
     withAdmin(

@@ -4,12 +4,11 @@
  * window free of 429s, a key of another project is ProjectMismatch, usage
  * follows the other calls, and each key sees only its own webhooks.
  */
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import { Admin, Webhooks } from "@solfx/admin"
-import * as SolfxConfig from "@solfx/core/Config"
 import * as Emulator from "@solfx/emulator/Emulator"
 import { HttpTransport } from "@solfx/http"
+import * as Loopback from "@solfx/testing/Loopback"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
@@ -20,23 +19,12 @@ const USAGE_ROUTE = "GET /v0/admin/projects/:id/usage"
 const OTHER_PROJECT = "0b7e4c1a-5d2f-4e8b-9a3c-6f1d2e3a4b5c"
 const OTHER_KEY = "other-project-key-0000000000000000000"
 
-const layer = (options?: Emulator.Options) =>
-  Layer.mergeAll(Admin.layer, Webhooks.layer).pipe(
-    Layer.provideMerge(HttpTransport.layer),
-    Layer.provideMerge(Emulator.layerTest(options)),
-    Layer.provide(NodeHttpClient.layerUndici)
-  )
+const layer = (options?: Emulator.Options) => Loopback.layer(Layer.mergeAll(Admin.layer, Webhooks.layer), options)
 
 /** The Webhooks service of another key, against the same emulator. */
 const webhooksOf = (emu: Emulator.Emulator, apiKey: string) =>
   Effect.flatMap(Webhooks.Webhooks, (w) => w.list()).pipe(
-    Effect.provide(
-      Webhooks.layer.pipe(
-        Layer.provide(HttpTransport.layer),
-        Layer.provide(NodeHttpClient.layerUndici),
-        Layer.provide(SolfxConfig.layer({ apiKey, baseUrl: emu.url }))
-      )
-    )
+    Effect.provide(Loopback.layerAt(Webhooks.layer, { apiKey, baseUrl: emu.url }))
   )
 
 /** The most arrivals the server saw in any half-open window [t, t + 1000). */

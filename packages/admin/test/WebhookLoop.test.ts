@@ -9,57 +9,26 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as HttpRouter from "@effect/platform/HttpRouter"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import type { Address } from "@solana/kit"
 import { WebhookReceiver, Webhooks } from "@solfx/admin"
-import * as SolfxConfig from "@solfx/core/Config"
 import * as WebhookDelivery from "@solfx/core/WebhookDelivery"
 import * as Emulator from "@solfx/emulator/Emulator"
-import { HttpTransport } from "@solfx/http"
-import * as kit from "@solana/kit"
+import * as Kit from "@solfx/testing/Kit"
+import * as Loopback from "@solfx/testing/Loopback"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Http from "node:http"
 
 const AUTH = "Bearer loop-test-secret"
-const TIP = kit.address("96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5")
-const SYSTEM = kit.address("11111111111111111111111111111111")
-const BLOCKHASH = { blockhash: kit.blockhash("EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N"), lastValidBlockHeight: 100n }
-
-const transfer = (from: kit.KeyPairSigner, to: kit.Address, lamports: bigint) => {
-  const data = new Uint8Array(12)
-  const view = new DataView(data.buffer)
-  view.setUint32(0, 2, true)
-  view.setBigUint64(4, lamports, true)
-  return {
-    programAddress: SYSTEM,
-    accounts: [
-      { address: from.address, role: kit.AccountRole.WRITABLE_SIGNER, signer: from },
-      { address: to, role: kit.AccountRole.WRITABLE }
-    ],
-    data
-  }
-}
-
-/** A signed legacy transaction of System transfers, base64, and its signature. */
-const signed = async (payer: kit.KeyPairSigner, transfers: ReadonlyArray<readonly [kit.Address, bigint]>) => {
-  const k: any = kit
-  let message: any = k.createTransactionMessage({ version: "legacy" })
-  message = k.setTransactionMessageFeePayerSigner(payer, message)
-  message = k.setTransactionMessageLifetimeUsingBlockhash(BLOCKHASH, message)
-  message = k.appendTransactionMessageInstructions(transfers.map(([to, l]) => transfer(payer, to, l)), message)
-  const tx = await kit.signTransactionMessageWithSigners(message)
-  return { base64: kit.getBase64EncodedWireTransaction(tx), signature: kit.getSignatureFromTransaction(tx) as string }
-}
 
 /** A tipped bundle of two transactions: the first pays `wallet`, the second does not touch it. */
-const bundleFor = (wallet: kit.Address) =>
+const bundleFor = (wallet: Address) =>
   Effect.promise(async () => {
-    const payer = await kit.generateKeyPairSigner()
-    const other = await kit.generateKeyPairSigner()
-    const toWallet = await signed(payer, [[wallet, 1_500_000n]])
-    const elsewhere = await signed(payer, [[other.address, 7n], [TIP, 2000n]])
+    const payer = await Kit.signer()
+    const other = await Kit.signer()
+    const toWallet = await Kit.buildTransfers(payer, [[wallet, 1_500_000n]], { version: "legacy" })
+    const elsewhere = await Kit.buildTransfers(payer, [[other.address, 7n], [Kit.TIP, 2000n]], { version: "legacy" })
     return { transactions: [toWallet.base64, elsewhere.base64], walletSignature: toWallet.signature, otherSignature: elsewhere.signature }
   })
 
@@ -86,19 +55,13 @@ const serve = (router: HttpRouter.HttpRouter) =>
 /** The SDK's Webhooks service pointed at a running emulator. */
 const listWebhooks = (emu: Emulator.Emulator) =>
   Effect.flatMap(Webhooks.Webhooks, (w) => w.list()).pipe(
-    Effect.provide(
-      Webhooks.layer.pipe(
-        Layer.provide(HttpTransport.layer),
-        Layer.provide(NodeHttpClient.layerUndici),
-        Layer.provide(SolfxConfig.layer({ apiKey: emu.apiKey, baseUrl: emu.url }))
-      )
-    )
+    Effect.provide(Loopback.layerAt(Webhooks.layer, { apiKey: emu.apiKey, baseUrl: emu.url }))
   )
 
 describe("webhook loop: emulator -> receiver", () => {
   it.scopedLive("a landed bundle reaches the handler exactly once, though the first answer is a forced 500", () =>
     Effect.gen(function*() {
-      const wallet = (yield* Effect.promise(() => kit.generateKeyPairSigner())).address
+      const wallet = (yield* Effect.promise(() => Kit.signer())).address
       const events: Array<WebhookDelivery.DeliveryItem> = []
       const receiver = yield* WebhookReceiver.make({
         authHeader: Redacted.make(AUTH),
@@ -143,7 +106,7 @@ describe("webhook loop: emulator -> receiver", () => {
 
   it.scopedLive("a wrong authHeader gets 401 on every attempt; the handler never runs", () =>
     Effect.gen(function*() {
-      const wallet = (yield* Effect.promise(() => kit.generateKeyPairSigner())).address
+      const wallet = (yield* Effect.promise(() => Kit.signer())).address
       const receiver = yield* WebhookReceiver.make({ authHeader: Redacted.make(AUTH), onEvents: () => Effect.die("must not run") })
       const base = yield* serve(WebhookReceiver.router(receiver, "/hook"))
       const emu = yield* Emulator.make({
@@ -160,7 +123,7 @@ describe("webhook loop: emulator -> receiver", () => {
 
   it.scopedLive("a webhook that always fails ends active: false in the webhooks list", () =>
     Effect.gen(function*() {
-      const wallet = (yield* Effect.promise(() => kit.generateKeyPairSigner())).address
+      const wallet = (yield* Effect.promise(() => Kit.signer())).address
       const base = yield* serve(HttpRouter.empty.pipe(HttpRouter.post("/broken", HttpServerResponse.empty({ status: 503 }))))
       const emu = yield* Emulator.make({
         webhooks: [{ webhookURL: `${base}/broken`, webhookType: "enhanced", accountAddresses: [wallet], transactionTypes: ["ANY"], authHeader: AUTH }],

@@ -6,9 +6,9 @@
 import { describe, expect, layer } from "@effect/vitest"
 import * as Json from "@solfx/core/Json"
 import * as Emulator from "@solfx/emulator/Emulator"
+import * as Kit from "@solfx/testing/Kit"
 import * as Effect from "effect/Effect"
 import { exited, firstLine, jsonLines, type Result, solfx, start } from "./support/Cli.js"
-import * as kit from "./support/kit.js"
 
 const envOf = (emu: Emulator.Emulator, key = emu.apiKey): Record<string, string> => ({
   SOLFX_API_KEY: key,
@@ -65,14 +65,14 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 120_000, excludeTestServices: t
         const emu = yield* Emulator.EmulatorHandle
         const before = emu.requests.length
         const [tx0, tx1] = yield* Effect.promise(async () => {
-          const payer = await kit.signer()
-          const to = (await kit.signer()).address
+          const payer = await Kit.signer()
+          const to = (await Kit.signer()).address
           return [
-            await kit.build(payer, [[to, 5_000n], [kit.TIP, 10_000n]], { version: 0 }),
-            await kit.build(payer, [[to, 7_000n]], { version: "legacy" })
+            await Kit.buildTransfers(payer, [[to, 5_000n], [Kit.TIP, 10_000n]], { version: 0 }),
+            await Kit.buildTransfers(payer, [[to, 7_000n]], { version: "legacy" })
           ]
         })
-        const expected = kit.expectedBundleId([tx0!.signature, tx1!.signature])
+        const expected = Kit.bundleIdOf([tx0!.signature, tx1!.signature])
         const [json, human, malformed] = yield* all([
           solfx(["bundle", "inspect", tx0!.base64, tx1!.base64, "--json"]),
           solfx(["bundle", "inspect", "--encoding", "base58", tx0!.base58, tx1!.base58]),
@@ -86,7 +86,7 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 120_000, excludeTestServices: t
           signatures: [tx0!.signature],
           signed: true,
           version: 0,
-          tips: [{ to: kit.TIP, lamports: 10_000 }]
+          tips: [{ to: Kit.TIP, lamports: 10_000 }]
         })
         expect(report.transactions[1]).toMatchObject({ signatures: [tx1!.signature], signed: true, tips: [] })
         expect(report.transactions[1].transfers[0].lamports).toBe(7_000)
@@ -273,15 +273,15 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 120_000, excludeTestServices: t
       const emu = yield* Emulator.EmulatorHandle
       const env = envOf(emu)
       const txs = yield* Effect.promise(async () => {
-        const payer = await kit.signer()
-        const to = (await kit.signer()).address
+        const payer = await Kit.signer()
+        const to = (await Kit.signer()).address
         return [
-          await kit.build(payer, [[to, 1_000n]]),
-          await kit.build(payer, [[to, 2_000n]]),
-          await kit.build(payer, [[kit.TIP, 10_000n]])
+          await Kit.buildTransfers(payer, [[to, 1_000n]]),
+          await Kit.buildTransfers(payer, [[to, 2_000n]]),
+          await Kit.buildTransfers(payer, [[Kit.TIP, 10_000n]])
         ]
       })
-      const expected = kit.expectedBundleId(txs.map((t) => t.signature))
+      const expected = Kit.bundleIdOf(txs.map((t) => t.signature))
       const sent = ok(yield* solfx(["bundle", "send", ...txs.map((t) => t.base64), "--region", "fra", "--wait", "--json"], { env }), "send")
       const [result] = jsonLines(sent.stdout)
       expect(result.bundleId).toBe(expected)

@@ -4,6 +4,7 @@ import * as HelpDoc from "@effect/cli/HelpDoc"
 import { Unauthorized } from "@solfx/core/Errors"
 import * as Bundle from "@solfx/core/Bundle"
 import * as Transaction from "@solfx/core/Transaction"
+import * as Kit from "@solfx/testing/Kit"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -16,7 +17,6 @@ import * as Format from "../src/Format.js"
 import { hoist } from "../src/Globals.js"
 import { jsonLine } from "../src/Output.js"
 import * as WireTransaction from "../src/WireTransaction.js"
-import * as kit from "./support/kit.js"
 
 describe("Format", () => {
   it("shows raw amounts with their decimals, exactly", () => {
@@ -115,10 +115,10 @@ describe("WireTransaction", () => {
   it.effect("builds the same bytes as @solana/kit for a legacy System transfer", () =>
     Effect.promise(async () => {
       const seed = new Uint8Array(32).fill(7)
-      const payer = await kit.signerFromSeed(seed)
-      const to = (await kit.signer()).address
+      const payer = await Kit.signerFromSeed(seed)
+      const to = (await Kit.signer()).address
       const blockhash = "EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N"
-      const theirs = await kit.build(payer, [[to, 1_234_567n]], { version: "legacy", blockhash })
+      const theirs = await Kit.buildTransfers(payer, [[to, 1_234_567n]], { version: "legacy", blockhash })
       const ours = WireTransaction.transferTransaction(
         WireTransaction.fromSecretKey(seed),
         [{ to, lamports: 1_234_567n }],
@@ -132,16 +132,16 @@ describe("WireTransaction", () => {
     const payer = WireTransaction.generateKeypair()
     const to = WireTransaction.generateKeypair().address
     const wire = [
-      WireTransaction.transferTransaction(payer, [{ to, lamports: 5_000n }, { to: kit.TIP, lamports: 10_000n }]),
+      WireTransaction.transferTransaction(payer, [{ to, lamports: 5_000n }, { to: Kit.TIP, lamports: 10_000n }]),
       WireTransaction.transferTransaction(payer, [{ to, lamports: 1n }])
     ]
     const report = inspect(wire, "base64")
     expect(report.preflight).toBe("ok")
     const [first, second] = report.transactions
-    expect(first).toMatchObject({ signed: true, tips: [{ to: kit.TIP, lamports: 10_000n }] })
+    expect(first).toMatchObject({ signed: true, tips: [{ to: Kit.TIP, lamports: 10_000n }] })
     expect(second).toMatchObject({ signed: true, tips: [], transfers: [{ from: payer.address, to, lamports: 1n }] })
     expect(report.bundleId).toBe(
-      kit.expectedBundleId(report.transactions.map((t) => ("signatures" in t ? t.signatures[0]! : "")))
+      Kit.bundleIdOf(report.transactions.map((t) => ("signatures" in t ? t.signatures[0]! : "")))
     )
     const checked = Bundle.check(wire, "base64")
     expect(Either.isRight(checked)).toBe(true)

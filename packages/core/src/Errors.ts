@@ -43,7 +43,8 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>("@solfx/Unaut
 }
 
 /**
- * HTTP 429 (or a JSON-RPC rate-limit error). `retryAfterMillis` is set when the server sent `Retry-After`.
+ * HTTP 429 (or a JSON-RPC rate-limit error): slow down and retry. `retryAfterMillis` is set when the
+ * server sent `Retry-After`. Used-up credits are `CreditsExhausted` instead.
  *
  * @since 0.1.0
  * @category errors
@@ -56,6 +57,29 @@ export class RateLimited extends Schema.TaggedError<RateLimited>("@solfx/RateLim
   override get message(): string {
     const after = this.retryAfterMillis === undefined ? "" : ` (retry after ${this.retryAfterMillis} ms)`
     return `${this.operation}: rate limited: ${this.detail}${after}`
+  }
+}
+
+/**
+ * The project's credits are used up: HTTP 429 "max usage reached", or the JSON-RPC
+ * error -32429 "max usage reached" whatever the status that carried it. Unlike
+ * `RateLimited`, waiting a moment does not help (only more credits or the next
+ * billing cycle do), so the transport never retries it.
+ *
+ * @example
+ * program.pipe(Effect.catchTag("CreditsExhausted", (e) => Console.error(`out of credits: ${e.detail}`)))
+ * @since 0.1.0
+ * @category errors
+ */
+export class CreditsExhausted extends Schema.TaggedError<CreditsExhausted>("@solfx/CreditsExhausted")(
+  "CreditsExhausted",
+  {
+    operation: Schema.String,
+    detail: Schema.String
+  }
+) {
+  override get message(): string {
+    return `${this.operation}: credits exhausted: ${this.detail}`
   }
 }
 
@@ -220,6 +244,7 @@ export class BundleIdMismatch extends Schema.TaggedError<BundleIdMismatch>("@sol
 export type ApiError =
   | Unauthorized
   | RateLimited
+  | CreditsExhausted
   | JsonRpcError
   | HttpError
   | DecodeError

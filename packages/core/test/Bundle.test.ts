@@ -1,11 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Bundle from "@solfx/core/Bundle"
 import * as Transaction from "@solfx/core/Transaction"
+import { build, memo, signer, TIP, TIP2, transfer } from "@solfx/testing/Kit"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { createHash } from "node:crypto"
-import { build, memo, signer, TIP, TIP2, transfer } from "./utils/kit.js"
 
 describe("bundle id", () => {
   it("matches the documented getBundleStatuses example (id of its two transactions)", () => {

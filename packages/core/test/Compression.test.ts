@@ -12,15 +12,15 @@ import { validateInput } from "@solfx/core/Decode"
 import * as Json from "@solfx/core/Json"
 import { encodeBase58, encodeBase64 } from "@solfx/core/Primitives"
 import * as ValidityProof from "@solfx/core/ValidityProof"
+import * as RealFixtures from "@solfx/testing/RealFixtures"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { existsSync, readFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 
-const ROOT = fileURLToPath(new URL("../../../../shared/fixtures/real", import.meta.url))
-const present = existsSync(ROOT)
+const ROOT = RealFixtures.root
+const present = RealFixtures.present()
 const read = (path: string): any => Json.parse(readFileSync(join(ROOT, path), "utf8"))
 
 const decode = <A, I>(schema: Schema.Schema<A, I>, input: unknown) =>

@@ -11,14 +11,14 @@ import * as DigitalAsset from "@solfx/core/DigitalAsset"
 import * as Json from "@solfx/core/Json"
 import * as TokenAccount from "@solfx/core/TokenAccount"
 import * as TokenMetadata from "@solfx/core/TokenMetadata"
+import * as RealFixtures from "@solfx/testing/RealFixtures"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { existsSync, readFileSync } from "node:fs"
-import { fileURLToPath } from "node:url"
+import { readFileSync } from "node:fs"
 
-const ROOT = fileURLToPath(new URL("../../../../shared/fixtures/real", import.meta.url))
-const present = existsSync(ROOT)
+const ROOT = RealFixtures.root
+const present = RealFixtures.present()
 
 const OWNER = "86xCnPeV69n6t3DnyGvkKobf9FdN2H9oiVDdaMpo2MMY"
 const MINT = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"

@@ -18,15 +18,15 @@ import * as ValidityProof from "@solfx/core/ValidityProof"
 import * as ProjectUsage from "@solfx/core/ProjectUsage"
 import * as Webhook from "@solfx/core/Webhook"
 import * as WalletRecords from "@solfx/core/WalletRecords"
+import * as RealFixtures from "@solfx/testing/RealFixtures"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 
-const ROOT = fileURLToPath(new URL("../../../../shared/fixtures/real", import.meta.url))
-const present = existsSync(ROOT)
+const ROOT = RealFixtures.root
+const present = RealFixtures.present()
 
 /**
  * How a fixture file sits on the wire:

@@ -5,15 +5,13 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as MerkleProof from "@solfx/core/MerkleProof"
 import { decodeBase58, encodeBase58 } from "@solfx/core/Primitives"
+import * as RealFixtures from "@solfx/testing/RealFixtures"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import * as fc from "fast-check"
-import { existsSync, readFileSync } from "node:fs"
-import { fileURLToPath } from "node:url"
+import { readFileSync } from "node:fs"
 
-const FIXTURE = fileURLToPath(
-  new URL("../../../../shared/fixtures/real/getAssetProof/helius-docs-openapi-1.json", import.meta.url)
-)
-const present = existsSync(FIXTURE)
+const FIXTURE = RealFixtures.path("getAssetProof", "helius-docs-openapi-1.json")
+const present = RealFixtures.present("getAssetProof", "helius-docs-openapi-1.json")
 
 /** Flip one base58 character to another valid one, keeping 32 bytes. */
 const tamper = (hash: string): string => {

@@ -2,13 +2,13 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Bundle from "@solfx/core/Bundle"
 import type { MalformedTransaction } from "@solfx/core/Errors"
 import * as Transaction from "@solfx/core/Transaction"
+import { build, LOOKUP_TABLE, memo, signer, TIP, transfer } from "@solfx/testing/Kit"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import fc from "fast-check"
-import { build, LOOKUP_TABLE, memo, signer, TIP, transfer } from "./utils/kit.js"
 
 const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ""), "hex"))
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64")

@@ -7,15 +7,15 @@ import * as Decode from "@solfx/core/Decode"
 import * as Json from "@solfx/core/Json"
 import * as WalletParams from "@solfx/core/WalletParams"
 import * as WalletRecords from "@solfx/core/WalletRecords"
+import * as RealFixtures from "@solfx/testing/RealFixtures"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Schema from "effect/Schema"
-import { existsSync, readFileSync } from "node:fs"
-import { fileURLToPath } from "node:url"
+import { readFileSync } from "node:fs"
 
-const ROOT = fileURLToPath(new URL("../../../../shared/fixtures/real", import.meta.url))
-const present = existsSync(ROOT)
+const ROOT = RealFixtures.root
+const present = RealFixtures.present()
 
 const decode = <A, I>(schema: Schema.Schema<A, I>, body: unknown) =>
   Schema.decodeUnknownEither(schema, { onExcessProperty: "ignore" })(body)

@@ -6,14 +6,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Json from "@solfx/core/Json"
 import * as WebhookDelivery from "@solfx/core/WebhookDelivery"
+import * as RealFixtures from "@solfx/testing/RealFixtures"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 
-const ROOT = fileURLToPath(new URL("../../../../shared/fixtures/real/webhook-delivery", import.meta.url))
-const present = existsSync(ROOT)
+const ROOT = RealFixtures.path("webhook-delivery")
+const present = RealFixtures.present("webhook-delivery")
 const files = present ? readdirSync(ROOT).filter((f) => f.endsWith(".json")) : []
 const read = (file: string): unknown => Json.parse(readFileSync(join(ROOT, file), "utf8"))
 

@@ -1,16 +1,14 @@
 /**
  * Conformance of the bundle area with plain fetch, checked against values computed
- * here (kit-built transactions, node:crypto SHA-256), not against the SDK.
+ * independently of the SDK (kit-built transactions, their ids hashed by @solfx/testing/Kit).
  */
 import { describe, expect, it } from "@effect/vitest"
+import { build, bundleIdOf as idOf, memo, signer, TIP, TIP2, transfer } from "@solfx/testing/Kit"
 import * as Effect from "effect/Effect"
-import { createHash } from "node:crypto"
 import * as Emulator from "../src/Emulator.js"
 import { post, rpc } from "./support/Http.js"
-import { build, memo, signer, TIP, TIP2, transfer } from "./support/Kit.js"
 
 const NO_TIP = "Bundles must write lock at least one tip account to be eligible for the auction."
-const idOf = (sigs: ReadonlyArray<string>) => createHash("sha256").update(sigs.join(",")).digest("hex")
 
 const fixtures = (async () => {
   const payer = await signer()

@@ -8,6 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Json from "@solfx/core/Json"
 import * as Transaction from "@solfx/core/Transaction"
 import * as WebhookDelivery from "@solfx/core/WebhookDelivery"
+import { build, LOOKUP_TABLE, memo, signer, TIP, transfer } from "@solfx/testing/Kit"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -16,7 +17,6 @@ import * as Dataset from "../src/Dataset.js"
 import * as Events from "../src/Events.js"
 import * as Projects from "../src/Projects.js"
 import * as WebhookDeliveries from "../src/WebhookDeliveries.js"
-import { build, LOOKUP_TABLE, memo, signer, TIP, transfer } from "./support/Kit.js"
 
 const dataset = Dataset.make(7)
 

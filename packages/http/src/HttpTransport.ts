@@ -15,6 +15,7 @@ import { SolfxConfig } from "@solfx/core/Config"
 import type { Host, RetryPolicy, SolfxConfigShape } from "@solfx/core/Config"
 import {
   type ApiError,
+  CreditsExhausted,
   DecodeError,
   HttpError,
   InsecureTransport,
@@ -27,11 +28,14 @@ import * as Json from "@solfx/core/Json"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Predicate from "effect/Predicate"
 import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import { decodeWith } from "@solfx/core/Decode"
 import { excerpt, parseRetryAfter, transportFailure } from "./internal/errors.js"
 
@@ -94,6 +98,16 @@ export interface HttpTransportShape {
     schema: Schema.Schema<A, I>,
     options?: RpcOptions
   ) => Effect.Effect<A, ApiError>
+  /**
+   * `service` with the configured API key scrubbed from every failure of its
+   * members (Effects, and functions returning Effects or Streams). The transport
+   * already scrubs its own failures; this covers the ones a service makes before
+   * or after it: `InvalidRequest` echoes the input (its `value`, and a rule may
+   * quote it), `ProjectMismatch` names the id it was given, and a key passed by
+   * mistake as a wallet or an id must not come back in them. Services wrap what
+   * they build with it.
+   */
+  readonly redactFailures: <S extends object>(service: S) => S
 }
 
 /**
@@ -131,6 +145,8 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 5
  * Whether a failure may be retried. Idempotent calls retry transport failures,
  * 429 and 500/502/503/504. Other calls retry only what certainly never reached the
  * server: a refused connection, or a 429 (the server rejected it unprocessed).
+ * Exhausted credits (`CreditsExhausted`, a 429 "max usage reached") are never
+ * retried: no delay brings credits back.
  *
  * A complete 2xx answer is never retried, even when its body is broken (not JSON,
  * or not the expected shape): the server answered, so it is a `DecodeError` after
@@ -145,6 +161,8 @@ export const isRetryable = (idempotent: boolean) => (error: ApiError): boolean =
     case "RateLimited":
       // A rate-limited request was rejected before processing: safe to resend even when not idempotent.
       return true
+    case "CreditsExhausted":
+      return false
     case "TransportError":
       return idempotent || !error.sent
     case "HttpError":
@@ -329,11 +347,37 @@ export const make: Effect.Effect<HttpTransportShape, never, SolfxConfig | HttpCl
     const guard = <A>(effect: Effect.Effect<A, ApiError>): Effect.Effect<A, ApiError> =>
       Effect.mapError(effect, (error) => scrubError(error, scrub))
 
+    const redactFailure = (error: unknown): unknown =>
+      typeof error === "string"
+        ? scrub(error)
+        : error instanceof Error && Predicate.hasProperty(error, "_tag") && typeof error._tag === "string"
+        ? scrubError(error as Error & { readonly _tag: string }, scrub)
+        : error
+    const redactResult = (value: unknown): unknown => {
+      if (typeof value !== "object" || value === null) return value
+      // Option and Either are Effects too, but plain values here.
+      if (Option.isOption(value) || Either.isEither(value)) return value
+      // Every Effect is also marked as a Stream: test for Effects first.
+      if (Effect.isEffect(value)) return Effect.mapError(value, redactFailure)
+      if (Stream.StreamTypeId in value) return Stream.mapError(value as Stream.Stream<unknown, unknown>, redactFailure)
+      return value
+    }
+    const redactFailures = <S extends object>(service: S): S => {
+      const out: Record<string, unknown> = {}
+      for (const [name, member] of Object.entries(service)) {
+        out[name] = typeof member === "function"
+          ? (...args: ReadonlyArray<unknown>) => redactResult(member(...args))
+          : redactResult(member)
+      }
+      return out as S
+    }
+
     return {
       config,
       rest: (request, schema) => guard(rest(request, schema)),
       restOption: (request, schema) => guard(restOption(request, schema)),
-      rpc: (method, params, schema, options) => guard(rpc(method, params, schema, options))
+      rpc: (method, params, schema, options) => guard(rpc(method, params, schema, options)),
+      redactFailures
     }
   }
 )
@@ -350,7 +394,8 @@ const scrubValue = (value: unknown, scrub: (s: string) => string): unknown => {
   }
 }
 
-const scrubError = <E extends ApiError>(error: E, scrub: (s: string) => string): E => {
+/** The error rebuilt with every field scrubbed; the same error when nothing changed. */
+const scrubError = <E extends { readonly _tag: string }>(error: E, scrub: (s: string) => string): E => {
   const fields: Record<string, unknown> = {}
   let changed = false
   for (const [key, value] of Object.entries(error)) {
@@ -393,8 +438,16 @@ const isRpcErrorObject = (u: unknown): u is RpcErrorObject =>
 /** JSON-RPC codes the real service (documented and observed) uses for rate limits and exhausted credits. */
 const RATE_LIMIT_CODES: ReadonlySet<number> = new Set([-32429, -32029, -32005, -32097])
 
-const rpcError = (method: string, err: RpcErrorObject): JsonRpcError | RateLimited =>
-  RATE_LIMIT_CODES.has(err.code)
+/** What the real service says when the credits are used up (REAL-WORLD.md §5: -32429 "max usage reached"). */
+const MAX_USAGE = /max usage reached/i
+
+/** A rate-limit code whose message says the credits are used up. */
+const isExhaustedRpc = (err: RpcErrorObject): boolean => RATE_LIMIT_CODES.has(err.code) && MAX_USAGE.test(err.message)
+
+const rpcError = (method: string, err: RpcErrorObject): JsonRpcError | RateLimited | CreditsExhausted =>
+  isExhaustedRpc(err)
+    ? new CreditsExhausted({ operation: method, detail: `${err.message} (JSON-RPC ${err.code})` })
+    : RATE_LIMIT_CODES.has(err.code)
     ? new RateLimited({ operation: method, detail: `${err.message} (JSON-RPC ${err.code})` })
     : new JsonRpcError({
       method,
@@ -434,6 +487,10 @@ const checkStatus = (
 ): Effect.Effect<RawResponse, ApiError> => {
   if (raw.status >= 200 && raw.status < 300) return Effect.succeed(raw)
   const detail = errorDetail(raw.text, scrub)
+  // Used-up credits, whatever the status that carries the JSON-RPC error: not a rate limit.
+  const exhausted = (raw.status === 429 && MAX_USAGE.test(detail.message)) ||
+    (detail.rpc !== undefined && isExhaustedRpc(detail.rpc))
+  if (exhausted) return Effect.fail(new CreditsExhausted({ operation, detail: detail.message }))
   if (raw.status === 401 || raw.status === 403) {
     return Effect.fail(new Unauthorized({ operation, status: raw.status, detail: detail.message }))
   }

@@ -1,6 +1,7 @@
 /**
  * @solfx/http: the shared transport (auth, redaction, JSON-RPC, status mapping,
- * retry, timeouts, spans) and its test helpers.
+ * retry, timeouts, spans), the credits estimate every service feeds, and the
+ * transport's test helpers.
  *
  * @example
  * import { HttpTransport } from "@solfx/http"
@@ -9,6 +10,8 @@
  * @since 0.1.0
  */
 
+/** @since 0.1.0 */
+export * as Credits from "./Credits.js"
 /** @since 0.1.0 */
 export * as HttpTesting from "./HttpTesting.js"
 /** @since 0.1.0 */

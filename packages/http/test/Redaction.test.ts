@@ -3,13 +3,17 @@
  * search every rendered form of the failure, the spans and the logs.
  */
 import { describe, expect, it } from "@effect/vitest"
+import * as Decode from "@solfx/core/Decode"
+import { InvalidRequest, ProjectMismatch } from "@solfx/core/Errors"
 import { HttpTesting, HttpTransport } from "@solfx/http"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Logger from "effect/Logger"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import * as Tracer from "effect/Tracer"
 import { inspect } from "node:util"
@@ -20,6 +24,13 @@ const KEY = "SECRET-123"
 const scenarios: Record<string, [tag: string, handler: HttpTesting.Handler]> = {
   Unauthorized: ["Unauthorized", (req) => Response.json({ error: `invalid api key ${req.url.searchParams.get("api-key")}` }, { status: 401 })],
   RateLimited: ["RateLimited", () => new Response(`slow down ${KEY}`, { status: 429, headers: { "retry-after": "0" } })],
+  CreditsExhausted: [
+    "CreditsExhausted",
+    (req) =>
+      Response.json({ jsonrpc: "2.0", error: { code: -32429, message: `max usage reached, ${req.url}` } }, {
+        status: 429
+      })
+  ],
   JsonRpcError: ["JsonRpcError", (req) =>
     Response.json({
       jsonrpc: "2.0",
@@ -99,4 +110,42 @@ describe("API key redaction", () => {
       expect(JSON.stringify(t.config)).not.toContain(KEY)
       expect(inspect(t.config, { depth: 10 })).not.toContain(KEY)
     }).pipe(Effect.provide(HttpTesting.layerTransport((req) => HttpTesting.rpcResult(req, 1), { apiKey: KEY }))))
+
+  describe("redactFailures: a service's own failures", () => {
+    const Literal = Schema.Literal("none", "balanceChanged", "all")
+    const probe = (t: HttpTransport.HttpTransportShape) =>
+      t.redactFailures({
+        // A rule that quotes the input, and a value that echoes it.
+        validate: (input: string) =>
+          Decode.validateInput(Schema.Struct({ tokenAccounts: Literal }))({ tokenAccounts: input }),
+        stream: (input: string) =>
+          Stream.fail(new InvalidRequest({ field: "wallet", rule: "an address", value: input })),
+        effect: Effect.fail(new ProjectMismatch({ projectId: KEY, detail: `no project ${KEY}` })),
+        ok: (n: number) => Effect.succeed(n + 1),
+        option: Option.some(KEY),
+        size: 3
+      })
+
+    it.effect("scrub the configured key from every field; leave other failures and members as they are", () =>
+      Effect.gen(function*() {
+        const service = probe(yield* HttpTransport.HttpTransport)
+        const fromValidate = yield* Effect.flip(service.validate(KEY))
+        const fromStream = yield* Effect.flip(Stream.runDrain(service.stream(`wallet ${KEY}`)))
+        const fromEffect = yield* Effect.flip(service.effect)
+        expect(fromValidate).toMatchObject({ _tag: "InvalidRequest", field: "tokenAccounts", value: "<redacted>" })
+        expect(fromStream).toMatchObject({ _tag: "InvalidRequest", field: "wallet", value: "wallet <redacted>" })
+        expect(fromEffect).toMatchObject({ _tag: "ProjectMismatch", projectId: "<redacted>" })
+        for (const error of [fromValidate, fromStream, fromEffect]) {
+          for (const text of [error.message, String(error), JSON.stringify(error), inspect(error, { depth: 10 })]) {
+            expect(text).not.toContain(KEY)
+          }
+        }
+        // Without the key an error is the very same object; other members are untouched.
+        const clean = yield* Effect.flip(service.validate("bogus"))
+        expect(clean).toMatchObject({ field: "tokenAccounts", value: "bogus" })
+        expect(yield* service.ok(1)).toBe(2)
+        expect(service.option).toEqual(Option.some(KEY))
+        expect(service.size).toBe(3)
+      }).pipe(Effect.provide(HttpTesting.layerTransport(() => Response.json({}), { apiKey: KEY }))))
+  })
 })

@@ -281,7 +281,7 @@ export const make = (options: Options = {}): Effect.Effect<BundlesShape, never, 
           : BundleOutcome.Failed({ id: valid, err: bundle.err, slot: bundle.slot, bundle })
       }).pipe(Effect.withSpan("Bundles.awaitBundle"))
 
-    return { sendBundle, getBundleStatuses, awaitBundle }
+    return transport.redactFailures({ sendBundle, getBundleStatuses, awaitBundle })
   })
 
 /**

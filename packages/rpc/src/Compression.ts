@@ -30,13 +30,13 @@ import * as Pagination from "@solfx/core/Pagination"
 import type { CursorPage, WithContext } from "@solfx/core/SlotContext"
 import type { ValidityProof } from "@solfx/core/ValidityProof"
 import { ValidityProofResult } from "@solfx/core/ValidityProof"
+import * as Credits from "@solfx/http/Credits"
 import { HttpTransport } from "@solfx/http/HttpTransport"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import * as Credits from "./Credits.js"
 
 /**
  * The failures of a compression call: bad input (before any request) or an API failure.
@@ -249,7 +249,7 @@ export const make = (options: Options = {}): Effect.Effect<CompressionShape, nev
       TransactionWithCompressionInfo
     )
 
-    return Compression.of({
+    return transport.redactFailures(Compression.of({
       getCompressionSignaturesForAddress: forAddress.run,
       getCompressionSignaturesForAddressStream: forAddress.items,
       getCompressionSignaturesForAddressPages: forAddress.pages,
@@ -268,7 +268,7 @@ export const make = (options: Options = {}): Effect.Effect<CompressionShape, nev
       getCompressionSignaturesForTokenOwnerStream: forTokenOwner.items,
       getCompressionSignaturesForTokenOwnerPages: forTokenOwner.pages,
       getTransactionWithCompressionInfo: transaction.run
-    })
+    }))
   })
 
 /**

@@ -21,6 +21,7 @@ import * as MerkleProof from "@solfx/core/MerkleProof"
 import * as Pagination from "@solfx/core/Pagination"
 import { Address } from "@solfx/core/Primitives"
 import * as TokenAccount from "@solfx/core/TokenAccount"
+import * as Credits from "@solfx/http/Credits"
 import { HttpTransport } from "@solfx/http/HttpTransport"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -28,7 +29,6 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import * as Credits from "./Credits.js"
 
 /**
  * The JSON-RPC methods of this service.
@@ -371,7 +371,7 @@ export const make = (options: Options = {}): Effect.Effect<DigitalAssetsShape, n
       return Effect.succeed(proofs)
     }
 
-    return DigitalAssets.of({
+    return transport.redactFailures(DigitalAssets.of({
       getTokenAccounts: (params) =>
         validateTokenAccounts(params).pipe(
           Effect.flatMap((p) => call("getTokenAccounts", p, TokenAccount.TokenAccountList))
@@ -392,7 +392,7 @@ export const make = (options: Options = {}): Effect.Effect<DigitalAssetsShape, n
       getSignaturesForAssetStream: (params, o) => Pagination.flattenPages(signaturePages(params, o)),
       getAssetProofBatch,
       getAssetProofBatchVerified: (ids, batch) => Effect.flatMap(getAssetProofBatch(ids, batch), verifyAll)
-    })
+    }))
   })
 
 /**

@@ -15,12 +15,12 @@ import * as Decode from "@solfx/core/Decode"
 import { type ApiError, DecodeError, type InvalidRequest } from "@solfx/core/Errors"
 import { Address } from "@solfx/core/Primitives"
 import * as Core from "@solfx/core/TokenMetadata"
+import * as Credits from "@solfx/http/Credits"
 import { HttpTransport } from "@solfx/http/HttpTransport"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import * as Credits from "./Credits.js"
 
 /**
  * The operation name used in errors, spans and the credits estimate.
@@ -183,7 +183,7 @@ export const make = (options: Options = {}): Effect.Effect<TokenMetadataShape, n
         return out as ReadonlyArray<Core.TokenMetadata>
       })
 
-    return TokenMetadata.of({ getTokenMetadata })
+    return transport.redactFailures(TokenMetadata.of({ getTokenMetadata }))
   })
 
 /**

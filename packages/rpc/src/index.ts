@@ -14,8 +14,6 @@ export * as Bundles from "./Bundles.js"
 /** @since 0.1.0 */
 export * as Compression from "./Compression.js"
 /** @since 0.1.0 */
-export * as Credits from "./Credits.js"
-/** @since 0.1.0 */
 export * as DigitalAssets from "./DigitalAssets.js"
 /** @since 0.1.0 */
 export * as TokenMetadata from "./TokenMetadata.js"

@@ -2,27 +2,20 @@
  * Integration: the Bundles service against the emulator over loopback, with the
  * real Node HTTP client and transactions built and signed with @solana/kit.
  */
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Bundle from "@solfx/core/Bundle"
 import * as Emulator from "@solfx/emulator/Emulator"
 import * as HttpTransport from "@solfx/http/HttpTransport"
 import { Bundles } from "@solfx/rpc"
+import { build, bundleIdOf, memo, signer, TIP, transfer } from "@solfx/testing/Kit"
+import * as Loopback from "@solfx/testing/Loopback"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { createHash } from "node:crypto"
-import { build, memo, signer, TIP, transfer } from "./utils/kit.js"
 
 const NO_TIP = "Bundles must write lock at least one tip account to be eligible for the auction."
 
-const layerFor = (options: Emulator.Options) =>
-  Bundles.layer().pipe(
-    Layer.provideMerge(HttpTransport.layer),
-    Layer.provideMerge(Emulator.layerTest(options)),
-    Layer.provide(NodeHttpClient.layerUndici)
-  )
+const layerFor = (options: Emulator.Options) => Loopback.layer(Bundles.layer(), options)
 
 const fixtures = (async () => {
   const alice = await signer()
@@ -44,9 +37,7 @@ describe("Bundles against the emulator", () => {
       const emu = yield* Emulator.EmulatorHandle
       const k = yield* kit
       const txs = [k.swap.base64, k.pay.base64, k.tip.base64]
-      const local = createHash("sha256")
-        .update([k.swap.signatures[0], k.pay.signatures[0], k.tip.signatures[0]].join(","))
-        .digest("hex")
+      const local = bundleIdOf([k.swap.signatures[0]!, k.pay.signatures[0]!, k.tip.signatures[0]!])
 
       const id = yield* bundles.sendBundle(txs, { encoding: "base64", region: "ams" })
       expect(id).toBe(local)

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Bundle from "@solfx/core/Bundle"
 import { HttpTesting } from "@solfx/http"
 import { Bundles } from "@solfx/rpc"
+import { build, bundleIdOf as idOf, LOOKUP_TABLE, memo, signer, TIP, TIP2, transfer } from "@solfx/testing/Kit"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -10,12 +11,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as TestClock from "effect/TestClock"
 import { createHash } from "node:crypto"
-import { build, LOOKUP_TABLE, memo, signer, TIP, TIP2, transfer } from "./utils/kit.js"
 
 const SENDER_TIP = "4ACfpUFoaSD9bfPdeu6DBt89gB6ENTeHBXCAi87NhDEE" as any // a Helius Sender account, not a Jito one
-
-const idOf = (firstSignatures: ReadonlyArray<string>) =>
-  createHash("sha256").update(firstSignatures.join(",")).digest("hex")
 
 /** Real transactions, built once with @solana/kit. */
 const fixtures = (async () => {

@@ -2,23 +2,16 @@
  * The Compression service against the emulator over loopback: real HTTP, the real
  * Node client, the emulator's seeded compressed state.
  */
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Json from "@solfx/core/Json"
 import * as Emulator from "@solfx/emulator/Emulator"
-import * as HttpTransport from "@solfx/http/HttpTransport"
 import * as Compression from "@solfx/rpc/Compression"
+import * as Loopback from "@solfx/testing/Loopback"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 
-const TestLayer = (options: Emulator.Options = {}) =>
-  Compression.layer.pipe(
-    Layer.provideMerge(HttpTransport.layer),
-    Layer.provideMerge(Emulator.layerTest({ seed: 5, ...options })),
-    Layer.provide(NodeHttpClient.layerUndici)
-  )
+const TestLayer = (options: Emulator.Options = {}) => Loopback.layer(Compression.layer, { seed: 5, ...options })
 
 const setup = Effect.gen(function*() {
   const compression = yield* Compression.Compression

@@ -8,9 +8,9 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as MerkleProof from "@solfx/core/MerkleProof"
 import * as Emulator from "@solfx/emulator/Emulator"
-import * as HttpTransport from "@solfx/http/HttpTransport"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
 import * as TokenMetadata from "@solfx/rpc/TokenMetadata"
+import * as Loopback from "@solfx/testing/Loopback"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -36,11 +36,9 @@ const clientLayer = (tamper?: (body: any) => any) =>
     ).pipe(Layer.provide(NodeHttpClient.layerUndici))
 
 const TestLayer = (options: Emulator.Options = {}, tamper?: (body: any) => any) =>
-  Layer.mergeAll(DigitalAssets.layer, TokenMetadata.layer).pipe(
-    Layer.provideMerge(HttpTransport.layer),
-    Layer.provideMerge(Emulator.layerTest({ seed: 11, ...options })),
-    Layer.provide(clientLayer(tamper))
-  )
+  Loopback.layer(Layer.mergeAll(DigitalAssets.layer, TokenMetadata.layer), { seed: 11, ...options }, {
+    client: clientLayer(tamper)
+  })
 
 const setup = Effect.gen(function*() {
   const das = yield* DigitalAssets.DigitalAssets

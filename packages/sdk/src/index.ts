@@ -24,6 +24,8 @@ export * as Compression from "@solfx/rpc/Compression"
 /** @since 0.1.0 */
 export * as Config from "@solfx/core/Config"
 /** @since 0.1.0 */
+export * as Credits from "@solfx/http/Credits"
+/** @since 0.1.0 */
 export * as DigitalAssets from "@solfx/rpc/DigitalAssets"
 /** @since 0.1.0 */
 export * as HttpTransport from "@solfx/http/HttpTransport"

@@ -19,6 +19,7 @@ import * as Decode from "@solfx/core/Decode"
 import * as Pagination from "@solfx/core/Pagination"
 import * as WalletParams from "@solfx/core/WalletParams"
 import * as WalletRecords from "@solfx/core/WalletRecords"
+import * as Credits from "@solfx/http/Credits"
 import { HttpTransport, type RestRequest } from "@solfx/http/HttpTransport"
 import * as Arr from "effect/Array"
 import * as Cause from "effect/Cause"
@@ -41,16 +42,14 @@ import * as Stream from "effect/Stream"
 export const CREDITS_PER_CALL = 100
 
 /**
- * The process-wide credit counter of the SDK, tagged `area=wallet` here. Export it
- * to your metrics backend; for one service's own total read `Wallet.creditsUsed`.
+ * The wallet's series (`area=wallet`) of the SDK-wide `solfx.credits` counter
+ * (`Credits.credits`). Export the counter to your metrics backend; for one
+ * service's own total read `Wallet.creditsUsed`.
  *
  * @since 0.1.0
  * @category credits
  */
-export const creditsMetric: Metric.Metric.Counter<number> = Metric.counter("solfx.credits", {
-  description: "Estimated credits charged by the service",
-  incremental: true
-}).pipe(Metric.tagged("area", "wallet"))
+export const creditsMetric: Metric.Metric.Counter<number> = Credits.forArea("wallet")
 
 /**
  * Credits a `batchIdentity` call over `count` wallets will cost: one request per 100.
@@ -101,6 +100,19 @@ export interface BalancesOptions {
   /** Include tokens with a zero balance. */
   readonly showZeroBalance?: boolean | undefined
 }
+
+/**
+ * A page of `balancesPages`: the service's page (NFTs on page 1 only; its
+ * `totalUsdValue` covers this page only), and a `Pagination.Page` like every other
+ * paged stream: `items` are its balances, `next` the page number to resume from
+ * (pass it as `options.page`), `undefined` on the last page.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface BalancesPageWithNext
+  extends WalletRecords.BalancesPage, Pagination.Page<WalletRecords.Balance, number>
+{}
 
 /**
  * Options of `portfolioUsdValue`: whether native SOL counts, and the page size.
@@ -180,11 +192,12 @@ export interface WalletShape {
   /**
    * Every page of balances from `options.page` (default 1), fetched one after the
    * other while `hasMore` is true. Native SOL (when shown) leads page 1; NFTs come on page 1 only.
+   * Each page's `next` is the page to resume from.
    */
   readonly balancesPages: (
     wallet: string,
     options?: BalancesOptions
-  ) => Stream.Stream<WalletRecords.BalancesPage, WalletError>
+  ) => Stream.Stream<BalancesPageWithNext, WalletError>
   /** Every token balance of every page, in the service's order. */
   readonly balancesStream: (
     wallet: string,
@@ -405,7 +418,10 @@ export const make: Effect.Effect<WalletShape, never, HttpTransport> = Effect.gen
           Stream.paginateEffect(req.page ?? 1, (page) =>
             balancesRequest({ ...req, page, limit: req.limit ?? WalletParams.MAX_LIMIT }).pipe(
               Effect.flatMap((result) => {
-                if (!result.pagination.hasMore) return Effect.succeed([result, Option.none<number>()] as const)
+                const last: BalancesPageWithNext = { ...result, items: result.balances, next: undefined }
+                if (!result.pagination.hasMore) {
+                  return Effect.succeed([last, Option.none<number>()] as const)
+                }
                 // An empty page that claims more would bill 100 credits a page forever.
                 return result.balances.length === 0
                   ? Effect.fail(
@@ -415,7 +431,7 @@ export const make: Effect.Effect<WalletShape, never, HttpTransport> = Effect.gen
                       expected: "false on a page without balances"
                     })
                   )
-                  : Effect.succeed([result, Option.some(page + 1)] as const)
+                  : Effect.succeed([{ ...last, next: page + 1 }, Option.some(page + 1)] as const)
               })
             ))
         )
@@ -494,7 +510,7 @@ export const make: Effect.Effect<WalletShape, never, HttpTransport> = Effect.gen
       )
     )
 
-  return Wallet.of({
+  return transport.redactFailures(Wallet.of({
     identity,
     batchIdentity,
     balances,
@@ -509,7 +525,7 @@ export const make: Effect.Effect<WalletShape, never, HttpTransport> = Effect.gen
     transfersStream: (wallet, options) => Pagination.flattenPages(transfersPages(wallet, options)),
     fundedBy,
     creditsUsed: Ref.get(spent)
-  })
+  }))
 })
 
 /**

@@ -3,18 +3,15 @@
  * real Node HTTP client. Every endpoint and every stream, request counts as the
  * emulator logged them, and credits as its usage record shows them.
  */
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import { WALLET_REGEX } from "@solfx/core/Primitives"
 import * as Emulator from "@solfx/emulator/Emulator"
 import * as WalletArea from "@solfx/emulator/areas/Wallet"
-import * as HttpTransport from "@solfx/http/HttpTransport"
+import * as Loopback from "@solfx/testing/Loopback"
 import { Wallet } from "@solfx/wallet"
-import * as SolfxConfig from "@solfx/core/Config"
 import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 
@@ -28,31 +25,13 @@ const OP = {
   fundedBy: "GET /v1/wallet/:wallet/funded-by"
 }
 
-const layerFor = (options: Emulator.Options = {}) =>
-  Wallet.layer.pipe(
-    Layer.provideMerge(HttpTransport.layer),
-    Layer.provideMerge(Emulator.layerTest(options)),
-    Layer.provide(NodeHttpClient.layerUndici)
-  )
+const layerFor = (options: Emulator.Options = {}) => Loopback.layer(Wallet.layer, options)
 
 /** Like `layerFor`, with fast and patient retries for fault-injection runs. */
 const layerWithRetries = (options: Emulator.Options) =>
-  Wallet.layer.pipe(
-    Layer.provideMerge(HttpTransport.layer),
-    Layer.provideMerge(
-      Layer.effect(
-        SolfxConfig.SolfxConfig,
-        Effect.map(Emulator.EmulatorHandle, (emu) =>
-          SolfxConfig.make({
-            apiKey: emu.apiKey,
-            baseUrl: emu.url,
-            retry: { times: 12, base: Duration.millis(5), maxDelay: Duration.millis(20) }
-          }))
-      )
-    ),
-    Layer.provideMerge(Emulator.layer(options)),
-    Layer.provide(NodeHttpClient.layerUndici)
-  )
+  Loopback.layer(Wallet.layer, options, {
+    config: { retry: { times: 12, base: Duration.millis(5), maxDelay: Duration.millis(20) } }
+  })
 
 /** A fresh emulator (seed 7) and service per test. */
 const withEmulator = <A, E>(

@@ -4,7 +4,7 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js"
 import { encodeBase58 } from "@solfx/core/Primitives"
-import { HttpTesting } from "@solfx/http"
+import { Credits, HttpTesting } from "@solfx/http"
 import { Wallet } from "@solfx/wallet"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
@@ -385,5 +385,59 @@ describe("Wallet: credits", () => {
       expect(r.count).toBe(4)
       expect(r.credits).toBe(100)
       expect((yield* Metric.value(Wallet.creditsMetric)).count - before).toBe(100)
+    }))
+})
+
+describe("Wallet: balancesPages resume", () => {
+  it.effect("each page carries next = page + 1 while hasMore, and resuming from a saved next fetches only the rest", () =>
+    Effect.gen(function*() {
+      const body = (page: number) => ({
+        balances: [balance(`p${page}`, page)],
+        totalUsdValue: page,
+        pagination: { page, limit: 1, hasMore: page < 3 }
+      })
+      const r = yield* run(
+        (req) => Response.json(body(Number(req.url.searchParams.get("page")))),
+        (w) =>
+          Effect.gen(function*() {
+            const all = Chunk.toReadonlyArray(yield* Stream.runCollect(w.balancesPages(WALLET, { limit: 1 })))
+            const resumed = Chunk.toReadonlyArray(
+              yield* Stream.runCollect(w.balancesPages(WALLET, { limit: 1, page: all[0]!.next }))
+            )
+            return { all, resumed }
+          })
+      )
+      const { all, resumed } = value(r.exit)
+      expect(all.map((p) => p.next)).toEqual([2, 3, undefined])
+      expect(all.map((p) => p.items)).toEqual(all.map((p) => p.balances))
+      expect(resumed.map((p) => [p.pagination.page, p.next])).toEqual([[2, 3], [3, undefined]])
+      expect(r.requests.map((q) => q.url.searchParams.get("page"))).toEqual(["1", "2", "3", "2", "3"])
+    }))
+})
+
+describe("Wallet: the configured key never comes back in an error", () => {
+  it.effect("the key passed by mistake as a wallet: InvalidRequest names the field and rule, not the key", () =>
+    Effect.gen(function*() {
+      // HttpTesting's key is `test-key`: not an address, so the input is rejected before any request.
+      const r = yield* run(() => Response.json({}), (w) => Effect.flip(w.balances("test-key")))
+      const exit = yield* run(() => Response.json({}), (w) => Stream.runDrain(w.historyPages("test-key")))
+      expect(r.count).toBe(0)
+      const error = value(r.exit)
+      expect(error).toMatchObject({ _tag: "InvalidRequest", field: "wallet", value: "<redacted>" })
+      for (const text of [error.message, JSON.stringify(error), String(error)]) expect(text).not.toContain("test-key")
+      // Streams too.
+      expect(exit.count).toBe(0)
+      expect(Exit.isFailure(exit.exit) && JSON.stringify(exit.exit.cause)).not.toContain("test-key")
+      expect(Exit.isFailure(exit.exit) && JSON.stringify(exit.exit.cause)).toContain("InvalidRequest")
+    }))
+})
+
+describe("Wallet: the SDK-wide credits counter", () => {
+  it.effect("the wallet's series is the area=wallet series of Credits.credits", () =>
+    Effect.gen(function*() {
+      const before = (yield* Metric.value(Credits.forArea("wallet"))).count
+      const r = yield* run(() => Response.json(identityOf(WALLET)), (w) => w.identity(WALLET))
+      expect(r.credits).toBe(100)
+      expect((yield* Metric.value(Credits.forArea("wallet"))).count - before).toBe(100)
     }))
 })

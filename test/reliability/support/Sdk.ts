@@ -3,18 +3,18 @@
  * emulator on loopback, or answered by an `HttpTesting` handler (which also
  * counts the requests). Retries are fast so that fault runs stay short in real time.
  */
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Admin from "@solfx/admin/Admin"
 import * as Webhooks from "@solfx/admin/Webhooks"
-import * as SolfxConfig from "@solfx/core/Config"
-import * as Emulator from "@solfx/emulator/Emulator"
+import type * as SolfxConfig from "@solfx/core/Config"
+import type * as Emulator from "@solfx/emulator/Emulator"
 import type { FaultKind } from "@solfx/emulator/Faults"
 import * as HttpTesting from "@solfx/http/HttpTesting"
-import * as HttpTransport from "@solfx/http/HttpTransport"
+import type * as HttpTransport from "@solfx/http/HttpTransport"
 import * as Bundles from "@solfx/rpc/Bundles"
 import * as Compression from "@solfx/rpc/Compression"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
 import * as TokenMetadata from "@solfx/rpc/TokenMetadata"
+import * as Loopback from "@solfx/testing/Loopback"
 import * as Wallet from "@solfx/wallet/Wallet"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -50,19 +50,7 @@ export const fastRetry = { times: 10, base: Duration.millis(1), maxDelay: Durati
 export const overEmulator = (
   emulator: Emulator.Options = {},
   config: Partial<SolfxConfig.Options> = {}
-) =>
-  services.pipe(
-    Layer.provideMerge(HttpTransport.layer),
-    Layer.provideMerge(
-      Layer.effect(
-        SolfxConfig.SolfxConfig,
-        Effect.map(Emulator.EmulatorHandle, (emu) =>
-          SolfxConfig.make({ apiKey: emu.apiKey, baseUrl: emu.url, retry: fastRetry, timeout: "10 seconds", ...config }))
-      )
-    ),
-    Layer.provideMerge(Emulator.layer(emulator)),
-    Layer.provide(NodeHttpClient.layerUndici)
-  )
+) => Loopback.layer(services, emulator, { config: { retry: fastRetry, timeout: "10 seconds", ...config } })
 
 /** Every service over a handler; `RequestLog` counts what reached the "network". */
 export const overHandler = (handler: HttpTesting.Handler, config: Partial<SolfxConfig.Options> = {}) =>

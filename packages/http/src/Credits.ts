@@ -1,12 +1,18 @@
 /**
- * A credits-used estimate. The spec gives no credit cost for the JSON-RPC data
- * methods or token metadata, so each service takes a configurable cost table and
- * adds the cost of every request it sends to the `solfx.credits` counter, tagged
- * with the API `area` and the `method` (the JSON-RPC method or REST operation).
+ * The credits-used estimate of the whole SDK: one `solfx.credits` counter, defined
+ * here only, that every service adds the cost of each request to, tagged with
+ * the API `area` (`das`, `photon`, `api`, `wallet`) and, where costs differ by
+ * method, the `method` (the JSON-RPC method or REST operation). The spec gives no
+ * credit cost for the JSON-RPC data methods or token metadata, so those services
+ * take a configurable cost table; the wallet's flat 100 per request is tagged
+ * `area=wallet` alone (`Wallet.creditsMetric`).
+ *
+ * Each tag set is its own series: read one with `forMethod` (or `forArea`), or
+ * export the counter to a metrics backend, which sums the series.
  *
  * @example
  * const live = Solfx.layer({ apiKey, services: { digitalAssets: { costs: { getAssetsByAuthority: 10 } } } })
- * const used = yield* Metric.value(Credits.credits) // { count } summed over every area and method
+ * const { count } = yield* Metric.value(Credits.forMethod("das", "getAssetsByAuthority"))
  * @since 0.1.0
  */
 import type * as Effect from "effect/Effect"
@@ -21,13 +27,13 @@ import * as Metric from "effect/Metric"
 export type CostTable<K extends string = string> = Readonly<Record<K, number>>
 
 /**
- * The counter every service adds its estimate to, one series per `area` and `method`.
+ * The counter every service adds its estimate to, one series per tag set (`area`, `method`).
  *
  * @since 0.1.0
  * @category metrics
  */
 export const credits: Metric.Metric.Counter<number> = Metric.counter("solfx.credits", {
-  description: "Estimated credits used (from the configured cost table), by API area and method",
+  description: "Estimated credits used, by API area and method",
   incremental: true
 })
 
@@ -41,6 +47,15 @@ export const credits: Metric.Metric.Counter<number> = Metric.counter("solfx.cred
  */
 export const forMethod = (area: string, method: string): Metric.Metric.Counter<number> =>
   credits.pipe(Metric.tagged("area", area), Metric.tagged("method", method))
+
+/**
+ * The series of a whole area, for services whose every request costs the same
+ * (the wallet's `area=wallet`).
+ *
+ * @since 0.1.0
+ * @category metrics
+ */
+export const forArea = (area: string): Metric.Metric.Counter<number> => credits.pipe(Metric.tagged("area", area))
 
 /**
  * Adds `amount` credits for one request of `method` in `area`.
