@@ -5,8 +5,11 @@
  * @since 0.1.0
  */
 import { DecodeError, InvalidRequest } from "./Errors.js"
+import * as FastDecoder from "./internal/fastDecoder.js"
+import * as Json from "./Json.js"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 
@@ -34,8 +37,7 @@ export const jsonPath = (root: string, path: ReadonlyArray<PropertyKey>): string
  * @category errors
  */
 export const toDecodeError = (operation: string, error: ParseResult.ParseError, root = "$"): DecodeError => {
-  const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
-  const first = issues[0]
+  const first = firstIssue(error)
   return new DecodeError({
     operation,
     path: jsonPath(root, first?.path ?? []),
@@ -43,10 +45,52 @@ export const toDecodeError = (operation: string, error: ParseResult.ParseError, 
   })
 }
 
+/**
+ * The first issue of a ParseError, or undefined when it cannot be described:
+ * formatting prints the offending value, and a value nested thousands of levels
+ * deep (a hostile or broken body) overflows the stack. That must stay a typed
+ * failure, never a defect.
+ */
+const firstIssue = (error: ParseResult.ParseError): ParseResult.ArrayFormatterIssue | undefined => {
+  try {
+    return ParseResult.ArrayFormatter.formatErrorSync(error)[0]
+  } catch {
+    return undefined
+  }
+}
+
 const options = { onExcessProperty: "ignore", errors: "first" } as const
 
 /**
+ * Where a decode's input came from, when it is plain `JSON.parse` output: that
+ * parse rounds integer literals beyond 2^53, which the lossless `Json.parse`
+ * keeps as digits. With it, `decodeWith` gives exactly what it gives on the
+ * lossless parse, without paying for that parse on every body.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Source {
+  /** The JSON text the input was read from with `JSON.parse`. */
+  readonly text: string
+  /** The input within a parse of the whole text (e.g. the `result` of an envelope). */
+  readonly select: (body: unknown) => unknown
+}
+
+/**
  * Decodes a response with a schema; unknown extra fields are tolerated.
+ *
+ * A decoder compiled once per schema runs first (see `decodeFast`); when it
+ * cannot prove the input valid, the interpretive Schema decoder runs and
+ * produces the value or the path-precise error, exactly as without it.
+ * The result may share unchanged objects and arrays with `input`.
+ *
+ * With a `source`, `input` is plain `JSON.parse` output of `source.text`: the
+ * compiled decoder gives each large number it keeps the exact value the lossless
+ * `Json.parse` would (finding the literals in the text once, only when it meets
+ * one), writing it into `input`. Whenever it cannot, the text is parsed again
+ * with `Json.parse` and decoded as usual. Either way the value or the DecodeError
+ * is the one the lossless parse gives.
  *
  * @since 0.1.0
  * @category decoding
@@ -55,10 +99,62 @@ export const decodeWith = <A, I>(
   schema: Schema.Schema<A, I>,
   operation: string,
   input: unknown,
-  root = "$"
+  root = "$",
+  source?: Source | undefined
 ): Effect.Effect<A, DecodeError> => {
+  if (source !== undefined) {
+    const fast = decodeFastRounded(schema, input, source.text)
+    if (Option.isSome(fast)) return Effect.succeed(fast.value)
+    try {
+      input = source.select(Json.parse(source.text))
+    } catch {
+      // The text no longer reads as it did (a caller's select that throws): nothing to decode.
+      return Effect.fail(new DecodeError({ operation, path: root, expected: "a JSON value" }))
+    }
+  }
+  const fast = decodeFast(schema, input)
+  if (Option.isSome(fast)) return Effect.succeed(fast.value)
   const result = Schema.decodeUnknownEither(schema, options)(input)
   return Either.isRight(result) ? Effect.succeed(result.right) : Effect.fail(toDecodeError(operation, result.left, root))
+}
+
+/**
+ * The fast path of `decodeWith` alone: the value a schema decodes `input` to,
+ * or `Option.none()` when the compiled decoder cannot prove it valid (invalid
+ * input, or a node it leaves to Schema failed). Never a different value than
+ * `Schema.decodeUnknownEither(schema, { onExcessProperty: "ignore" })` would give
+ * (on `Json.parse(text)` when `input` is `JSON.parse` output of `text`, see `Source`).
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const decodeFast = <A, I>(schema: Schema.Schema<A, I>, input: unknown, text?: string | undefined): Option.Option<A> => {
+  if (text !== undefined) return decodeFastRounded(schema, input, text)
+  try {
+    const value = FastDecoder.compile(schema.ast)(input)
+    return value === FastDecoder.BAIL ? Option.none() : Option.some(value as A)
+  } catch {
+    // A filter that throws: Schema reports it as it always did.
+    return Option.none()
+  }
+}
+
+/** `decodeFast` on plain JSON.parse output of `text`, making its large numbers exact (see `Source`). */
+const decodeFastRounded = <A, I>(schema: Schema.Schema<A, I>, input: unknown, text: string): Option.Option<A> => {
+  let exact: ReadonlyMap<number, string | number> | undefined | null = null
+  const previous = FastDecoder.rounded.exact
+  FastDecoder.rounded.exact = (v) => {
+    // The text is scanned once, and only for a body that has a large number where it matters.
+    if (exact === null) exact = Json.largeNumbers(text)
+    const e = exact?.get(v)
+    return e === undefined ? FastDecoder.BAIL : e
+  }
+  try {
+    const root = FastDecoder.exactOf(input)
+    return root === FastDecoder.BAIL ? Option.none() : decodeFast(schema, root, undefined)
+  } finally {
+    FastDecoder.rounded.exact = previous
+  }
 }
 
 /**
@@ -86,7 +182,7 @@ export const validateInput = <A, I>(schema: Schema.Schema<A, I>, root = "") => {
   return (input: unknown): Effect.Effect<A, InvalidRequest> => {
     const result = decode(input)
     if (Either.isRight(result)) return Effect.succeed(result.right)
-    const first = ParseResult.ArrayFormatter.formatErrorSync(result.left)[0]
+    const first = firstIssue(result.left)
     const actual = first ? valueAt(input, first.path) : undefined
     const shown = typeof actual === "string" && actual.length <= 100
       ? actual

@@ -5,15 +5,24 @@
  * schemas (see `U64`) decode it to an exact bigint. `stringify` writes bigints
  * as bare JSON numbers with all their digits.
  *
+ * @example
+ * Json.parse('{"amount":18446744073709551615}') // { amount: "18446744073709551615" }, no rounding
+ * Json.stringify({ amount: 18446744073709551615n }) // '{"amount":18446744073709551615}'
  * @since 0.1.0
  */
 
-// Cheap pre-check: without a run of 16 digits no literal can be unsafe, and the
-// common case costs one regex scan on top of JSON.parse.
-const LONG_DIGITS = /\d{16}/
-
 /**
  * Parses JSON, keeping unsafe integers as decimal strings. Throws SyntaxError like JSON.parse.
+ *
+ * JSON.parse reads the text first. A walk over the value then looks for numbers
+ * of magnitude 2^53 or more: an unsafe integer literal always parses to one, so
+ * without any nothing was rounded (the common case: one walk more than JSON.parse).
+ * Otherwise one regex pass over the text, which skips strings in the regex engine,
+ * lists every number literal that large; each large number of the value is
+ * given back the digits of the literal it was read from (found by its value), or
+ * stays a number when that literal has a fraction or an exponent. When two such
+ * literals share a value but not their digits, the text is parsed again with
+ * the integer literals quoted, which is exact in every case.
  *
  * @example
  * parse('{"amount":18446744073709551615}') // { amount: "18446744073709551615" }
@@ -21,50 +30,133 @@ const LONG_DIGITS = /\d{16}/
  * @category parsing
  */
 export const parse = (text: string): unknown => {
-  if (!LONG_DIGITS.test(text)) return JSON.parse(text)
-  return JSON.parse(quoteUnsafeIntegers(text))
+  const value: unknown = JSON.parse(text)
+  if (typeof value === "number") return isLarge(value) ? JSON.parse(quoteUnsafeIntegers(text)) : value
+  const parents: Array<Record<string | number, unknown>> = []
+  const keys: Array<string | number> = []
+  collectLarge(value, parents, keys)
+  if (parents.length === 0) return value
+  const exact = largeNumbers(text)
+  if (exact === undefined || !parents.every((parent, i) => exact.has(parent[keys[i]!] as number))) {
+    // A value written two ways: the quoting parse is exact in every case.
+    return JSON.parse(quoteUnsafeIntegers(text))
+  }
+  for (let i = 0; i < parents.length; i++) parents[i]![keys[i]!] = exact.get(parents[i]![keys[i]!] as number)
+  return value
 }
 
-const isDigit = (c: number) => c >= 48 && c <= 57
+/**
+ * The numbers of magnitude 2^53 or more of a JSON text, as `parse` gives them,
+ * by the value JSON.parse rounds them to: the digits of an integer literal, the
+ * number itself for a literal with a fraction or an exponent. Undefined when two
+ * literals round to one value but are written differently (which one a rounded
+ * number came from is then unknown). For a text JSON.parse accepts.
+ *
+ * @example
+ * largeNumbers('{"a":18446744073709551615,"b":1e300}') // Map { 18446744073709552000 => "18446744073709551615", 1e300 => 1e300 }
+ * @since 0.1.0
+ * @category parsing
+ */
+export const largeNumbers = (text: string): ReadonlyMap<number, string | number> | undefined => {
+  const written = new Map<number, Literal>()
+  for (const literal of largeLiterals(text)) {
+    const seen = written.get(literal.value)
+    if (seen !== undefined && seen.text !== literal.text) return undefined
+    written.set(literal.value, literal)
+  }
+  const out = new Map<number, string | number>()
+  for (const [value, literal] of written) out.set(value, literal.integer ? literal.text : value)
+  return out
+}
 
-/** Wraps integer literals beyond 2^53 in quotes, leaving strings untouched. */
+const TWO_53 = 2 ** 53
+const isLarge = (v: number) => !(v < TWO_53 && v > -TWO_53)
+
+/** Where the large numbers of a parsed value sit: `parents[i][keys[i]]`. Iterative, so any depth. */
+const collectLarge = (root: unknown, parents: Array<Record<string | number, unknown>>, keys: Array<string | number>) => {
+  const stack: Array<unknown> = [root]
+  while (stack.length > 0) {
+    const v = stack.pop()
+    if (typeof v !== "object" || v === null) continue
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x = v[i]
+        if (typeof x === "object") {
+          if (x !== null) stack.push(x)
+        } else if (typeof x === "number" && isLarge(x)) {
+          parents.push(v as unknown as Record<number, unknown>)
+          keys.push(i)
+        }
+      }
+    } else {
+      for (const k in v) {
+        const x = (v as Record<string, unknown>)[k]
+        if (typeof x === "object") {
+          if (x !== null) stack.push(x)
+        } else if (typeof x === "number" && isLarge(x)) {
+          parents.push(v as Record<string, unknown>)
+          keys.push(k)
+        }
+      }
+    }
+  }
+}
+
+/** A number literal of magnitude 2^53 or more, as written. */
+interface Literal {
+  readonly start: number
+  readonly end: number
+  readonly text: string
+  /** No fraction, no exponent: the literal the parser keeps as digits. */
+  readonly integer: boolean
+  readonly value: number
+}
+
+/**
+ * Everything up to the next place a large number can be written, outside strings:
+ * whole strings with the punctuation after them; text other than quotes, digits,
+ * minus signs, `e`/`E` and the `t`/`f` of `true`/`false`; those two words;
+ * numbers of at most 15 digits; a lone minus sign. It stops at a run of 16 or
+ * more digits, or at an exponent.
+ */
+const UP_TO_LARGE = /(?:"[^"\\]*(?:\\.[^"\\]*)*"[^"0-9eEtf-]*|[^"0-9eEtf-]+|true|false|-?[0-9]{1,15}(?![0-9])|-)*/y
+
+const isNumberChar = (c: number) => (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69
+
+/** The large number literals of a text (valid JSON, or text JSON.parse rejects anyway), in order. */
+const largeLiterals = (text: string): Array<Literal> => {
+  const out: Array<Literal> = []
+  const n = text.length
+  let i = 0
+  while (i < n) {
+    UP_TO_LARGE.lastIndex = i
+    UP_TO_LARGE.exec(text)
+    i = UP_TO_LARGE.lastIndex
+    if (i >= n) break
+    // A long digit run or an exponent: the whole number token around it.
+    let start = i
+    while (start > 0 && isNumberChar(text.charCodeAt(start - 1))) start--
+    let end = i
+    while (end < n && isNumberChar(text.charCodeAt(end))) end++
+    // Not a number at all (an unterminated string, another syntax error): the rest is JSON.parse's to reject.
+    if (end === i) break
+    const literal = text.slice(start, end)
+    const value = Number(literal)
+    if (isLarge(value)) out.push({ start, end, text: literal, integer: /^-?[0-9]+$/.test(literal), value })
+    i = end
+  }
+  return out
+}
+
+/** Wraps integer literals beyond 2^53 in quotes, leaving strings, fractions and exponents untouched. */
 const quoteUnsafeIntegers = (text: string): string => {
   let out = ""
   let last = 0
-  let i = 0
-  const n = text.length
-  while (i < n) {
-    const c = text.charCodeAt(i)
-    if (c === 34) {
-      // skip a string literal
-      i++
-      while (i < n) {
-        const d = text.charCodeAt(i)
-        if (d === 92) i += 2
-        else if (d === 34) break
-        else i++
-      }
-      i++
-      continue
-    }
-    if (c === 45 || isDigit(c)) {
-      const start = i
-      i++
-      while (i < n && isDigit(text.charCodeAt(i))) i++
-      const next = i < n ? text.charCodeAt(i) : 0
-      const isInteger = next !== 46 && next !== 101 && next !== 69
-      if (isInteger) {
-        const literal = text.slice(start, i)
-        if (!Number.isSafeInteger(Number(literal))) {
-          out += text.slice(last, start) + "\"" + literal + "\""
-          last = i
-        }
-      } else {
-        while (i < n && /[0-9eE+\-.]/.test(text[i]!)) i++
-      }
-      continue
-    }
-    i++
+  for (const literal of largeLiterals(text)) {
+    // A leading zero is not JSON: left for JSON.parse to reject.
+    if (!literal.integer || /^-?0/.test(literal.text)) continue
+    out += text.slice(last, literal.start) + "\"" + literal.text + "\""
+    last = literal.end
   }
   return last === 0 ? text : out + text.slice(last)
 }

@@ -3,7 +3,8 @@
  * `{url, apiKey, projectId, samples}` as one JSON line on stdout.
  *
  * Flags: `--port` (default 0: free), `--host` (default 127.0.0.1), `--seed` (default 42),
- * `--api-key` (default: fresh), `--project-id`, `--latency-ms`.
+ * `--api-key` (default: fresh), `--project-id`, `--latency-ms`,
+ * `--sizes knob=n,knob=n` (dataset size knobs, e.g. `das.bigAuthorityAssets=100000`).
  *
  * @example
  * npm run emulator -- --port 8899 --seed 7
@@ -21,6 +22,17 @@ const int = (name: string, value: string | undefined): number | undefined => {
   return Number(value)
 }
 
+const sizes = (value: string | undefined): Record<string, number> | undefined => {
+  if (value === undefined) return undefined
+  const out: Record<string, number> = {}
+  for (const pair of value.split(",").filter((p) => p !== "")) {
+    const m = /^([\w.]+)=(\d+)$/.exec(pair)
+    if (m === null) throw new Error(`--sizes takes knob=n pairs separated by commas, got ${JSON.stringify(pair)}`)
+    out[m[1]!] = Number(m[2])
+  }
+  return out
+}
+
 /**
  * Parses the program's flags into emulator options.
  *
@@ -36,7 +48,8 @@ export const parseFlags = (args: ReadonlyArray<string>): Emulator.Options => {
       seed: { type: "string" },
       "api-key": { type: "string" },
       "project-id": { type: "string" },
-      "latency-ms": { type: "string" }
+      "latency-ms": { type: "string" },
+      sizes: { type: "string" }
     },
     strict: true
   })
@@ -46,7 +59,8 @@ export const parseFlags = (args: ReadonlyArray<string>): Emulator.Options => {
     seed: int("seed", values.seed),
     apiKey: values["api-key"],
     projectId: values["project-id"],
-    latencyMs: int("latency-ms", values["latency-ms"])
+    latencyMs: int("latency-ms", values["latency-ms"]),
+    sizes: sizes(values.sizes)
   }
 }
 

@@ -19,6 +19,13 @@ describe("bin", () => {
     expect(() => parseFlags(["--nope"])).toThrow()
   })
 
+  it("parses --latency-ms and --sizes", () => {
+    const options = parseFlags(["--latency-ms", "50", "--sizes", "das.bigAuthorityAssets=2000,compression.mints=3"])
+    expect(options.latencyMs).toBe(50)
+    expect(options.sizes).toEqual({ "das.bigAuthorityAssets": 2000, "compression.mints": 3 })
+    expect(() => parseFlags(["--sizes", "das.bigAuthorityAssets=lots"])).toThrow(/--sizes/)
+  })
+
   it("prints one start line, serves, and stops on SIGINT", async () => {
     const child = spawn(process.execPath, ["--conditions=@solfx/source", "--import", "tsx", bin, "--seed", "7", "--api-key", "bin-key"], {
       stdio: ["ignore", "pipe", "pipe"]

@@ -1,0 +1,656 @@
+/**
+ * A decoder compiled once from a schema's AST: the fast path of `Decode.decodeWith`.
+ *
+ * The interpretive `Schema.decodeUnknown` allocates an `Either` per node and a new
+ * object per struct; on a 1 MB page that costs several times `JSON.parse`. This
+ * compiles the common nodes (structs, arrays, string records, keywords, literals,
+ * refinements, final transformations, unions whose members take different JSON
+ * types) into code that validates in one pass and reuses the input wherever the
+ * output would be equal to it (no excess keys, no transformed child).
+ *
+ * It never decides a failure: a node that cannot prove its input valid answers
+ * `BAIL`, and the caller reruns the interpretive decoder, which produces the
+ * value or the path-precise error exactly as before. Nodes it does not know
+ * (declarations, property-signature transformations, tuples, ambiguous unions,
+ * parse-option annotations) are handed to Schema for their subtree, so any schema
+ * compiles. Inputs are taken as JSON.parse makes them: a null-prototype object,
+ * a class instance, an explicit `undefined` member or an array hole is left to Schema.
+ *
+ * @since 0.1.0
+ */
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import * as AST from "effect/SchemaAST"
+
+/**
+ * Returned by a compiled decoder when it cannot prove the input valid.
+ *
+ * @since 0.1.0
+ */
+export const BAIL: unique symbol = Symbol.for("@solfx/core/FastDecoder/BAIL")
+
+/**
+ * A compiled decoder: the decoded value, or `BAIL`.
+ *
+ * @since 0.1.0
+ */
+export type Compiled = (input: unknown) => unknown
+
+/**
+ * An annotation for a refinement: a plain predicate equivalent to its filter
+ * (same answer on every input of the refined type), which compiled code calls
+ * instead of going through Schema's filter wrapper. Core's base58 primitives
+ * carry it: a page of assets checks thousands of addresses.
+ *
+ * @since 0.1.0
+ */
+export const PredicateId: unique symbol = Symbol.for("@solfx/core/FastDecoder/Predicate")
+
+const predicateOf = (ast: AST.Refinement): ((u: unknown) => boolean) | undefined => {
+  const p = ast.annotations[PredicateId]
+  return typeof p === "function" ? (p as (u: unknown) => boolean) : undefined
+}
+
+/** The options every response decode uses (see `Decode.decodeWith`). */
+const OPTIONS: AST.ParseOptions = { onExcessProperty: "ignore", errors: "first" }
+
+const hasOwn = Object.prototype.hasOwnProperty
+
+/**
+ * A plain object as JSON.parse makes it: the only input a struct may be returned
+ * as is (Schema builds plain objects; a null-prototype object or an instance is left to it).
+ */
+const isPlainObject = (u: object): boolean => Object.getPrototypeOf(u) === Object.prototype
+
+const isRecordLike = (u: unknown): u is Record<string, unknown> =>
+  typeof u === "object" && u !== null && !Array.isArray(u) && isPlainObject(u)
+
+// -- rounded input ------------------------------------------------------------------
+//
+// The transport may hand over plain JSON.parse output, where integer literals
+// beyond 2^53 are rounded, with the text it came from (`Decode.decodeWith`'s
+// `source`). Then, while that decode runs, `rounded.exact` gives the exact JSON
+// value of a large number (the digits of an integer literal, the number for a
+// float), or BAIL. Every number a compiled decoder keeps passes through it: struct
+// properties, array elements and record values that may hold a number, and the
+// whole of subtrees kept as they are (Unknown) or handed to Schema. Numbers in
+// excess properties are dropped, so they never matter. Exact values are written
+// back into the input, which the transport owns, so a reused object is exact too.
+
+/**
+ * Set by the caller for the duration of a decode of rounded input.
+ *
+ * @since 0.1.0
+ */
+export const rounded: { exact: ((v: number) => unknown) | undefined } = { exact: undefined }
+
+const TWO_53 = 2 ** 53
+
+/** The exact value of an input value: itself, unless it is a large number of a rounded input. BAIL when unknown. */
+export const exactOf = (v: unknown): unknown =>
+  typeof v === "number" && !(v < TWO_53 && v > -TWO_53) && rounded.exact !== undefined ? rounded.exact(v) : v
+
+/** Makes every large number under a value exact, in place (rounded input only). False when one is unknown. */
+const exactDeep = (root: unknown): boolean => {
+  const exact = rounded.exact
+  if (exact === undefined || typeof root !== "object" || root === null) return true
+  const stack: Array<Record<string | number, unknown>> = [root as Record<string, unknown>]
+  while (stack.length > 0) {
+    const v = stack.pop()!
+    for (const k in v) {
+      const x = v[k]
+      if (typeof x === "object") {
+        if (x !== null) stack.push(x as Record<string, unknown>)
+      } else if (typeof x === "number" && !(x < TWO_53 && x > -TWO_53)) {
+        const e = exact(x)
+        if (e === BAIL) return false
+        v[k] = e
+      }
+    }
+  }
+  return true
+}
+
+/** Whether a node may accept a number (so a rounded one must be made exact before it sees it). */
+const mayHoldNumber = (ast: AST.AST): boolean => {
+  switch (ast._tag) {
+    case "StringKeyword":
+    case "BooleanKeyword":
+    case "BigIntKeyword":
+    case "UndefinedKeyword":
+    case "NeverKeyword":
+    case "SymbolKeyword":
+    case "UniqueSymbol":
+    case "TemplateLiteral":
+    case "ObjectKeyword":
+    case "TypeLiteral":
+    case "TupleType":
+      return false
+    case "Literal":
+      return typeof ast.literal === "number"
+    case "Union":
+      return ast.types.some(mayHoldNumber)
+    case "Refinement":
+    case "Transformation":
+      return mayHoldNumber(ast.from)
+    default:
+      // Numbers, Unknown, declarations, enums, suspended schemas: assume so.
+      return true
+  }
+}
+
+/**
+ * The type of a property as seen when it is present: `Schema.optional(X)` types the
+ * property `X | undefined`, but a present value is never `undefined` here (an
+ * explicit one goes to Schema), so the union is dropped for `X` itself.
+ */
+const presentType = (ps: AST.PropertySignature): AST.AST => {
+  const t = ps.type
+  if (!ps.isOptional || t._tag !== "Union" || annotationsChangeParsing(t)) return t
+  const defined = t.types.filter((m) => m._tag !== "UndefinedKeyword")
+  if (defined.length === t.types.length || defined.length === 0) return t
+  return defined.length === 1 ? defined[0]! : AST.Union.make(defined)
+}
+
+/** Whether a node keeps its input as it is, whatever it holds (so nested numbers must be made exact). */
+const keepsAsIs = (ast: AST.AST): boolean =>
+  !annotationsChangeParsing(ast) &&
+  (ast._tag === "UnknownKeyword" || ast._tag === "AnyKeyword" || ast._tag === "VoidKeyword")
+
+const annotationsChangeParsing = (ast: AST.AST): boolean =>
+  Option.isSome(AST.getParseOptionsAnnotation(ast)) || Option.isSome(AST.getDecodingFallbackAnnotation(ast))
+
+/** Schema's own decoder for one subtree, for nodes the compiler does not know. */
+const delegate = (ast: AST.AST): Compiled => {
+  const decode = ParseResult.decodeUnknownEither(Schema.make(ast), OPTIONS)
+  return (u) => {
+    const input = exactOf(u)
+    if (input === BAIL || !exactDeep(input)) return BAIL
+    const result = decode(input)
+    return Either.isRight(result) ? result.right : BAIL
+  }
+}
+
+/** A JSON-ish type of value. */
+type Kind = "string" | "number" | "boolean" | "bigint" | "undefined" | "null" | "object" | "array"
+
+/** The kinds of value a node can accept, when known (undefined: any). */
+const kindsOf = (ast: AST.AST): ReadonlyArray<Kind> | undefined => {
+  switch (ast._tag) {
+    case "StringKeyword":
+    case "TemplateLiteral":
+      return ["string"]
+    case "NumberKeyword":
+      return ["number"]
+    case "BooleanKeyword":
+      return ["boolean"]
+    case "BigIntKeyword":
+      return ["bigint"]
+    case "UndefinedKeyword":
+      return ["undefined"]
+    case "Literal":
+      return [ast.literal === null ? "null" : (typeof ast.literal as Kind)]
+    case "TypeLiteral":
+      // `{}` accepts any non-nullish value.
+      return ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0 ? undefined : ["object"]
+    case "TupleType":
+      return ["array"]
+    case "Refinement":
+    case "Transformation":
+      return kindsOf(ast.from)
+    case "Union": {
+      const all = new Set<Kind>()
+      for (const t of ast.types) {
+        const ks = kindsOf(t)
+        if (ks === undefined) return undefined
+        for (const k of ks) all.add(k)
+      }
+      return [...all]
+    }
+    default:
+      return undefined
+  }
+}
+
+const kindOfValue = (u: unknown): Kind | undefined => {
+  const t = typeof u
+  if (t === "object") return u === null ? "null" : Array.isArray(u) ? "array" : "object"
+  return t === "string" || t === "number" || t === "boolean" || t === "bigint" || t === "undefined" ? t : undefined
+}
+
+/**
+ * The member of a union for each kind of value, when at most one member can
+ * accept any given input: each kind is taken by one member only (`NullOr(X)`,
+ * `Number | String`, `NullOr(U64)`). Then trying "the" member is what Schema does,
+ * whatever order it tries them in. Undefined otherwise.
+ */
+const disjointMembers = (ast: AST.Union): ReadonlyMap<Kind, AST.AST> | undefined => {
+  const byKind = new Map<Kind, AST.AST>()
+  for (const t of ast.types) {
+    const ks = kindsOf(t)
+    if (ks === undefined) return undefined
+    for (const k of ks) {
+      if (byKind.has(k)) return undefined
+      byKind.set(k, t)
+    }
+  }
+  return byKind
+}
+
+/** Whether `new Function` is allowed here (not under a strict CSP or in some edge runtimes). */
+const canGenerate = (() => {
+  try {
+    return new Function("return 1")() === 1
+  } catch {
+    return false
+  }
+})()
+
+/**
+ * A compiler with its own cache. `generate: true` emits JavaScript for structs
+ * and arrays (see `generatedStruct`); `false` builds closures only.
+ *
+ * @since 0.1.0
+ */
+export const makeCompiler = (generate: boolean): (ast: AST.AST) => Compiled => {
+  const cache = new WeakMap<AST.AST, Compiled>()
+
+  const compile = (ast: AST.AST): Compiled => {
+    const cached = cache.get(ast)
+    if (cached !== undefined) return cached
+    // A forwarder first: a recursive schema reaching this AST again while it compiles gets the final decoder.
+    let compiled: Compiled | undefined
+    cache.set(ast, (input) => compiled!(input))
+    compiled = build(ast)
+    cache.set(ast, compiled)
+    return compiled
+  }
+
+  const build = (ast: AST.AST): Compiled => {
+    if (annotationsChangeParsing(ast)) return delegate(ast)
+    switch (ast._tag) {
+      case "StringKeyword":
+        return (u) => (typeof u === "string" ? u : BAIL)
+      case "NumberKeyword":
+        return (u) => (typeof u === "number" ? u : BAIL)
+      case "BooleanKeyword":
+        return (u) => (typeof u === "boolean" ? u : BAIL)
+      case "BigIntKeyword":
+        return (u) => (typeof u === "bigint" ? u : BAIL)
+      case "UndefinedKeyword":
+        return (u) => (u === undefined ? u : BAIL)
+      case "UnknownKeyword":
+      case "AnyKeyword":
+      case "VoidKeyword":
+        return (u) => (exactDeep(u) ? u : BAIL)
+      case "NeverKeyword":
+        return () => BAIL
+      case "Literal": {
+        const literal = ast.literal
+        return (u) => (u === literal ? u : BAIL)
+      }
+      case "Refinement": {
+        const from = compile(ast.from)
+        const predicate = predicateOf(ast)
+        if (predicate !== undefined) {
+          return (u) => {
+            const a = from(u)
+            return a !== BAIL && predicate(a) ? a : BAIL
+          }
+        }
+        const filter = ast.filter
+        return (u) => {
+          const a = from(u)
+          return a !== BAIL && Option.isNone(filter(a, OPTIONS, ast)) ? a : BAIL
+        }
+      }
+      case "Transformation":
+        return transformation(ast)
+      case "TypeLiteral":
+        if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0) {
+          return (u) => (u === null || u === undefined ? BAIL : u)
+        }
+        if (ast.propertySignatures.length === 0) return record(ast)
+        if (ast.indexSignatures.length > 0 || ast.propertySignatures.some((ps) => typeof ps.name !== "string")) {
+          return delegate(ast)
+        }
+        return generate ? generatedStruct(ast) : struct(ast)
+      case "TupleType":
+        if (ast.elements.length > 0 || ast.rest.length !== 1) return delegate(ast)
+        return generate ? generatedArray(ast) : array(ast)
+      case "Union":
+        return union(ast)
+      case "Suspend": {
+        let inner: Compiled | undefined
+        return (u) => (inner ??= compile(ast.f()))(u)
+      }
+      default:
+        return delegate(ast)
+    }
+  }
+
+  const transformation = (ast: AST.Transformation): Compiled => {
+    const t = ast.transformation
+    if (t._tag === "ComposeTransformation") {
+      const from = compile(ast.from)
+      const to = compile(ast.to)
+      return (u) => {
+        const a = from(u)
+        return a === BAIL ? BAIL : to(a)
+      }
+    }
+    if (t._tag === "FinalTransformation") {
+      const from = compile(ast.from)
+      const to = compile(ast.to)
+      const decode = t.decode
+      return (u) => {
+        const a = from(u)
+        if (a === BAIL) return BAIL
+        const r = decode(a, OPTIONS, ast, u)
+        // An effectful transformation is Schema's business.
+        return Either.isEither(r) && Either.isRight(r) ? to(r.right) : BAIL
+      }
+    }
+    return delegate(ast)
+  }
+
+  const union = (ast: AST.Union): Compiled => {
+    if (ast.types.every(AST.isLiteral)) {
+      const literals = new Set<unknown>(ast.types.map((t) => (t as AST.Literal).literal))
+      return (u) => (literals.has(u) ? u : BAIL)
+    }
+    const byKind = disjointMembers(ast)
+    if (byKind === undefined) return delegate(ast)
+    const members = new Map<Kind, Compiled>()
+    for (const [k, t] of byKind) members.set(k, compile(t))
+    return (u) => {
+      const k = kindOfValue(u)
+      const member = k === undefined ? undefined : members.get(k)
+      return member === undefined ? BAIL : member(u)
+    }
+  }
+
+  /** `Schema.Record({ key: Schema.String, value })`: every own key, each value decoded. */
+  const record = (ast: AST.TypeLiteral): Compiled => {
+    const [is, ...more] = ast.indexSignatures
+    if (is === undefined || more.length > 0 || is.parameter._tag !== "StringKeyword") return delegate(ast)
+    if (keepsAsIs(is.type)) {
+      // Values kept as they are: a plain object is its own output.
+      return (u) => (isRecordLike(u) && exactDeep(u) ? u : BAIL)
+    }
+    const value = compile(is.type)
+    const numbers = mayHoldNumber(is.type)
+    return (u) => {
+      if (!isRecordLike(u)) return BAIL
+      let out: Record<string, unknown> | undefined
+      const keys = Object.keys(u)
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i]!
+        let v = u[k]
+        if (numbers) {
+          v = exactOf(v)
+          if (v === BAIL) return BAIL
+          u[k] = v
+        }
+        const d = value(v)
+        if (d === BAIL) return BAIL
+        if (out === undefined && d !== v) {
+          out = {}
+          for (let j = 0; j < i; j++) out[keys[j]!] = u[keys[j]!]
+        }
+        if (out !== undefined) out[k] = d
+      }
+      return out ?? u
+    }
+  }
+
+  // -- closures (when code cannot be generated) ----------------------------------
+
+  const struct = (ast: AST.TypeLiteral): Compiled => {
+    const props = ast.propertySignatures.map((ps) => ({
+      name: ps.name as string,
+      optional: ps.isOptional,
+      decode: compile(presentType(ps)),
+      numbers: mayHoldNumber(ps.type),
+      // `constructor`, `toString`...: read as own properties only.
+      ownOnly: (ps.name as string) in Object.prototype
+    }))
+    const names = props.map((p) => p.name)
+    const n = props.length
+    return (u) => {
+      if (!isRecordLike(u)) return BAIL
+      let out: Record<string, unknown> | undefined
+      let present = 0
+      for (let i = 0; i < n; i++) {
+        const p = props[i]!
+        let v = p.ownOnly && !hasOwn.call(u, p.name) ? undefined : u[p.name]
+        if (v === undefined) {
+          // Absent and optional: skip. Absent and required, or an explicit undefined: Schema decides.
+          if (p.optional && !hasOwn.call(u, p.name)) continue
+          return BAIL
+        }
+        if (p.numbers) {
+          v = exactOf(v)
+          if (v === BAIL) return BAIL
+          u[p.name] = v
+        }
+        present++
+        const d = p.decode(v)
+        if (d === BAIL) return BAIL
+        if (out === undefined && d !== v) out = copyDeclared(u, names, i)
+        if (out !== undefined) out[p.name] = d
+      }
+      if (out !== undefined) return out
+      // Schema drops excess keys: only an object without any is its own output.
+      let keys = 0
+      for (const _ in u) keys++
+      return keys === present ? u : copyDeclared(u, names, n)
+    }
+  }
+
+  const array = (ast: AST.TupleType): Compiled => {
+    const item = compile(ast.rest[0]!.type)
+    const numbers = mayHoldNumber(ast.rest[0]!.type)
+    return (u) => {
+      if (!Array.isArray(u)) return BAIL
+      let out: Array<unknown> | undefined
+      for (let i = 0; i < u.length; i++) {
+        let v = u[i]
+        // A hole or an undefined element: Schema decides.
+        if (v === undefined) return BAIL
+        if (numbers) {
+          v = exactOf(v)
+          if (v === BAIL) return BAIL
+          u[i] = v
+        }
+        const d = item(v)
+        if (d === BAIL) return BAIL
+        if (out === undefined && d !== v) out = u.slice(0, i)
+        if (out !== undefined) out.push(d)
+      }
+      return out ?? u
+    }
+  }
+
+  // -- generated code --------------------------------------------------------------
+  //
+  // The closures read every property through one shared `u[p.name]` site, which
+  // V8 sees with dozens of names and shapes (a megamorphic load). Generated code
+  // gives each property its own load site (`u["owner"]`), whose inline cache stays
+  // monomorphic, and inlines the checks of leaves.
+
+  const generatedStruct = (ast: AST.TypeLiteral): Compiled => {
+    const c = new Constants()
+    const names = ast.propertySignatures.map((ps) => ps.name as string)
+    const copy = c.ref((u: Record<string, unknown>, upTo: number) => copyDeclared(u, names, upTo))
+    const lines = ast.propertySignatures.map((ps, i) => {
+      const type = presentType(ps)
+      const key = JSON.stringify(ps.name)
+      const read = (ps.name as string) in Object.prototype ? `hasOwn.call(u, ${key}) ? u[${key}] : undefined` : `u[${key}]`
+      const absent = ps.isOptional ? `if (hasOwn.call(u, ${key})) return BAIL;` : "return BAIL;"
+      const leaf = leafCheck(type, "v", c)
+      // A rounded large number made exact before anything looks at it (see `rounded`).
+      const exact = mayHoldNumber(type)
+        ? `if (typeof v === "number" && !(v < ${TWO_53} && v > -${TWO_53}) && R.exact !== undefined) { v = R.exact(v); if (v === BAIL) return BAIL; u[${key}] = v; } `
+        : ""
+      const deep = keepsAsIs(type) ? `if (R.exact !== undefined && !${c.ref(exactDeep)}(v)) return BAIL; ` : ""
+      const present = leaf !== undefined
+        ? `n++; ${exact}${deep}if (${leaf}) return BAIL; if (out !== undefined) out[${key}] = v;`
+        : `n++; ${exact}r = ${c.ref(compile(type))}(v); if (r === BAIL) return BAIL; ` +
+          `if (r !== v && out === undefined) out = ${copy}(u, ${i}); if (out !== undefined) out[${key}] = r;`
+      return `v = ${read}; if (v === undefined) { ${absent} } else { ${present} }`
+    })
+    return emit(
+      c,
+      `function struct(u) {
+  if (typeof u !== "object" || u === null || Array.isArray(u) || Object.getPrototypeOf(u) !== OP) return BAIL;
+  let out, v, r, n = 0;
+  ${lines.join("\n  ")}
+  if (out !== undefined) return out;
+  let keys = 0;
+  for (const _ in u) keys++;
+  return keys === n ? u : ${copy}(u, ${names.length});
+}`
+    )
+  }
+
+  const generatedArray = (ast: AST.TupleType): Compiled => {
+    const c = new Constants()
+    const item = ast.rest[0]!.type
+    const leaf = leafCheck(item, "v", c)
+    const exact = mayHoldNumber(item)
+      ? `if (typeof v === "number" && !(v < ${TWO_53} && v > -${TWO_53}) && R.exact !== undefined) { v = R.exact(v); if (v === BAIL) return BAIL; u[i] = v; } `
+      : ""
+    if (leaf !== undefined) {
+      const deep = keepsAsIs(item) ? `if (R.exact !== undefined && !${c.ref(exactDeep)}(v)) return BAIL; ` : ""
+      return emit(
+        c,
+        `function array(u) {
+  if (!Array.isArray(u)) return BAIL;
+  for (let i = 0; i < u.length; i++) { let v = u[i]; if (v === undefined) return BAIL; ${exact}${deep}if (${leaf}) return BAIL; }
+  return u;
+}`
+      )
+    }
+    return emit(
+      c,
+      `function array(u) {
+  if (!Array.isArray(u)) return BAIL;
+  const d = ${c.ref(compile(item))};
+  let out;
+  for (let i = 0; i < u.length; i++) {
+    let v = u[i];
+    if (v === undefined) return BAIL;
+    ${exact}const r = d(v);
+    if (r === BAIL) return BAIL;
+    if (r !== v && out === undefined) out = u.slice(0, i);
+    if (out !== undefined) out.push(r);
+  }
+  return out === undefined ? u : out;
+}`
+    )
+  }
+
+  return compile
+}
+
+/** A new object with the declared keys before index `upTo`, in declaration order (as Schema builds it). */
+const copyDeclared = (u: Record<string, unknown>, names: ReadonlyArray<string>, upTo: number) => {
+  const out: Record<string, unknown> = {}
+  for (let i = 0; i < upTo; i++) if (hasOwn.call(u, names[i]!)) out[names[i]!] = u[names[i]!]
+  return out
+}
+
+/** The values generated code refers to, as `c[i]`. */
+class Constants {
+  readonly values: Array<unknown> = []
+  ref(value: unknown): string {
+    let i = this.values.indexOf(value)
+    if (i < 0) i = this.values.push(value) - 1
+    return `c[${i}]`
+  }
+}
+
+const emit = (c: Constants, source: string): Compiled => {
+  const factory = new Function("c", "BAIL", "hasOwn", "OP", "R", `"use strict";\nreturn ${source}`) as (
+    c: ReadonlyArray<unknown>,
+    bail: typeof BAIL,
+    own: typeof hasOwn,
+    op: object,
+    r: typeof rounded
+  ) => Compiled
+  return factory(c.values, BAIL, hasOwn, Object.prototype, rounded)
+}
+
+const kindTest = (kind: Kind, v: string): string => {
+  switch (kind) {
+    case "null":
+      return `${v} === null`
+    case "undefined":
+      return `${v} === undefined`
+    case "object":
+      return `(typeof ${v} === "object" && ${v} !== null && !Array.isArray(${v}))`
+    case "array":
+      return `Array.isArray(${v})`
+    default:
+      return `typeof ${v} === "${kind}"`
+  }
+}
+
+/**
+ * For a node that never changes its input (its output is the input itself): a
+ * JavaScript expression that is true when the value in variable `v` is NOT
+ * valid. Undefined for any other node.
+ */
+const leafCheck = (ast: AST.AST, v: string, c: Constants): string | undefined => {
+  if (annotationsChangeParsing(ast)) return undefined
+  switch (ast._tag) {
+    case "StringKeyword":
+      return `typeof ${v} !== "string"`
+    case "NumberKeyword":
+      return `typeof ${v} !== "number"`
+    case "BooleanKeyword":
+      return `typeof ${v} !== "boolean"`
+    case "UnknownKeyword":
+    case "AnyKeyword":
+    case "VoidKeyword":
+      return "false"
+    case "Literal":
+      return typeof ast.literal === "bigint" ? undefined : `${v} !== ${c.ref(ast.literal)}`
+    case "Refinement": {
+      const from = leafCheck(ast.from, v, c)
+      if (from === undefined) return undefined
+      const predicate = predicateOf(ast)
+      return predicate !== undefined
+        ? `(${from} || ${c.ref(predicate)}(${v}) !== true)`
+        : `(${from} || ${c.ref(ast.filter)}(${v}, ${c.ref(OPTIONS)}, ${c.ref(ast)})._tag !== "None")`
+    }
+    case "Union": {
+      if (ast.types.every(AST.isLiteral)) {
+        return `!${c.ref(new Set(ast.types.map((t) => (t as AST.Literal).literal)))}.has(${v})`
+      }
+      const byKind = disjointMembers(ast)
+      if (byKind === undefined) return undefined
+      const accepts: Array<string> = []
+      for (const t of new Set(byKind.values())) {
+        const check = leafCheck(t, v, c)
+        if (check === undefined) return undefined
+        const kinds = [...byKind].filter(([, m]) => m === t).map(([k]) => kindTest(k, v))
+        accepts.push(`((${kinds.join(" || ")}) && !(${check}))`)
+      }
+      return `!(${accepts.join(" || ")})`
+    }
+    default:
+      return undefined
+  }
+}
+
+/**
+ * The compiled decoder of a schema's AST, built on first use and cached: generated
+ * code where `new Function` is allowed, closures elsewhere.
+ *
+ * @since 0.1.0
+ */
+export const compile: (ast: AST.AST) => Compiled = makeCompiler(canGenerate)
