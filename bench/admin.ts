@@ -30,7 +30,9 @@ const runAt = async (latencyMs: number): Promise<Run | undefined> => {
   const runtime = Sdk.runtime(Admin.layer, emu)
   try {
     // Is the endpoint served? An unknown path answers 400 "invalid path".
-    const probe = await fetch(`${emu.url}/v0/admin/projects/${emu.projectId}/usage`, { headers: { "x-api-key": emu.apiKey } })
+    const probe = await fetch(`${emu.url}/v0/admin/projects/${emu.projectId}/usage`, {
+      headers: { "x-api-key": emu.apiKey }
+    })
     const body = await probe.text()
     if (probe.status === 400 && body.includes("invalid path")) return undefined
     // Let the probe's request leave the server's sliding window before the measured run.
@@ -53,7 +55,11 @@ const runAt = async (latencyMs: number): Promise<Run | undefined> => {
       status429: counters.byStatus["429"] ?? 0,
       byStatus: counters.byStatus
     }
-    log(`admin at ${latencyMs} ms: ${wallMs.toFixed(0)} ms, ${run.served} requests, ${run.status429} × 429, ${JSON.stringify(run.byStatus)}`)
+    log(
+      `admin at ${latencyMs} ms: ${wallMs.toFixed(0)} ms, ${run.served} requests, ${run.status429} × 429, ${
+        JSON.stringify(run.byStatus)
+      }`
+    )
     return run
   } finally {
     await runtime.dispose()
@@ -75,8 +81,16 @@ for (const run of runs) {
   // The first window's 5 calls go at once: the sustained rate is over the other 95 calls' windows.
   rows.push(
     { contender: `${run.latencyMs} ms: ${CALLS} calls from ${FIBERS} fibers, wall time`, value: fmtMs(run.wallMs) },
-    { contender: `${run.latencyMs} ms: achieved rate`, value: `${rate.toFixed(2)}/s`, ratio: `${((100 * rate) / RATE).toFixed(1)}% of ${RATE}/s` },
-    { contender: `${run.latencyMs} ms: 429 answers (emulator count)`, value: String(run.status429), note: `${run.served} requests served in all` }
+    {
+      contender: `${run.latencyMs} ms: achieved rate`,
+      value: `${rate.toFixed(2)}/s`,
+      ratio: `${((100 * rate) / RATE).toFixed(1)}% of ${RATE}/s`
+    },
+    {
+      contender: `${run.latencyMs} ms: 429 answers (emulator count)`,
+      value: String(run.status429),
+      note: `${run.served} requests served in all`
+    }
   )
   const primary = run.latencyMs === LATENCIES[0]
   targets.push({
@@ -109,7 +123,10 @@ if (runs.length === 0) {
 const result: ComparisonResult = {
   id: "admin",
   title: "5. Admin limiter: 100 usage calls from 50 fibers",
-  setup: `Emulator in its own process (bench/lib/emulator-control.ts, with an IPC channel for its status counts), at ${LATENCIES.join(" and ")} ms of added latency. ` +
+  setup:
+    `Emulator in its own process (bench/lib/emulator-control.ts, with an IPC channel for its status counts), at ${
+      LATENCIES.join(" and ")
+    } ms of added latency. ` +
     `One Admin service (one limiter) serves Effect.forEach(100 calls, getProjectUsage, { concurrency: ${FIBERS} }). ` +
     `The achieved rate is ${CALLS} calls / wall time; the first window's calls start at once, so a perfect limiter slightly exceeds ${RATE}/s.`,
   tables: [{ caption: "one run per latency (a run takes about 20 s)", rows }],

@@ -42,9 +42,9 @@ const runAt = async (latencyMs: number): Promise<Array<Rep>> => {
   const emu = await Emu.start({ latencyMs, control: true })
   const runtime = Sdk.runtime(TokenMetadata.layer, emu)
   const fetchMetadata = (mintAccounts: ReadonlyArray<string>, concurrency: number) =>
-    runtime.runPromise(Effect.flatMap(TokenMetadata.TokenMetadata, (tm) =>
-      // eslint-disable-next-line @typescript-eslint/no-deprecated
-      tm.getTokenMetadata({ mintAccounts }, { concurrency })))
+    runtime.runPromise(
+      Effect.flatMap(TokenMetadata.TokenMetadata, (tm) => tm.getTokenMetadata({ mintAccounts }, { concurrency }))
+    )
   try {
     // Warm-up: every mint once (the emulator's metadata cache then answers later rounds alike).
     const warm = await fetchMetadata(mints, CONCURRENCY)
@@ -79,8 +79,14 @@ const runAt = async (latencyMs: number): Promise<Array<Rep>> => {
         serverCpuMs,
         clientCpuMs: (client.user + client.system) / 1000
       }
-      log(`  rep ${r + 1}/${REPS}: ${wallMs.toFixed(0)} ms, single ${rep.singleMs.toFixed(1)} ms, ${rep.requests} requests, ` +
-        `max ${rep.maxInFlight} in flight, CPU server ${serverCpuMs.toFixed(0)} ms, client ${rep.clientCpuMs.toFixed(0)} ms`)
+      log(
+        `  rep ${r + 1}/${REPS}: ${wallMs.toFixed(0)} ms, single ${
+          rep.singleMs.toFixed(1)
+        } ms, ${rep.requests} requests, ` +
+          `max ${rep.maxInFlight} in flight, CPU server ${serverCpuMs.toFixed(0)} ms, client ${
+            rep.clientCpuMs.toFixed(0)
+          } ms`
+      )
       reps.push(rep)
     }
     return reps
@@ -107,11 +113,20 @@ for (const latency of LATENCIES) {
   tables.push({
     caption: `${latency} ms added latency: ${MINTS.toLocaleString("en-US")} mints, concurrency ${CONCURRENCY}`,
     rows: [
-      { contender: "solfx getTokenMetadata, batch wall time (median)", value: fmtMs(wall), ratio: fmtRatio(ratio), note: "ratio: wall / ideal, median of the repetitions" },
+      {
+        contender: "solfx getTokenMetadata, batch wall time (median)",
+        value: fmtMs(wall),
+        ratio: fmtRatio(ratio),
+        note: "ratio: wall / ideal, median of the repetitions"
+      },
       { contender: "one 100-mint request alone (median)", value: fmtMs(single) },
       { contender: `ideal: ${ROUNDS} rounds × one request`, value: fmtMs(ideal) },
       { contender: "requests sent (emulator count, per batch)", value: String(requests), note: `expected ${REQUESTS}` },
-      { contender: "most requests in flight (emulator maxInFlight)", value: String(maxInFlight), note: `limit ${CONCURRENCY}` },
+      {
+        contender: "most requests in flight (emulator maxInFlight)",
+        value: String(maxInFlight),
+        note: `limit ${CONCURRENCY}`
+      },
       {
         contender: "CPU a request during the batch (median)",
         value: `${serverPerRequest.toFixed(1)} ms`,
@@ -122,7 +137,9 @@ for (const latency of LATENCIES) {
   })
   findings.push(
     `At ${latency} ms the batch took ${fmtMs(wall)} against an ideal of ${fmtMs(ideal)}. The emulator spent ` +
-      `${serverPerRequest.toFixed(1)} ms of CPU on each 100-mint request, serially on one event loop: ${fmtMs(serverPerRequest * REQUESTS)} ` +
+      `${serverPerRequest.toFixed(1)} ms of CPU on each 100-mint request, serially on one event loop: ${
+        fmtMs(serverPerRequest * REQUESTS)
+      } ` +
       `for the ${REQUESTS} requests, ${fmtRatio((serverPerRequest * REQUESTS) / ideal)} the ideal by itself. ` +
       `The ideal assumes a server that answers 8 requests in the time of one.`
   )
@@ -142,7 +159,9 @@ for (const latency of LATENCIES) {
   for (const r of reps) {
     raw.push(
       `${latency} ms | batch ${r.wallMs.toFixed(0)} ms, single ${r.singleMs.toFixed(1)} ms, ${r.requests} requests, ` +
-        `max in flight ${r.maxInFlight}, CPU server ${r.serverCpuMs.toFixed(0)} ms, client ${r.clientCpuMs.toFixed(0)} ms`
+        `max in flight ${r.maxInFlight}, CPU server ${r.serverCpuMs.toFixed(0)} ms, client ${
+          r.clientCpuMs.toFixed(0)
+        } ms`
     )
   }
 }
@@ -150,7 +169,8 @@ for (const latency of LATENCIES) {
 const result: ComparisonResult = {
   id: "batch",
   title: "4. Batch: token metadata for 10,000 mints at concurrency 8",
-  setup: `Emulator in its own process (bench/lib/emulator-control.ts, the emulator program with an IPC channel for its counters). ` +
+  setup:
+    `Emulator in its own process (bench/lib/emulator-control.ts, the emulator program with an IPC channel for its counters). ` +
     `getTokenMetadata({ mintAccounts: 10,000 }, { concurrency: ${CONCURRENCY} }) sends ${REQUESTS} requests of ${PER_REQUEST}. ` +
     `${REPS} repetitions per latency after one warm-up batch; each repetition first times ${SINGLES} single 100-mint requests ` +
     `(their median is the unit), then the batch, then reads the emulator's counters (reset before the batch).`,

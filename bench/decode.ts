@@ -46,14 +46,25 @@ const source = { text, select: envelope }
 // (which makes integers beyond 2^53 exact where the schema keeps them).
 const sdkDecode = () =>
   Effect.runSync(
-    Decode.decodeWith(DigitalAsset.DigitalAssetList, "getAssetsByAuthority", envelope(JSON.parse(text)), "$.result", source)
+    Decode.decodeWith(
+      DigitalAsset.DigitalAssetList,
+      "getAssetsByAuthority",
+      envelope(JSON.parse(text)),
+      "$.result",
+      source
+    )
   )
 
 // The same with the lossless parse first (what Decode.decodeWith does without a source).
 const losslessDecode = () =>
-  Effect.runSync(Decode.decodeWith(DigitalAsset.DigitalAssetList, "getAssetsByAuthority", envelope(Json.parse(text)), "$.result"))
+  Effect.runSync(
+    Decode.decodeWith(DigitalAsset.DigitalAssetList, "getAssetsByAuthority", envelope(Json.parse(text)), "$.result")
+  )
 
-const schemaOnly = Schema.decodeUnknownEither(DigitalAsset.DigitalAssetList, { onExcessProperty: "ignore", errors: "first" })
+const schemaOnly = Schema.decodeUnknownEither(DigitalAsset.DigitalAssetList, {
+  onExcessProperty: "ignore",
+  errors: "first"
+})
 const schemaDecode = () => {
   const r = schemaOnly(envelope(Json.parse(text)))
   if (Either.isLeft(r)) throw new Error("the page does not decode")
@@ -99,13 +110,20 @@ const ratio = medians[1]! / ref
 const result: ComparisonResult = {
   id: "decode",
   title: "1. Decode cost: one 1,000-asset getAssetsByAuthority page",
-  setup: `Body of page 1 of the emulator's big authority (${(text.length / 1e6).toFixed(2)} MB, served by the emulator program; ` +
+  setup:
+    `Body of page 1 of the emulator's big authority (${
+      (text.length / 1e6).toFixed(2)
+    } MB, served by the emulator program; ` +
     `${large} of its integers exceed 2^53: the edition supplies of one asset in fifty). ` +
     `${SAMPLES} samples of ${ITERATIONS} decodes each per contender, alternated (rotated order), after 10 warm-up rounds; median of the samples. ` +
     `The transport path is checked to give Schema's value on the lossless parse (deep strict equality) without falling back.`,
   tables: [{
     caption: "median time per page; ratio to JSON.parse alone",
-    rows: contenders.map(([name], i) => ({ contender: name, value: fmtMs(medians[i]!), ratio: fmtRatio(medians[i]! / ref) }))
+    rows: contenders.map(([name], i) => ({
+      contender: name,
+      value: fmtMs(medians[i]!),
+      ratio: fmtRatio(medians[i]! / ref)
+    }))
   }],
   targets: [{
     name: "decode: solfx full decode vs JSON.parse",

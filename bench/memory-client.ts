@@ -16,8 +16,12 @@ const MB = 1024 * 1024
 
 const runtime = Sdk.runtime(Compression.layer, { url, apiKey })
 // Build the layers and load every module before the baseline is taken.
-await runtime.runPromise(Effect.flatMap(Compression.Compression, (c) =>
-  c.getCompressionSignaturesForAddressStream({ address, limit: 10 }).pipe(Stream.take(1), Stream.runDrain)))
+await runtime.runPromise(
+  Effect.flatMap(
+    Compression.Compression,
+    (c) => c.getCompressionSignaturesForAddressStream({ address, limit: 10 }).pipe(Stream.take(1), Stream.runDrain)
+  )
+)
 const baselineRss = process.memoryUsage().rss
 
 let sampledPeak = 0
@@ -26,8 +30,12 @@ const timer = setInterval(() => {
 }, 20)
 
 const t0 = performance.now()
-const count = await runtime.runPromise(Effect.flatMap(Compression.Compression, (c) =>
-  c.getCompressionSignaturesForAddressStream({ address, limit: 1000 }).pipe(Stream.runCount)))
+const count = await runtime.runPromise(
+  Effect.flatMap(
+    Compression.Compression,
+    (c) => c.getCompressionSignaturesForAddressStream({ address, limit: 1000 }).pipe(Stream.runCount)
+  )
+)
 const ms = performance.now() - t0
 clearInterval(timer)
 sampledPeak = Math.max(sampledPeak, process.memoryUsage().rss)
@@ -38,11 +46,13 @@ const retainedHeapMb = process.memoryUsage().heapUsed / MB
 await runtime.dispose()
 
 if (count !== Number(expected)) throw new Error(`streamed ${count} signatures, expected ${expected}`)
-process.stdout.write(JSON.stringify({
-  count,
-  ms,
-  baselineRssMb: baselineRss / MB,
-  peakRssMb,
-  sampledPeakRssMb: sampledPeak / MB,
-  retainedHeapMb
-}) + "\n")
+process.stdout.write(
+  JSON.stringify({
+    count,
+    ms,
+    baselineRssMb: baselineRss / MB,
+    peakRssMb,
+    sampledPeakRssMb: sampledPeak / MB,
+    retainedHeapMb
+  }) + "\n"
+)

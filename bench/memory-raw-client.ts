@@ -43,11 +43,13 @@ const peakRssMb = process.resourceUsage().maxRSS / 1024
 global.gc?.()
 const retainedHeapMb = process.memoryUsage().heapUsed / MB
 if (count !== Number(expected)) throw new Error(`streamed ${count} signatures, expected ${expected}`)
-process.stdout.write(JSON.stringify({
-  count,
-  ms,
-  baselineRssMb: baselineRss / MB,
-  peakRssMb,
-  sampledPeakRssMb: sampledPeak / MB,
-  retainedHeapMb
-}) + "\n")
+process.stdout.write(
+  JSON.stringify({
+    count,
+    ms,
+    baselineRssMb: baselineRss / MB,
+    peakRssMb,
+    sampledPeakRssMb: sampledPeak / MB,
+    retainedHeapMb
+  }) + "\n"
+)

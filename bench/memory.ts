@@ -59,13 +59,16 @@ log(`  solfx ${SHORT}: ${JSON.stringify(short)}`)
 const row = (name: string, m: Measure): Row => ({
   contender: name,
   value: `${m.peakRssMb.toFixed(0)} MB`,
-  note: `at rest before the stream ${m.baselineRssMb.toFixed(0)} MB; ${m.count.toLocaleString("en-US")} items in ${fmtMs(m.ms)}`
+  note: `at rest before the stream ${m.baselineRssMb.toFixed(0)} MB; ${m.count.toLocaleString("en-US")} items in ${
+    fmtMs(m.ms)
+  }`
 })
 
 const result: ComparisonResult = {
   id: "memory",
   title: "3. Memory: 1,000,000 compression signatures streamed",
-  setup: `Emulator program (packages/emulator/src/bin.ts --latency-ms 0 --sizes compression.bigAddressSignatures=N) in its own process; ` +
+  setup:
+    `Emulator program (packages/emulator/src/bin.ts --latency-ms 0 --sizes compression.bigAddressSignatures=N) in its own process; ` +
     `each client in its own process, bundled to plain JavaScript by esbuild (bench/build/), default Node flags. ` +
     `Peak RSS is the kernel's high-water mark of the client process (process.resourceUsage().maxRSS), ` +
     `"at rest" its RSS after loading and one first request. One run each (a 1M stream takes about half a minute). ` +
@@ -87,11 +90,19 @@ const result: ComparisonResult = {
   raw: [sdk, raw, short].map((m) => JSON.stringify(m)),
   findings: [
     `The stream holds one page at a time: after it, a full GC leaves ${sdk.retainedHeapMb.toFixed(0)} MB of heap for ` +
-      `${SIGNATURES.toLocaleString("en-US")} items and ${short.retainedHeapMb.toFixed(0)} MB for ${SHORT.toLocaleString("en-US")}. ` +
-      `The peak (${sdk.peakRssMb.toFixed(0)} MB; ${short.peakRssMb.toFixed(0)} MB on the shorter stream) is the process at rest, ` +
-      `${sdk.baselineRssMb.toFixed(0)} MB (Node itself, effect, @effect/platform and the SDK's code), plus the garbage V8 lets ` +
-      `accumulate between major GCs at this allocation rate. The raw loop rests at ${raw.baselineRssMb.toFixed(0)} MB and peaks at ` +
-      `${raw.peakRssMb.toFixed(0)} MB: the gap is mostly the libraries' code at rest.`
+    `${SIGNATURES.toLocaleString("en-US")} items and ${short.retainedHeapMb.toFixed(0)} MB for ${
+      SHORT.toLocaleString("en-US")
+    }. ` +
+    `The peak (${sdk.peakRssMb.toFixed(0)} MB; ${
+      short.peakRssMb.toFixed(0)
+    } MB on the shorter stream) is the process at rest, ` +
+    `${
+      sdk.baselineRssMb.toFixed(0)
+    } MB (Node itself, effect, @effect/platform and the SDK's code), plus the garbage V8 lets ` +
+    `accumulate between major GCs at this allocation rate. The raw loop rests at ${
+      raw.baselineRssMb.toFixed(0)
+    } MB and peaks at ` +
+    `${raw.peakRssMb.toFixed(0)} MB: the gap is mostly the libraries' code at rest.`
   ]
 }
 emit(result)

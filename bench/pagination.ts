@@ -32,8 +32,10 @@ const cpu = new Map<string, Array<{ client: number; server: number }>>()
 const contendersFor = (emu: Emu.RunningEmulator) => {
   const runtime = Sdk.runtime(DigitalAssets.layer, emu)
   const sdk = (concurrency: number): Walk => (authorityAddress) =>
-    runtime.runPromise(Effect.flatMap(DigitalAssets.DigitalAssets, (das) =>
-      das.getAssetsByAuthorityStream({ authorityAddress, limit: LIMIT }, { concurrency }).pipe(Stream.runCount)))
+    runtime.runPromise(
+      Effect.flatMap(DigitalAssets.DigitalAssets, (das) =>
+        das.getAssetsByAuthorityStream({ authorityAddress, limit: LIMIT }, { concurrency }).pipe(Stream.runCount))
+    )
 
   const helius = createHelius({ apiKey: emu.apiKey, baseUrl: `${emu.url}/` })
   // The loop of the service's pagination guide: page after page until a short one.
@@ -92,7 +94,9 @@ const contendersFor = (emu: Emu.RunningEmulator) => {
   }
 
   const walks: Array<[string, Walk]> = [
-    ...CONCURRENCIES.map((c): [string, Walk] => [`solfx stream, concurrency ${c}${c === SDK_DEFAULT ? " (default)" : ""}`, sdk(c)]),
+    ...CONCURRENCIES.map((
+      c
+    ): [string, Walk] => [`solfx stream, concurrency ${c}${c === SDK_DEFAULT ? " (default)" : ""}`, sdk(c)]),
     ["helius-sdk, sequential page loop", heliusLoop],
     ["raw fetch + JSON.parse, sequential", rawSequential],
     ...CONCURRENCIES.map((c): [string, Walk] => [`raw fetch + JSON.parse, ${c} parallel`, rawParallel(c)])
@@ -177,7 +181,9 @@ for (const latency of LATENCIES) {
     }
   })
   tables.push({
-    caption: `${latency} ms added latency: median wall time for all ${ASSETS.toLocaleString("en-US")} assets; ratio to the best raw parallel loop`,
+    caption: `${latency} ms added latency: median wall time for all ${
+      ASSETS.toLocaleString("en-US")
+    } assets; ratio to the best raw parallel loop`,
     rows
   })
   for (const s of samples) raw.push(`${latency} ms | ${s.name}: ${s.ms.map((m) => m.toFixed(0)).join(", ")} ms`)
@@ -200,7 +206,9 @@ for (const latency of LATENCIES) {
   findings.push(
     `At ${latency} ms, one sequential page costs ${fmtMs(rawSeq.median / (pages + 1))} with raw fetch ` +
       `and ${fmtMs(helius.median / (pages + 1))} with helius-sdk; the best raw parallel loop covers all ` +
-      `${pages} pages in ${fmtMs(rawBest.median)} (${fmtMs(rawBest.median / pages)} a page), solfx's best in ${fmtMs(sdkBest.median)}.`
+      `${pages} pages in ${fmtMs(rawBest.median)} (${fmtMs(rawBest.median / pages)} a page), solfx's best in ${
+        fmtMs(sdkBest.median)
+      }.`
   )
 }
 
@@ -217,10 +225,18 @@ for (const latency of LATENCIES) {
     const serverCpu = median(at50.map((s) => cpuOf(50, s).server))
     findings.push(
       `The emulator is the bottleneck of every parallel run: it uses about ${serverCpu.toFixed(0)} ms of CPU a page ` +
-        `(its whole process, GC threads included) and serves about one page every ${fmtMs(floor.median / pages)} on this machine ` +
-        `(the fastest 0 ms median, ${floor.name}: ${fmtMs(floor.median)} for the ${pages} pages). Against helius-sdk's ` +
-        `${fmtMs(helius50.median)} at 50 ms, no client can be much more than ${fmtRatio(helius50.median / floor.median)} faster here; ` +
-        `solfx's best is ${fmtRatio(helius50.median / sdk50.median)} faster. The 3× target needs a server that answers pages ` +
+        `(its whole process, GC threads included) and serves about one page every ${
+          fmtMs(floor.median / pages)
+        } on this machine ` +
+        `(the fastest 0 ms median, ${floor.name}: ${
+          fmtMs(floor.median)
+        } for the ${pages} pages). Against helius-sdk's ` +
+        `${fmtMs(helius50.median)} at 50 ms, no client can be much more than ${
+          fmtRatio(helius50.median / floor.median)
+        } faster here; ` +
+        `solfx's best is ${
+          fmtRatio(helius50.median / sdk50.median)
+        } faster. The 3× target needs a server that answers pages ` +
         `in parallel (the real service does), or one that spends under ${fmtMs(helius50.median / 3 / pages)} a page.`
     )
   }
@@ -229,7 +245,8 @@ for (const latency of LATENCIES) {
 const result: ComparisonResult = {
   id: "pagination",
   title: "2. Pagination: 100,000 assets by authority (100 pages of 1,000)",
-  setup: `Emulator in its own process (bench/lib/emulator-control.ts: the program of packages/emulator/src/bin.ts, same flags ` +
+  setup:
+    `Emulator in its own process (bench/lib/emulator-control.ts: the program of packages/emulator/src/bin.ts, same flags ` +
     `--latency-ms N --sizes das.bigAuthorityAssets=${ASSETS}, plus an IPC channel for its CPU time). ` +
     `${REPS} repetitions per latency, contenders alternated (rotated order each repetition) in one client process, after one warm-up walk of ${WARM_ASSETS} assets each. ` +
     `Every run must count exactly ${ASSETS} assets. helius-sdk ${"3.2.0"} is created with createHelius({ apiKey, baseUrl }) and paged with its documented loop ` +

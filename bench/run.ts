@@ -22,7 +22,9 @@ const selected = only.length === 0 ? COMPARISONS : COMPARISONS.filter((c) => onl
 
 const runComparison = (name: string): Promise<ComparisonResult | { readonly error: string }> =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, [...NODE_ARGS, here(`./${name}.ts`)], { stdio: ["ignore", "pipe", "inherit"] })
+    const child = spawn(process.execPath, [...NODE_ARGS, here(`./${name}.ts`)], {
+      stdio: ["ignore", "pipe", "inherit"]
+    })
     let last = ""
     createInterface({ input: child.stdout }).on("line", (line) => {
       if (line.trim() !== "") last = line
@@ -39,7 +41,8 @@ const runComparison = (name: string): Promise<ComparisonResult | { readonly erro
 
 const version = (pkg: string) => {
   try {
-    return (JSON.parse(readFileSync(here(`../node_modules/${pkg}/package.json`), "utf8")) as { version: string }).version
+    return (JSON.parse(readFileSync(here(`../node_modules/${pkg}/package.json`), "utf8")) as { version: string })
+      .version
   } catch {
     return "?"
   }
@@ -104,7 +107,10 @@ const sections = ok.map(([, r]) =>
     ...r.tables.flatMap((t) => [
       `${t.caption}:`,
       "",
-      mdTable(["contender", "figure", "ratio", "note"], t.rows.map((row) => [row.contender, row.value, row.ratio ?? "", row.note ?? ""])),
+      mdTable(
+        ["contender", "figure", "ratio", "note"],
+        t.rows.map((row) => [row.contender, row.value, row.ratio ?? "", row.note ?? ""])
+      ),
       ""
     ]),
     ...(r.findings ?? []).map((f) => `- ${f}`),
@@ -145,20 +151,26 @@ const markdown = [
   "",
   summary,
   "",
-  ...(failed.length > 0 ? ["Comparisons that did not run: " + failed.map(([n, e]) => `${n} (${e.error})`).join(", "), ""] : []),
+  ...(failed.length > 0
+    ? ["Comparisons that did not run: " + failed.map(([n, e]) => `${n} (${e.error})`).join(", "), ""]
+    : []),
   ...sections
 ].join("\n")
 
 if (only.length === 0) writeFileSync(here("./RESULTS.md"), markdown + "\n")
 
-process.stdout.write(`\nsolfx benchmarks — ${startedAt.toISOString()} — ${machine.cores} cores, ${machine.cpu}, Node ${machine.node}\n\n`)
+process.stdout.write(
+  `\nsolfx benchmarks — ${startedAt.toISOString()} — ${machine.cores} cores, ${machine.cpu}, Node ${machine.node}\n\n`
+)
 for (const [, r] of ok) {
   process.stdout.write(`${r.title}\n`)
   for (const t of r.tables) {
     process.stdout.write(`  ${t.caption}\n`)
     const width = Math.max(...t.rows.map((row) => row.contender.length))
     for (const row of t.rows) {
-      process.stdout.write(`    ${row.contender.padEnd(width)}  ${row.value.padStart(9)}  ${(row.ratio ?? "").padStart(8)}\n`)
+      process.stdout.write(
+        `    ${row.contender.padEnd(width)}  ${row.value.padStart(9)}  ${(row.ratio ?? "").padStart(8)}\n`
+      )
     }
   }
   process.stdout.write("\n")

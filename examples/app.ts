@@ -33,8 +33,10 @@ export const whales = (mint: string, n: number) =>
   })
 
 export const main = (mint: string, n = 10) =>
-  Effect.flatMap(whales(mint, n), (list) =>
-    Effect.forEach(list, (w) => Console.log(`${w.owner} ${w.balance} ${Option.getOrElse(w.name, () => "")}`)))
+  Effect.flatMap(
+    whales(mint, n),
+    (list) => Effect.forEach(list, (w) => Console.log(`${w.owner} ${w.balance} ${Option.getOrElse(w.name, () => "")}`))
+  )
 
 if (isMain(import.meta.url)) {
   runExample((emulator) => main(emulator.samples.compressedMint!))

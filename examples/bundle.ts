@@ -51,7 +51,11 @@ export const main = (recipient: string, lamports = 25_000n, tip = 10_000n) =>
     // Checked offline first (signatures, tip), then sent once: a bundle is never resent blindly.
     const id = yield* bundles.sendBundle(txs.map((tx) => tx.wire), { encoding: "base64" })
     yield* Console.log(`bundle ${id} sent`)
-    const outcome = yield* bundles.awaitBundle(id, { commitment: "confirmed", interval: "200 millis", timeout: "30 seconds" })
+    const outcome = yield* bundles.awaitBundle(id, {
+      commitment: "confirmed",
+      interval: "200 millis",
+      timeout: "30 seconds"
+    })
     yield* Console.log(outcome._tag === "Landed" ? `landed in slot ${outcome.slot} (${outcome.status})` : outcome._tag)
     return { id, signatures: txs.map((tx) => tx.signature), outcome }
   })

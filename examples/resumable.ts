@@ -18,7 +18,12 @@ import { tmpdir } from "node:os"
 import { isMain, runExample } from "./support/run.js"
 
 /** What is saved after each page: where to resume, and what is done so far. */
-export interface Checkpoint<P> { readonly next: P | undefined; readonly pages: number; readonly items: number; readonly done: boolean }
+export interface Checkpoint<P> {
+  readonly next: P | undefined
+  readonly pages: number
+  readonly items: number
+  readonly done: boolean
+}
 
 /** The saved checkpoint of job `name` (a fresh one when it never ran). */
 export const checkpoint = <P>(name: string) =>
@@ -29,7 +34,9 @@ export const checkpoint = <P>(name: string) =>
 
 /** Runs job `name` from its checkpoint over any paged Stream that can start at a saved `next`. */
 export const runJob = <A, P, E, R>(
-  name: string, pages: (start: P | undefined) => Stream.Stream<Pagination.Page<A, P>, E, R>, record: (item: A) => string,
+  name: string,
+  pages: (start: P | undefined) => Stream.Stream<Pagination.Page<A, P>, E, R>,
+  record: (item: A) => string,
   onCommit: (saved: Checkpoint<P>) => Effect.Effect<void> = () => Effect.void
 ) =>
   Effect.gen(function*() {
@@ -39,7 +46,10 @@ export const runJob = <A, P, E, R>(
     return yield* pages(from.next).pipe(Stream.runFoldEffect(from, (saved, page) => {
       const next = { next: page.next, pages: saved.pages + 1, items: saved.items + page.items.length, done: !page.next }
       // Output keyed by page index: even a crash between the two writes only rewrites that page.
-      const write = Effect.zipRight(kv.set(`${name}/page/${saved.pages}`, JSON.stringify(page.items.map(record))), kv.set(`${name}/checkpoint`, JSON.stringify(next)))
+      const write = Effect.zipRight(
+        kv.set(`${name}/page/${saved.pages}`, JSON.stringify(page.items.map(record))),
+        kv.set(`${name}/checkpoint`, JSON.stringify(next))
+      )
       return write.pipe(Effect.uninterruptible, Effect.zipRight(onCommit(next)), Effect.as(next))
     }))
   })
@@ -59,9 +69,13 @@ export const main = (authority: string, stopAfter = 3) =>
     const das = yield* DigitalAssets.DigitalAssets
     const name = `asset-ids/${authority}`
     const stopped = yield* Deferred.make<void>()
-    const assets = (start: DigitalAssets.Position | undefined) => das.getAssetsByAuthorityPages({ authorityAddress: authority, limit: 1000 }, { start })
-    const job = (stopAt: number) => runJob(name, assets, (a) => a.id, (s) => Console.log(`page ${s.pages} saved, ${s.items} ids`).pipe(
-      Effect.zipRight(Effect.when(Deferred.succeed(stopped, undefined), () => s.pages >= stopAt))))
+    const assets = (start: DigitalAssets.Position | undefined) =>
+      das.getAssetsByAuthorityPages({ authorityAddress: authority, limit: 1000 }, { start })
+    const job = (stopAt: number) =>
+      runJob(name, assets, (a) => a.id, (s) =>
+        Console.log(`page ${s.pages} saved, ${s.items} ids`).pipe(
+          Effect.zipRight(Effect.when(Deferred.succeed(stopped, undefined), () => s.pages >= stopAt))
+        ))
     const first = yield* Effect.fork(job(stopAfter))
     yield* Effect.raceFirst(Deferred.await(stopped), Fiber.await(first))
     yield* Fiber.interrupt(first) // as a deploy or Ctrl-C would stop it

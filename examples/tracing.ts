@@ -31,7 +31,12 @@ export const main = (wallet: string, owner: string) =>
       das.getTokenAccounts({ owner, limit: 10 }),
       wallets.history(wallet, { limit: 5 })
     ], { concurrency: "unbounded" })
-    return { identity, tokens: balances.balances.length, accounts: accounts.token_accounts.length, history: history.data.length }
+    return {
+      identity,
+      tokens: balances.balances.length,
+      accounts: accounts.token_accounts.length,
+      history: history.data.length
+    }
   }).pipe(Effect.withSpan("wallet-report", { attributes: { wallet } }))
 
 if (isMain(import.meta.url)) {

@@ -22,8 +22,10 @@ export const bundle = async (entry: string, name: string): Promise<string> => {
     plugins: [{
       name: "npm-packages-external",
       setup(b) {
-        b.onResolve({ filter: /^[^./]/ }, (args) =>
-          args.path.startsWith("@solfx/") ? undefined : { path: args.path, external: true })
+        b.onResolve(
+          { filter: /^[^./]/ },
+          (args) => args.path.startsWith("@solfx/") ? undefined : { path: args.path, external: true }
+        )
       }
     }]
   })

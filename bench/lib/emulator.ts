@@ -59,7 +59,12 @@ export const start = async (options: StartOptions): Promise<RunningEmulator> => 
       throw new Error(`emulator exited with ${code} before its start line`)
     })
   ])) as [string]
-  const startLine = JSON.parse(line) as { url: string; apiKey: string; projectId: string; samples: Record<string, string> }
+  const startLine = JSON.parse(line) as {
+    url: string
+    apiKey: string
+    projectId: string
+    samples: Record<string, string>
+  }
   let next = 0
   const ask = <A>(type: string): Promise<A> => {
     if (!options.control) return Promise.reject(new Error("the plain emulator program has no control channel"))

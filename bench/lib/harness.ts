@@ -66,7 +66,13 @@ export const alternate = async <R>(
 
 /** Milliseconds, readable. */
 export const fmtMs = (ms: number): string =>
-  ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 10 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(2)} ms`
+  ms >= 10_000
+    ? `${(ms / 1000).toFixed(1)} s`
+    : ms >= 1000
+    ? `${(ms / 1000).toFixed(2)} s`
+    : ms >= 10
+    ? `${ms.toFixed(0)} ms`
+    : `${ms.toFixed(2)} ms`
 
 export const fmtRatio = (r: number): string => `${r.toFixed(2)}×`
 

@@ -27,4 +27,5 @@ export const isMain = (url: string): boolean =>
 export const runExample = <A, E>(
   program: (emulator: Emulator.Emulator) => Effect.Effect<A, E, ExampleServices>,
   options: Emulator.Options = {}
-): void => Effect.flatMap(Emulator.EmulatorHandle, program).pipe(Effect.provide(emulatorLayer(options)), NodeRuntime.runMain)
+): void =>
+  Effect.flatMap(Emulator.EmulatorHandle, program).pipe(Effect.provide(emulatorLayer(options)), NodeRuntime.runMain)

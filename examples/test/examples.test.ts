@@ -4,11 +4,11 @@
  * logged. Example 5 (`app.test.ts`) is a test itself.
  */
 import * as KeyValueStore from "@effect/platform/KeyValueStore"
-import { InMemorySpanExporter } from "@opentelemetry/sdk-trace-base"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import * as Emulator from "@solfx/emulator/Emulator"
+import { InMemorySpanExporter } from "@opentelemetry/sdk-trace-base"
 import * as CompressionArea from "@solfx/emulator/areas/Compression"
 import * as WalletArea from "@solfx/emulator/areas/Wallet"
+import * as Emulator from "@solfx/emulator/Emulator"
 import { Bundle, Compression, DigitalAssets, type Pagination, Wallet } from "@solfx/sdk"
 import * as Chunk from "effect/Chunk"
 import * as Deferred from "effect/Deferred"
@@ -118,7 +118,9 @@ describe("examples", () => {
       const store = () => KeyValueStore.layerFileSystem(dir)
       const saved = yield* Deferred.make<void>()
       const first = yield* Effect.fork(
-        resumable.runJob(name, pages, record, (s) => Effect.when(Deferred.succeed(saved, undefined), () => s.pages >= stopAfter))
+        resumable.runJob(name, pages, record, (s) =>
+          Effect.when(Deferred.succeed(saved, undefined), () =>
+            s.pages >= stopAfter))
           .pipe(Effect.provide(store()))
       )
       yield* Deferred.await(saved)
@@ -138,8 +140,12 @@ describe("examples", () => {
 
       const mint = CompressionArea.mintAt(emu.dataset, 0)
       const holders = (cursor: string | undefined) =>
-        compression.getCompressedMintTokenHoldersPages(cursor === undefined ? { mint, limit: 500 } : { mint, limit: 500, cursor })
-      const expectedHolders = yield* Stream.runCollect(compression.getCompressedMintTokenHoldersStream({ mint, limit: 500 }))
+        compression.getCompressedMintTokenHoldersPages(
+          cursor === undefined ? { mint, limit: 500 } : { mint, limit: 500, cursor }
+        )
+      const expectedHolders = yield* Stream.runCollect(
+        compression.getCompressedMintTokenHoldersStream({ mint, limit: 500 })
+      )
       const h = yield* interruptedThenResumed(dir, "holders", holders, (x) => x.owner, 3)
       expect(h.interrupted.pages).toBeGreaterThanOrEqual(3)
       expect(h.interrupted.pages).toBeLessThan(8)
@@ -194,7 +200,9 @@ describe("examples", () => {
         expect(span.attributes["solfx.operation"]).toBeTypeOf("string")
         expect(span.attributes["http.response.status_code"]).toBe(200)
       }
-      const everything = JSON.stringify(spans.map((s) => [s.name, s.attributes, s.events, s.status, s.resource.attributes]))
+      const everything = JSON.stringify(
+        spans.map((s) => [s.name, s.attributes, s.events, s.status, s.resource.attributes])
+      )
       expect(everything).toContain("solfx.host")
       expect(everything).not.toContain(apiKey)
       expect(everything).not.toContain("api-key=")

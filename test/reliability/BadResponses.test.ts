@@ -56,7 +56,11 @@ const targets: ReadonlyArray<Target> = [
   { name: "getCompressedTokenAccountsByOwner", kind: "rpc", schema: CompressedAccount.TokenAccountsResult },
   { name: "getCompressedTokenBalancesByOwnerV2", kind: "rpc", schema: CompressedAccount.TokenBalancesResult },
   { name: "getValidityProof", kind: "rpc", schema: ValidityProof.ValidityProofResult },
-  { name: "getTransactionWithCompressionInfo", kind: "rpc", schema: CompressionTransaction.TransactionWithCompressionInfo },
+  {
+    name: "getTransactionWithCompressionInfo",
+    kind: "rpc",
+    schema: CompressionTransaction.TransactionWithCompressionInfo
+  },
   { name: "getBundleStatuses", kind: "rpc", schema: Bundle.BundleStatuses },
   { name: "POST /v0/token-metadata", kind: "rest", schema: TokenMetadata.TokenMetadataResponse },
   { name: "GET /v1/wallet/{wallet}/identity", kind: "rest", schema: WalletRecords.Identity },
@@ -112,10 +116,13 @@ const API_ERRORS = new Set([
   "TransportError"
 ])
 
-type Outcome = { readonly _tag: "Decoded"; readonly value: unknown } | { readonly _tag: "Typed"; readonly error: any } | {
-  readonly _tag: "Defect"
-  readonly cause: string
-}
+type Outcome =
+  | { readonly _tag: "Decoded"; readonly value: unknown }
+  | { readonly _tag: "Typed"; readonly error: any }
+  | {
+    readonly _tag: "Defect"
+    readonly cause: string
+  }
 
 const run = async (target: Target, next: Answer): Promise<Outcome> => {
   answer = next
@@ -135,7 +142,9 @@ type Path = ReadonlyArray<string | number>
 const paths = (value: unknown, at: Path = [], out: Array<Path> = []): Array<Path> => {
   out.push(at)
   if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...at, i], out))
-  else if (typeof value === "object" && value !== null) for (const [k, v] of Object.entries(value)) paths(v, [...at, k], out)
+  else if (typeof value === "object" && value !== null) {
+    for (const [k, v] of Object.entries(value)) paths(v, [...at, k], out)
+  }
   return out
 }
 
@@ -161,14 +170,29 @@ const otherType = (old: unknown, pick: number): unknown => {
 }
 
 /** Integers beyond 2^53, 2^64, 2^96, and doubles near the top of their range. */
-const HUGE = ["123456789012345678901234567890", "18446744073709551616", "9007199254740993", "-9223372036854775809", "1.5e300", "-1.7976931348623157e308"]
+const HUGE = [
+  "123456789012345678901234567890",
+  "18446744073709551616",
+  "9007199254740993",
+  "-9223372036854775809",
+  "1.5e300",
+  "-1.7976931348623157e308"
+]
 const DEEP_MARK = "\"__deep__\""
 const deep = (depth: number, open: string, close: string) => open.repeat(depth) + close.repeat(depth)
 const HTML = (status: number) =>
   `<!DOCTYPE html><html><head><title>${status} Bad Gateway</title></head><body><center><h1>${status}</h1></center><hr><center>cloudflare</center></body></html>`
 
 type Kind = "wrongType" | "missingField" | "truncation" | "html" | "empty" | "hugeNumber" | "deepNesting"
-const KINDS: ReadonlyArray<Kind> = ["wrongType", "missingField", "truncation", "html", "empty", "hugeNumber", "deepNesting"]
+const KINDS: ReadonlyArray<Kind> = [
+  "wrongType",
+  "missingField",
+  "truncation",
+  "html",
+  "empty",
+  "hugeNumber",
+  "deepNesting"
+]
 
 interface Corrupted {
   readonly kind: Kind
@@ -178,7 +202,11 @@ interface Corrupted {
 }
 
 const corrupt = (target: Target, wire: unknown, kind: Kind, a: number, b: number): Corrupted => {
-  const json = (value: unknown, status = 200): Answer => ({ status, contentType: "application/json", text: bodyOf(target, value) })
+  const json = (value: unknown, status = 200): Answer => ({
+    status,
+    contentType: "application/json",
+    text: bodyOf(target, value)
+  })
   const all = paths(wire)
   switch (kind) {
     case "wrongType": {
@@ -207,10 +235,14 @@ const corrupt = (target: Target, wire: unknown, kind: Kind, a: number, b: number
       const full = bodyOf(target, wire)
       return {
         kind,
-        answer: { status: 200, contentType: "application/json", text: (id) => {
-          const text = full(id)
-          return text.slice(0, a % text.length)
-        } },
+        answer: {
+          status: 200,
+          contentType: "application/json",
+          text: (id) => {
+            const text = full(id)
+            return text.slice(0, a % text.length)
+          }
+        },
         alwaysInvalid: true
       }
     }
@@ -229,7 +261,11 @@ const corrupt = (target: Target, wire: unknown, kind: Kind, a: number, b: number
       const literal = HUGE[b % HUGE.length]!
       return {
         kind,
-        answer: { status: 200, contentType: "application/json", text: (id) => bodyOf(target, marked)(id).replace(MARK, literal) },
+        answer: {
+          status: 200,
+          contentType: "application/json",
+          text: (id) => bodyOf(target, marked)(id).replace(MARK, literal)
+        },
         alwaysInvalid: false
       }
     }
@@ -238,7 +274,17 @@ const corrupt = (target: Target, wire: unknown, kind: Kind, a: number, b: number
       const depth = 5_000 + (b % 4) * 20_000
       const [open, close] = b % 2 === 0 ? ["[", "]"] : ["{\"a\":", "}"]
       const nested = b % 2 === 0 ? deep(depth, open, close) : open.repeat(depth) + "1" + close.repeat(depth)
-      if (a % 3 === 0) return { kind, answer: { status: 200, contentType: "application/json", text: () => nested }, alwaysInvalid: true }
+      if (a % 3 === 0) {
+        return {
+          kind,
+          answer: {
+            status: 200,
+            contentType: "application/json",
+            text: () => nested
+          },
+          alwaysInvalid: true
+        }
+      }
       const path = all[a % all.length]!
       const marked = setAt(wire, path, () => "__deep__")
       return {
@@ -256,7 +302,13 @@ const corrupt = (target: Target, wire: unknown, kind: Kind, a: number, b: number
 
 // -- the properties ---------------------------------------------------------------------------
 
-const counts = { valid: 0, corrupted: 0, rejected: 0, accepted: 0, byKind: {} as Record<string, { cases: number; rejected: number }> }
+const counts = {
+  valid: 0,
+  corrupted: 0,
+  rejected: 0,
+  accepted: 0,
+  byKind: {} as Record<string, { cases: number; rejected: number }>
+}
 
 /** Iterative: an accepted value may hold a deeply nested unknown field. */
 const hasNonFinite = (root: unknown): boolean => {
@@ -276,7 +328,11 @@ describe("bad responses (fast-check, fixed seed)", () => {
     it(`${target.name}: generated valid bodies decode`, async () => {
       await FastCheck.assert(
         FastCheck.asyncProperty(wireArb, async (wire) => {
-          const outcome = await run(target, { status: 200, contentType: "application/json", text: bodyOf(target, wire) })
+          const outcome = await run(target, {
+            status: 200,
+            contentType: "application/json",
+            text: bodyOf(target, wire)
+          })
           counts.valid++
           if (outcome._tag !== "Decoded") {
             throw new Error(`not decoded: ${outcome._tag === "Typed" ? outcome.error.message : outcome.cause}`)
@@ -326,13 +382,20 @@ describe("bad responses (fast-check, fixed seed)", () => {
   // percentage, a fee) accepts it. `it.fails` passes while the gap exists; once fixed, turn it into `it`.
   it.fails("KNOWN GAP: a float literal beyond the double range (1e400) is rejected, not read as Infinity", async () => {
     const balances = targets.find((t) => t.name === "GET /v1/wallet/{wallet}/balances")!
-    const page = { balances: [], nfts: [], totalUsdValue: "__huge__", pagination: { page: 1, limit: 100, hasMore: false } }
+    const page = {
+      balances: [],
+      nfts: [],
+      totalUsdValue: "__huge__",
+      pagination: { page: 1, limit: 100, hasMore: false }
+    }
     const outcome = await run(balances, {
       status: 200,
       contentType: "application/json",
       text: () => Json.stringify(page).replace("\"__huge__\"", "1e400")
     })
-    expect(outcome._tag === "Decoded" ? (outcome.value as { totalUsdValue: number }).totalUsdValue : "rejected").toBe("rejected")
+    expect(outcome._tag === "Decoded" ? (outcome.value as { totalUsdValue: number }).totalUsdValue : "rejected").toBe(
+      "rejected"
+    )
   })
 
   it("ran at least 10,000 cases", async () => {
@@ -340,7 +403,9 @@ describe("bad responses (fast-check, fixed seed)", () => {
     const total = counts.valid + counts.corrupted
     console.log(
       `[reliability] fuzz: seed=${SEED} cases=${total} valid=${counts.valid} corrupted=${counts.corrupted} ` +
-        `typedErrors=${counts.rejected} acceptedAsValid=${counts.accepted} defects=0 byKind=${JSON.stringify(counts.byKind)}`
+        `typedErrors=${counts.rejected} acceptedAsValid=${counts.accepted} defects=0 byKind=${
+          JSON.stringify(counts.byKind)
+        }`
     )
     expect(total).toBeGreaterThanOrEqual(10_000)
   })

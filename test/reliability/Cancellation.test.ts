@@ -58,8 +58,12 @@ describe("cancellation", () => {
       const alive = yield* supervisor.value
       expect(alive.filter((f) => f.unsafePoll() === null)).toEqual([])
       console.log(
-        `[reliability] cancellation: batch=200 started=50 fibersBefore=${tracked} interruptMs=${interruptMs.toFixed(1)} ` +
-          `allClosedSeenByEmulatorMs=${closedMs.toFixed(1)} clientClosed=${emu.counters.clientClosed} fibersLeft=${alive.length}`
+        `[reliability] cancellation: batch=200 started=50 fibersBefore=${tracked} interruptMs=${
+          interruptMs.toFixed(1)
+        } ` +
+          `allClosedSeenByEmulatorMs=${
+            closedMs.toFixed(1)
+          } clientClosed=${emu.counters.clientClosed} fibersLeft=${alive.length}`
       )
     }).pipe(Effect.provide(overEmulator())))
 })

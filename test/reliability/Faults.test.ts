@@ -7,9 +7,9 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Bundle from "@solfx/core/Bundle"
-import * as Emulator from "@solfx/emulator/Emulator"
 import * as DigitalAssetsArea from "@solfx/emulator/areas/DigitalAssets"
 import * as TokenMetadataArea from "@solfx/emulator/areas/TokenMetadata"
+import * as Emulator from "@solfx/emulator/Emulator"
 import type { FaultOptions } from "@solfx/emulator/Faults"
 import type { RequestRecord } from "@solfx/emulator/RequestLog"
 import * as Bundles from "@solfx/rpc/Bundles"
@@ -33,21 +33,28 @@ const FAULTS: FaultOptions = {
   seed: 20240611 // each test below sets its own
 }
 
-const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) => Effect.map(Stream.runCollect(stream), Chunk.toReadonlyArray)
+const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
+  Effect.map(Stream.runCollect(stream), Chunk.toReadonlyArray)
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i)
 
 const duplicates = (keys: ReadonlyArray<string>) => keys.length - new Set(keys).size
 
 const report = (label: string, figures: Record<string, unknown>) =>
-  console.log(`[reliability] ${label}: ${Object.entries(figures).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(" ")}`)
+  console.log(
+    `[reliability] ${label}: ${
+      Object.entries(figures).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(" ")
+    }`
+  )
 
 describe("faults at 20% over loopback HTTP", () => {
   it.live("a 10,000-item cursor stream (compression holders) completes with exactly the right set", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.EmulatorHandle
       const compression = yield* Compression.Compression
-      const job = collect(compression.getCompressedMintTokenHoldersStream({ mint: emu.samples["compressedMint"]!, limit: 100 }))
+      const job = collect(
+        compression.getCompressedMintTokenHoldersStream({ mint: emu.samples["compressedMint"]!, limit: 100 })
+      )
 
       emu.setFaults({ ...FAULTS, seed: 1 })
       const started = Date.now()
@@ -85,7 +92,9 @@ describe("faults at 20% over loopback HTTP", () => {
       const emu = yield* Emulator.EmulatorHandle
       const das = yield* DigitalAssets.DigitalAssets
       const authority = emu.samples["dasAuthority"]!
-      const job = collect(das.getAssetsByAuthorityStream({ authorityAddress: authority, limit: 100 }, { concurrency: 8 }))
+      const job = collect(
+        das.getAssetsByAuthorityStream({ authorityAddress: authority, limit: 100 }, { concurrency: 8 })
+      )
 
       emu.setFaults({ ...FAULTS, seed: 2 })
       const started = Date.now()
@@ -162,7 +171,9 @@ describe("a malformed 200 is not transient", () => {
       const malformed = (operation: string): FaultOptions => ({ rate: 1, kinds: ["malformed"], only: [operation] })
 
       emu.setFaults(malformed("getAssetsByAuthority"))
-      const rpc = yield* Effect.flip(das.getAssetsByAuthority({ authorityAddress: emu.samples["dasAuthority"]!, page: 1, limit: 10 }))
+      const rpc = yield* Effect.flip(
+        das.getAssetsByAuthority({ authorityAddress: emu.samples["dasAuthority"]!, page: 1, limit: 10 })
+      )
       expect(rpc).toMatchObject({ _tag: "DecodeError", operation: "getAssetsByAuthority", path: "$" })
       expect(emu.count("getAssetsByAuthority")).toBe(1)
 
@@ -217,7 +228,9 @@ describe("non-idempotent calls under faults", () => {
         // At most one attempt per bundle reached the handler...
         expect(records.filter(reachedHandler).length).toBeLessThanOrEqual(1)
         // ...and every attempt but the last was a 429: rejected before processing, so safe to resend.
-        for (const r of records.slice(0, -1)) expect({ status: r.status, fault: r.fault }).toEqual({ status: 429, fault: "429" })
+        for (const r of records.slice(0, -1)) {
+          expect({ status: r.status, fault: r.fault }).toEqual({ status: 429, fault: "429" })
+        }
         retried429 += records.length - 1
         const last = records.at(-1)!
         if (tag === "Success") expect([last.status, reachedHandler(last)]).toEqual([200, true])

@@ -21,12 +21,30 @@ const WALLET = "HXsKP7wrBWaQ8T2Vtjry3Nj3oUgwYcqq9vrHDM12G664"
 const PROJECT = "123e4567-e89b-12d3-a456-426614174000"
 
 /** One call per service and host. */
-const calls: ReadonlyArray<readonly [name: string, host: keyof SolfxConfig.Urls, Effect.Effect<unknown, unknown, Services>]> = [
-  ["DigitalAssets.getAssetsByAuthority", "rpc", Effect.flatMap(DigitalAssets.DigitalAssets, (d) => d.getAssetsByAuthority({ authorityAddress: WALLET }))],
-  ["DigitalAssets stream", "rpc", Effect.flatMap(DigitalAssets.DigitalAssets, (d) => Stream.runDrain(d.getTokenAccountsStream({ owner: WALLET })))],
-  ["Compression.getCompressedMintTokenHolders", "rpc", Effect.flatMap(Compression.Compression, (c) => c.getCompressedMintTokenHolders({ mint: WALLET }))],
+const calls: ReadonlyArray<
+  readonly [name: string, host: keyof SolfxConfig.Urls, Effect.Effect<unknown, unknown, Services>]
+> = [
+  [
+    "DigitalAssets.getAssetsByAuthority",
+    "rpc",
+    Effect.flatMap(DigitalAssets.DigitalAssets, (d) => d.getAssetsByAuthority({ authorityAddress: WALLET }))
+  ],
+  [
+    "DigitalAssets stream",
+    "rpc",
+    Effect.flatMap(DigitalAssets.DigitalAssets, (d) => Stream.runDrain(d.getTokenAccountsStream({ owner: WALLET })))
+  ],
+  [
+    "Compression.getCompressedMintTokenHolders",
+    "rpc",
+    Effect.flatMap(Compression.Compression, (c) => c.getCompressedMintTokenHolders({ mint: WALLET }))
+  ],
   ["Bundles.getBundleStatuses", "rpc", Effect.flatMap(Bundles.Bundles, (b) => b.getBundleStatuses(["f".repeat(64)]))],
-  ["TokenMetadata.getTokenMetadata", "v0", Effect.flatMap(TokenMetadata.TokenMetadata, (m) => m.getTokenMetadata({ mintAccounts: [WALLET] }))],
+  [
+    "TokenMetadata.getTokenMetadata",
+    "v0",
+    Effect.flatMap(TokenMetadata.TokenMetadata, (m) => m.getTokenMetadata({ mintAccounts: [WALLET] }))
+  ],
   ["Webhooks.list", "v0", Effect.flatMap(Webhooks.Webhooks, (w) => w.list())],
   ["Wallet.balances", "rest", Effect.flatMap(Wallet.Wallet, (w) => w.balances(WALLET))],
   ["Wallet.batchIdentity", "rest", Effect.flatMap(Wallet.Wallet, (w) => w.batchIdentity([WALLET]))],
@@ -37,7 +55,10 @@ const attempt = (call: Effect.Effect<unknown, unknown, Services>, config: Partia
   Effect.gen(function*() {
     const log = yield* HttpTesting.RequestLog
     const result = yield* Effect.either(call)
-    return { error: result._tag === "Left" ? result.left as { _tag: string; host?: string } : undefined, requests: yield* log.count }
+    return {
+      error: result._tag === "Left" ? result.left as { _tag: string; host?: string } : undefined,
+      requests: yield* log.count
+    }
   }).pipe(Effect.provide(overHandler(anything, { ...config, retry: { times: 0 } })))
 
 describe("plain http to a host that is not loopback", () => {
@@ -62,13 +83,15 @@ describe("plain http to a host that is not loopback", () => {
         expect(onlyThisHost.error).toMatchObject({ _tag: "InsecureTransport", host: "plain.example.com" })
         expect(onlyThisHost.requests).toBe(0)
         // The explicit opt-in, https, and loopback hosts do send.
-        for (const config of [
-          { baseUrl: "http://api.example.com", allowInsecureHttp: true },
-          { baseUrl: "https://api.example.com", allowInsecureHttp: false },
-          { baseUrl: "http://127.0.0.1:8899", allowInsecureHttp: false },
-          { baseUrl: "http://localhost:8899", allowInsecureHttp: false },
-          { baseUrl: "http://[::1]:8899", allowInsecureHttp: false }
-        ]) {
+        for (
+          const config of [
+            { baseUrl: "http://api.example.com", allowInsecureHttp: true },
+            { baseUrl: "https://api.example.com", allowInsecureHttp: false },
+            { baseUrl: "http://127.0.0.1:8899", allowInsecureHttp: false },
+            { baseUrl: "http://localhost:8899", allowInsecureHttp: false },
+            { baseUrl: "http://[::1]:8899", allowInsecureHttp: false }
+          ]
+        ) {
           const sent = yield* attempt(call, config)
           expect(sent.error?._tag, JSON.stringify(config)).not.toBe("InsecureTransport")
           expect(sent.requests, JSON.stringify(config)).toBeGreaterThan(0)

@@ -5,8 +5,8 @@
  * (an oracle independent of the SDK's JSON parser).
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as Emulator from "@solfx/emulator/Emulator"
 import * as TokenMetadataArea from "@solfx/emulator/areas/TokenMetadata"
+import * as Emulator from "@solfx/emulator/Emulator"
 import * as Compression from "@solfx/rpc/Compression"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
 import * as TokenMetadata from "@solfx/rpc/TokenMetadata"
@@ -62,23 +62,41 @@ describe("integers beyond 2^53 round-trip exactly from the emulator to the user"
       const owner = emu.samples["compressedTokenOwner"]!
 
       const holders = yield* zk.getCompressedMintTokenHolders({ mint, limit: 1000 })
-      exact("holders.balance", holders.value.items.map((h) => h.balance), wire(yield* rpcText(emu, "getCompressedMintTokenHolders", { mint, limit: 1000 }), "balance"))
+      exact(
+        "holders.balance",
+        holders.value.items.map((h) => h.balance),
+        wire(yield* rpcText(emu, "getCompressedMintTokenHolders", { mint, limit: 1000 }), "balance")
+      )
 
       const balances = yield* zk.getCompressedTokenBalancesByOwnerV2({ owner })
-      exact("tokenBalances.balance", balances.value.items.map((b) => b.balance), wire(yield* rpcText(emu, "getCompressedTokenBalancesByOwnerV2", { owner }), "balance"))
+      exact(
+        "tokenBalances.balance",
+        balances.value.items.map((b) => b.balance),
+        wire(yield* rpcText(emu, "getCompressedTokenBalancesByOwnerV2", { owner }), "balance")
+      )
 
       const accounts = yield* zk.getCompressedTokenAccountsByOwner({ owner })
-      exact("tokenAccounts.tokenData.amount", accounts.value.items.map((a) => a.tokenData.amount), wire(yield* rpcText(emu, "getCompressedTokenAccountsByOwner", { owner }), "amount"))
+      exact(
+        "tokenAccounts.tokenData.amount",
+        accounts.value.items.map((a) => a.tokenData.amount),
+        wire(yield* rpcText(emu, "getCompressedTokenAccountsByOwner", { owner }), "amount")
+      )
 
       // A transaction of the big address: the accounts it closed and opened carry u64 lamports and discriminators.
-      const [latest] = (yield* zk.getCompressionSignaturesForAddress({ address: emu.samples["compressionAddress"]!, limit: 1 })).value.items
+      const [latest] =
+        (yield* zk.getCompressionSignaturesForAddress({ address: emu.samples["compressionAddress"]!, limit: 1 })).value
+          .items
       const signature = latest!.signature
       const tx = yield* zk.getTransactionWithCompressionInfo({ signature })
       const text = yield* rpcText(emu, "getTransactionWithCompressionInfo", { signature })
       const all = [...tx.compressionInfo.closedAccounts, ...tx.compressionInfo.openedAccounts]
       // The wire lists closed accounts first, as the SDK does.
       exact("compressedAccount.lamports", all.map((a) => a.account.lamports), wire(text, "lamports"))
-      exact("compressedAccount.data.discriminator", all.map((a) => a.account.data!.discriminator), wire(text, "discriminator"))
+      exact(
+        "compressedAccount.data.discriminator",
+        all.map((a) => a.account.data!.discriminator),
+        wire(text, "discriminator")
+      )
     }).pipe(Effect.provide(overEmulator())))
 
   it.live("digital assets: token account amounts and delegated amounts, edition supply", () =>
@@ -90,14 +108,26 @@ describe("integers beyond 2^53 round-trip exactly from the emulator to the user"
       const accounts = yield* das.getTokenAccounts({ owner, page: 1, limit: 1000 })
       const text = yield* rpcText(emu, "getTokenAccounts", { owner, page: 1, limit: 1000 })
       exact("tokenAccount.amount", accounts.token_accounts.map((a) => a.amount), wire(text, "amount"))
-      exact("tokenAccount.delegated_amount", accounts.token_accounts.map((a) => a.delegated_amount), wire(text, "delegated_amount"))
+      exact(
+        "tokenAccount.delegated_amount",
+        accounts.token_accounts.map((a) => a.delegated_amount),
+        wire(text, "delegated_amount")
+      )
 
       const authorityAddress = emu.samples["dasAuthority"]!
       const assets = yield* das.getAssetsByAuthority({ authorityAddress, page: 1, limit: 200 })
       const assetsText = yield* rpcText(emu, "getAssetsByAuthority", { authorityAddress, page: 1, limit: 200 })
       const supplies = assets.items.flatMap((a) => (a.supply ? [a.supply] : []))
-      exact("asset.supply.print_max_supply", supplies.map((s) => s.print_max_supply!), wire(assetsText, "print_max_supply"))
-      exact("asset.supply.print_current_supply", supplies.map((s) => s.print_current_supply!), wire(assetsText, "print_current_supply"))
+      exact(
+        "asset.supply.print_max_supply",
+        supplies.map((s) => s.print_max_supply!),
+        wire(assetsText, "print_max_supply")
+      )
+      exact(
+        "asset.supply.print_current_supply",
+        supplies.map((s) => s.print_current_supply!),
+        wire(assetsText, "print_current_supply")
+      )
     }).pipe(Effect.provide(overEmulator())))
 
   it.live("token metadata: mint supply, account lamports and rent epoch", () =>
@@ -107,7 +137,9 @@ describe("integers beyond 2^53 round-trip exactly from the emulator to the user"
       const mints = Array.from({ length: 100 }, (_, i) => TokenMetadataArea.mintAt(emu.dataset, i))
       const records = yield* metadata.getTokenMetadata({ mintAccounts: mints })
       const text = yield* restText(emu, "/v0/token-metadata", { mintAccounts: mints })
-      const infos = records.flatMap((r) => Either.isRight(r.onChainAccountInfo) ? [r.onChainAccountInfo.right.accountInfo] : [])
+      const infos = records.flatMap((r) =>
+        Either.isRight(r.onChainAccountInfo) ? [r.onChainAccountInfo.right.accountInfo] : []
+      )
       expect(infos.length).toBeGreaterThan(50)
       exact("mint.supply", infos.map((i) => i.data!.parsed!.info!.supply!), wire(text, "supply"))
       exact("account.rentEpoch", infos.map((i) => i.rentEpoch), wire(text, "rentEpoch"))
@@ -121,7 +153,11 @@ describe("integers beyond 2^53 round-trip exactly from the emulator to the user"
       const wallet = yield* Wallet.Wallet
       const address = emu.samples["wallet"]!
       const page = yield* wallet.transfers(address, { limit: 100 })
-      exact("transfer.amountRaw", page.data.map((t) => t.amountRaw), wire(yield* restText(emu, `/v1/wallet/${address}/transfers?limit=100`), "amountRaw"))
+      exact(
+        "transfer.amountRaw",
+        page.data.map((t) => t.amountRaw),
+        wire(yield* restText(emu, `/v1/wallet/${address}/transfers?limit=100`), "amountRaw")
+      )
       const funded = yield* wallet.fundedBy(address)
       expect(Option.map(funded, (f) => f.amountRaw)).toEqual(
         Option.some(wire(yield* restText(emu, `/v1/wallet/${address}/funded-by`), "amountRaw")[0]!)

@@ -72,7 +72,12 @@ const randomSignature = () => encodeBase58(randomBytes(64))
 const emulatorOptions: Emulator.Options = {
   apiKey: KEY,
   projects: [{ id: OTHER_PROJECT, apiKey: OTHER_PROJECT_KEY }],
-  webhooks: [{ webhookURL: "https://hooks.example.com/solfx", webhookType: "enhanced", authHeader: AUTH, accountAddresses: [WALLET] }]
+  webhooks: [{
+    webhookURL: "https://hooks.example.com/solfx",
+    webhookType: "enhanced",
+    authHeader: AUTH,
+    accountAddresses: [WALLET]
+  }]
 }
 
 interface EmulatorScenario {
@@ -84,8 +89,14 @@ interface EmulatorScenario {
 }
 
 const fault = (kind: FaultOptions["kinds"][number]): FaultOptions => ({ rate: 1, kinds: [kind], slowMs: 5_000 })
-const das = Effect.flatMap(Emulator.EmulatorHandle, (emu) =>
-  Effect.flatMap(DigitalAssets.DigitalAssets, (d) => d.getAssetsByAuthority({ authorityAddress: emu.samples["dasAuthority"]!, page: 1, limit: 2 })))
+const das = Effect.flatMap(
+  Emulator.EmulatorHandle,
+  (emu) =>
+    Effect.flatMap(
+      DigitalAssets.DigitalAssets,
+      (d) => d.getAssetsByAuthority({ authorityAddress: emu.samples["dasAuthority"]!, page: 1, limit: 2 })
+    )
+)
 
 const emulatorScenarios: ReadonlyArray<EmulatorScenario> = [
   { name: "Unauthorized (a wrong key)", expected: "Unauthorized", config: { apiKey: WRONG_KEY }, run: das },
@@ -95,21 +106,49 @@ const emulatorScenarios: ReadonlyArray<EmulatorScenario> = [
   { name: "TransportError (reset)", expected: "TransportError", faults: fault("reset"), run: das },
   { name: "TransportError (truncated body)", expected: "TransportError", faults: fault("truncate"), run: das },
   { name: "TransportError (timeout)", expected: "TransportError", faults: fault("slow"), run: das },
-  { name: "TransportError (connection refused)", expected: "TransportError", config: { baseUrl: "http://127.0.0.1:1" }, run: das },
+  {
+    name: "TransportError (connection refused)",
+    expected: "TransportError",
+    config: { baseUrl: "http://127.0.0.1:1" },
+    run: das
+  },
   { name: "DecodeError (malformed 200)", expected: "DecodeError", faults: fault("malformed"), run: das },
   {
     name: "JsonRpcError (unknown transaction)",
     expected: "JsonRpcError",
-    run: Effect.flatMap(Compression.Compression, (c) => c.getTransactionWithCompressionInfo({ signature: randomSignature() }))
+    run: Effect.flatMap(
+      Compression.Compression,
+      (c) => c.getTransactionWithCompressionInfo({ signature: randomSignature() })
+    )
   },
-  { name: "ProjectMismatch (another project's id)", expected: "ProjectMismatch", run: Effect.flatMap(Admin.Admin, (a) => a.getProjectUsage(OTHER_PROJECT)) },
-  { name: "InvalidRequest (a bad wallet)", expected: "InvalidRequest", run: Effect.flatMap(Wallet.Wallet, (w) => w.balances("not-a-wallet")) },
-  { name: "InsecureTransport (plain http)", expected: "InsecureTransport", config: { baseUrl: "http://api.example.com" }, run: das },
-  { name: "Webhooks.list (authHeader in the value)", expected: "Success", run: Effect.flatMap(Webhooks.Webhooks, (w) => w.list()) },
+  {
+    name: "ProjectMismatch (another project's id)",
+    expected: "ProjectMismatch",
+    run: Effect.flatMap(Admin.Admin, (a) => a.getProjectUsage(OTHER_PROJECT))
+  },
+  {
+    name: "InvalidRequest (a bad wallet)",
+    expected: "InvalidRequest",
+    run: Effect.flatMap(Wallet.Wallet, (w) => w.balances("not-a-wallet"))
+  },
+  {
+    name: "InsecureTransport (plain http)",
+    expected: "InsecureTransport",
+    config: { baseUrl: "http://api.example.com" },
+    run: das
+  },
+  {
+    name: "Webhooks.list (authHeader in the value)",
+    expected: "Success",
+    run: Effect.flatMap(Webhooks.Webhooks, (w) => w.list())
+  },
   {
     name: "Wallet history (a success, logged and traced)",
     expected: "Success",
-    run: Effect.flatMap(Emulator.EmulatorHandle, (emu) => Effect.flatMap(Wallet.Wallet, (w) => w.history(emu.samples["wallet"]!, { limit: 5 })))
+    run: Effect.flatMap(
+      Emulator.EmulatorHandle,
+      (emu) => Effect.flatMap(Wallet.Wallet, (w) => w.history(emu.samples["wallet"]!, { limit: 5 }))
+    )
   }
 ]
 
@@ -142,22 +181,88 @@ const webhookRecord = (overrides: Record<string, unknown>) => ({
 const kitBundle = Effect.promise(() => Kit.signer().then((payer) => Kit.buildMemoTip(payer, "secrets", 5_000n)))
 
 const echoScenarios: ReadonlyArray<EchoScenario> = [
-  { name: "Unauthorized echoing the key", expected: "Unauthorized", handler: (req) => Response.json({ error: `invalid api key ${req.url.searchParams.get("api-key")}` }, { status: 401 }), run: Effect.flatMap(DigitalAssets.DigitalAssets, (d) => d.getAssetsByAuthority({ authorityAddress: WALLET })) },
-  { name: "CreditsExhausted echoing the key", expected: "CreditsExhausted", handler: (req) => Response.json({ jsonrpc: "2.0", error: { code: -32429, message: `max usage reached (${req.url})` } }, { status: 429 }), run: Effect.flatMap(DigitalAssets.DigitalAssets, (d) => d.getAssetsByAuthority({ authorityAddress: WALLET })) },
-  { name: "InvalidRequest: the key passed as a wallet", expected: "InvalidRequest", handler: () => Response.json({}), run: Effect.flatMap(Wallet.Wallet, (w) => w.balances(KEY)), error: { field: "wallet", value: "<redacted>" } },
-  { name: "RateLimited echoing the key", expected: "RateLimited", handler: (req) => new Response(`slow down ${req.url}`, { status: 429, headers: { "retry-after": "0" } }), run: Effect.flatMap(Wallet.Wallet, (w) => w.balances(WALLET)) },
+  {
+    name: "Unauthorized echoing the key",
+    expected: "Unauthorized",
+    handler: (req) =>
+      Response.json({ error: `invalid api key ${req.url.searchParams.get("api-key")}` }, { status: 401 }),
+    run: Effect.flatMap(DigitalAssets.DigitalAssets, (d) => d.getAssetsByAuthority({ authorityAddress: WALLET }))
+  },
+  {
+    name: "CreditsExhausted echoing the key",
+    expected: "CreditsExhausted",
+    handler: (req) =>
+      Response.json({ jsonrpc: "2.0", error: { code: -32429, message: `max usage reached (${req.url})` } }, {
+        status: 429
+      }),
+    run: Effect.flatMap(DigitalAssets.DigitalAssets, (d) => d.getAssetsByAuthority({ authorityAddress: WALLET }))
+  },
+  {
+    name: "InvalidRequest: the key passed as a wallet",
+    expected: "InvalidRequest",
+    handler: () => Response.json({}),
+    run: Effect.flatMap(Wallet.Wallet, (w) => w.balances(KEY)),
+    error: { field: "wallet", value: "<redacted>" }
+  },
+  {
+    name: "RateLimited echoing the key",
+    expected: "RateLimited",
+    handler: (req) => new Response(`slow down ${req.url}`, { status: 429, headers: { "retry-after": "0" } }),
+    run: Effect.flatMap(Wallet.Wallet, (w) => w.balances(WALLET))
+  },
   {
     name: "JsonRpcError echoing the URL in message and data",
     expected: "JsonRpcError",
-    handler: (req) => Response.json({ jsonrpc: "2.0", id: (req.body as { id: string }).id, error: { code: -32602, message: `bad params for ${req.url}`, data: { url: req.url.toString(), key: req.url.searchParams.get("api-key") } } }),
+    handler: (req) =>
+      Response.json({
+        jsonrpc: "2.0",
+        id: (req.body as { id: string }).id,
+        error: {
+          code: -32602,
+          message: `bad params for ${req.url}`,
+          data: { url: req.url.toString(), key: req.url.searchParams.get("api-key") }
+        }
+      }),
     run: Effect.flatMap(Compression.Compression, (c) => c.getCompressedMintTokenHolders({ mint: WALLET }))
   },
-  { name: "HttpError: an HTML page with the URL", expected: "HttpError", handler: (req) => new Response(`<html><body>${req.url}</body></html>`, { status: 418 }), run: Effect.flatMap(Wallet.Wallet, (w) => w.transfers(WALLET)) },
-  { name: "DecodeError: the key where a number belongs", expected: "DecodeError", handler: (req) => HttpTesting.rpcResult(req, { context: { slot: KEY }, value: { items: [], cursor: null } }), run: Effect.flatMap(Compression.Compression, (c) => c.getCompressedMintTokenHolders({ mint: WALLET })) },
-  { name: "DecodeError: a non-JSON body with the key", expected: "DecodeError", handler: (req) => new Response(`oops ${req.url}`, { status: 200 }), run: Effect.flatMap(Wallet.Wallet, (w) => w.history(WALLET)) },
-  { name: "DecodeError: a webhook whose authHeader is not a string", expected: "DecodeError", handler: () => Response.json([webhookRecord({ authHeader: [AUTH] })]), run: Effect.flatMap(Webhooks.Webhooks, (w) => w.list()), error: { path: "$[0].authHeader", expected: "a string (the value is a secret: not shown)" } },
-  { name: "DecodeError: a webhook with a bad field next to its authHeader", expected: "DecodeError", handler: () => Response.json([webhookRecord({ webhookType: "bogus" })]), run: Effect.flatMap(Webhooks.Webhooks, (w) => w.list()), error: { path: "$[0].webhookType", expected: expect.stringContaining("\"enhanced\"") } },
-  { name: "DecodeError: a webhook list that is an object with an authHeader", expected: "DecodeError", handler: () => Response.json({ webhooks: [webhookRecord({})], authHeader: AUTH }), run: Effect.flatMap(Webhooks.Webhooks, (w) => w.list()) },
+  {
+    name: "HttpError: an HTML page with the URL",
+    expected: "HttpError",
+    handler: (req) => new Response(`<html><body>${req.url}</body></html>`, { status: 418 }),
+    run: Effect.flatMap(Wallet.Wallet, (w) => w.transfers(WALLET))
+  },
+  {
+    name: "DecodeError: the key where a number belongs",
+    expected: "DecodeError",
+    handler: (req) => HttpTesting.rpcResult(req, { context: { slot: KEY }, value: { items: [], cursor: null } }),
+    run: Effect.flatMap(Compression.Compression, (c) => c.getCompressedMintTokenHolders({ mint: WALLET }))
+  },
+  {
+    name: "DecodeError: a non-JSON body with the key",
+    expected: "DecodeError",
+    handler: (req) => new Response(`oops ${req.url}`, { status: 200 }),
+    run: Effect.flatMap(Wallet.Wallet, (w) => w.history(WALLET))
+  },
+  {
+    name: "DecodeError: a webhook whose authHeader is not a string",
+    expected: "DecodeError",
+    handler: () => Response.json([webhookRecord({ authHeader: [AUTH] })]),
+    run: Effect.flatMap(Webhooks.Webhooks, (w) => w.list()),
+    error: { path: "$[0].authHeader", expected: "a string (the value is a secret: not shown)" }
+  },
+  {
+    name: "DecodeError: a webhook with a bad field next to its authHeader",
+    expected: "DecodeError",
+    handler: () => Response.json([webhookRecord({ webhookType: "bogus" })]),
+    run: Effect.flatMap(Webhooks.Webhooks, (w) => w.list()),
+    error: { path: "$[0].webhookType", expected: expect.stringContaining("\"enhanced\"") }
+  },
+  {
+    name: "DecodeError: a webhook list that is an object with an authHeader",
+    expected: "DecodeError",
+    handler: () => Response.json({ webhooks: [webhookRecord({})], authHeader: AUTH }),
+    run: Effect.flatMap(Webhooks.Webhooks, (w) => w.list())
+  },
   {
     name: "BundleIdMismatch: the service answers the key as the bundle id",
     expected: "BundleIdMismatch",
@@ -167,11 +272,24 @@ const echoScenarios: ReadonlyArray<EchoScenario> = [
   {
     name: "InvalidProof: a proof that does not verify",
     expected: "InvalidProof",
-    handler: (req) => HttpTesting.rpcResult(req, { [WALLET]: { root: WALLET, proof: [WALLET, WALLET], node_index: 5, leaf: WALLET, tree_id: WALLET } }),
+    handler: (req) =>
+      HttpTesting.rpcResult(req, {
+        [WALLET]: { root: WALLET, proof: [WALLET, WALLET], node_index: 5, leaf: WALLET, tree_id: WALLET }
+      }),
     run: Effect.flatMap(DigitalAssets.DigitalAssets, (d) => d.getAssetProofBatchVerified([WALLET]))
   },
-  { name: "MalformedTransaction", expected: "MalformedTransaction", handler: () => new Response("{}"), run: Transaction.parse(`${KEY}`, "base58") },
-  { name: "TransportError: reset after the key was sent", expected: "TransportError", handler: () => Effect.fail("reset" as const), run: Effect.flatMap(Wallet.Wallet, (w) => w.identity(WALLET)) }
+  {
+    name: "MalformedTransaction",
+    expected: "MalformedTransaction",
+    handler: () => new Response("{}"),
+    run: Transaction.parse(`${KEY}`, "base58")
+  },
+  {
+    name: "TransportError: reset after the key was sent",
+    expected: "TransportError",
+    handler: () => Effect.fail("reset" as const),
+    run: Effect.flatMap(Wallet.Wallet, (w) => w.identity(WALLET))
+  }
 ]
 
 describe("secrets never surface", () => {
@@ -187,14 +305,18 @@ describe("secrets never surface", () => {
           const emu = yield* Emulator.EmulatorHandle
           if (s.faults) emu.setFaults(s.faults)
           yield* sweep(s.name, s.expected, s.run)
-        }).pipe(Effect.provide(overEmulator(emulatorOptions, { retry: { times: 0 }, timeout: "300 millis", ...s.config })))
+        }).pipe(
+          Effect.provide(overEmulator(emulatorOptions, { retry: { times: 0 }, timeout: "300 millis", ...s.config }))
+        )
       }
     }))
 
   it.effect("SDK over a server that echoes secrets back: every rendering stays clean", () =>
     Effect.gen(function*() {
       for (const s of echoScenarios) {
-        yield* sweep(s.name, s.expected, s.run, s.error).pipe(Effect.provide(overHandler(s.handler, { apiKey: KEY, retry: { times: 0 } })))
+        yield* sweep(s.name, s.expected, s.run, s.error).pipe(
+          Effect.provide(overHandler(s.handler, { apiKey: KEY, retry: { times: 0 } }))
+        )
       }
     }))
 
@@ -279,18 +401,37 @@ describe.skipIf(!hasCli)("secrets in the CLI's output (child process)", () => {
     Effect.scoped(Effect.gen(function*() {
       const main = yield* Emulator.make(emulatorOptions)
       const faulty = (kind: FaultOptions["kinds"][number]) =>
-        Emulator.make({ ...emulatorOptions, faults: { rate: 1, kinds: [kind], retryAfterSeconds: 0.01, slowMs: 60_000 } })
+        Emulator.make({
+          ...emulatorOptions,
+          faults: { rate: 1, kinds: [kind], retryAfterSeconds: 0.01, slowMs: 60_000 }
+        })
       const limited = yield* faulty("429")
       const failing = yield* faulty("500")
       const malformed = yield* faulty("malformed")
       const at = (url: string) => ({ SOLFX_RPC_URL: url, SOLFX_REST_URL: url, SOLFX_V0_URL: url, SOLFX_ADMIN_URL: url })
-      const cases: ReadonlyArray<readonly [name: string, expected: string, args: ReadonlyArray<string>, env: Record<string, string>]> = [
+      const cases: ReadonlyArray<
+        readonly [name: string, expected: string, args: ReadonlyArray<string>, env: Record<string, string>]
+      > = [
         ["Unauthorized", "Unauthorized", ["wallet", "identity", WALLET], { SOLFX_API_KEY: WRONG_KEY, ...at(main.url) }],
-        ["InvalidRequest, key as a flag", "InvalidRequest", ["--api-key", KEY, "wallet", "balances", "not-a-wallet"], at(main.url)],
-        ["InsecureTransport", "InsecureTransport", ["zk", "latest-signatures"], { SOLFX_API_KEY: KEY, ...at("http://api.example.com") }],
-        ["TransportError", "TransportError", ["wallet", "funded-by", WALLET], { SOLFX_API_KEY: KEY, ...at("http://127.0.0.1:1") }],
+        [
+          "InvalidRequest, key as a flag",
+          "InvalidRequest",
+          ["--api-key", KEY, "wallet", "balances", "not-a-wallet"],
+          at(main.url)
+        ],
+        ["InsecureTransport", "InsecureTransport", ["zk", "latest-signatures"], {
+          SOLFX_API_KEY: KEY,
+          ...at("http://api.example.com")
+        }],
+        ["TransportError", "TransportError", ["wallet", "funded-by", WALLET], {
+          SOLFX_API_KEY: KEY,
+          ...at("http://127.0.0.1:1")
+        }],
         ["ProjectMismatch", "ProjectMismatch", ["usage", OTHER_PROJECT], { SOLFX_API_KEY: KEY, ...at(main.url) }],
-        ["JsonRpcError", "JsonRpcError", ["zk", "transaction", randomSignature()], { SOLFX_API_KEY: KEY, ...at(main.url) }],
+        ["JsonRpcError", "JsonRpcError", ["zk", "transaction", randomSignature()], {
+          SOLFX_API_KEY: KEY,
+          ...at(main.url)
+        }],
         ["RateLimited", "RateLimited", ["wallet", "history", WALLET], { SOLFX_API_KEY: KEY, ...at(limited.url) }],
         ["HttpError", "HttpError", ["wallet", "transfers", WALLET], { SOLFX_API_KEY: KEY, ...at(failing.url) }],
         ["DecodeError", "DecodeError", ["zk", "latest-signatures"], { SOLFX_API_KEY: KEY, ...at(malformed.url) }],

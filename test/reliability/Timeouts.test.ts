@@ -13,7 +13,12 @@ import { eventually, overEmulator } from "./support/Sdk.js"
 
 const TIMEOUT_MS = 300
 /** A "slow" answer that takes a minute: for the client, one that never arrives. */
-const never = (times?: number) => ({ rate: 1, kinds: ["slow" as const], slowMs: 60_000, ...(times === undefined ? {} : { times }) })
+const never = (times?: number) => ({
+  rate: 1,
+  kinds: ["slow" as const],
+  slowMs: 60_000,
+  ...(times === undefined ? {} : { times })
+})
 
 const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
@@ -28,7 +33,9 @@ describe("timeouts", () => {
       const emu = yield* Emulator.EmulatorHandle
       const das = yield* DigitalAssets.DigitalAssets
       emu.setFaults(never(2))
-      const { ms, result } = yield* timed(das.getAssetsByAuthority({ authorityAddress: emu.samples["dasAuthority"]!, page: 1, limit: 5 }))
+      const { ms, result } = yield* timed(
+        das.getAssetsByAuthority({ authorityAddress: emu.samples["dasAuthority"]!, page: 1, limit: 5 })
+      )
       expect(result._tag).toBe("Right")
       expect(ms).toBeGreaterThanOrEqual(2 * TIMEOUT_MS)
       expect(ms).toBeLessThan(2 * TIMEOUT_MS + 2_000)
@@ -44,8 +51,14 @@ describe("timeouts", () => {
       const emu = yield* Emulator.EmulatorHandle
       const das = yield* DigitalAssets.DigitalAssets
       emu.setFaults(never())
-      const { ms, result } = yield* timed(das.getAssetsByAuthority({ authorityAddress: emu.samples["dasAuthority"]!, page: 1, limit: 5 }))
-      expect(result._tag === "Left" ? result.left : undefined).toMatchObject({ _tag: "TransportError", reason: "timeout", sent: true })
+      const { ms, result } = yield* timed(
+        das.getAssetsByAuthority({ authorityAddress: emu.samples["dasAuthority"]!, page: 1, limit: 5 })
+      )
+      expect(result._tag === "Left" ? result.left : undefined).toMatchObject({
+        _tag: "TransportError",
+        reason: "timeout",
+        sent: true
+      })
       expect(ms).toBeGreaterThanOrEqual(3 * TIMEOUT_MS)
       expect(ms).toBeLessThan(3 * TIMEOUT_MS + 2_000)
       // The emulator logs a request when it ends: the last one ends as the client closes it.
@@ -61,7 +74,11 @@ describe("timeouts", () => {
       const tx = yield* Effect.promise(() => Kit.signer().then((payer) => Kit.buildMemoTip(payer, "timeout", 5_000n)))
       emu.setFaults(never(1))
       const { ms, result } = yield* timed(bundles.sendBundle([tx.base64]))
-      expect(result._tag === "Left" ? result.left : undefined).toMatchObject({ _tag: "TransportError", reason: "timeout", sent: true })
+      expect(result._tag === "Left" ? result.left : undefined).toMatchObject({
+        _tag: "TransportError",
+        reason: "timeout",
+        sent: true
+      })
       expect(ms).toBeGreaterThanOrEqual(TIMEOUT_MS)
       expect(ms).toBeLessThan(TIMEOUT_MS + 2_000)
       yield* eventually(() => emu.counters.clientClosed === 1, 2_000, "the closed connection")

@@ -119,4 +119,3 @@ export const make: Effect.Effect<AdminShape, never, HttpTransport | Scope.Scope>
  * @category layers
  */
 export const layer: Layer.Layer<Admin, never, HttpTransport> = Layer.scoped(Admin, make)
-

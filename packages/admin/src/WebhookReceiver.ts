@@ -153,7 +153,9 @@ const json = (status: number, body: unknown, headers?: Record<string, string>) =
   })
 
 const positiveInt = (name: string, value: number): number => {
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`WebhookReceiver: ${name} must be a positive integer`)
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`WebhookReceiver: ${name} must be a positive integer`)
+  }
   return value
 }
 
@@ -214,7 +216,7 @@ export const make = <E, R>(options: Options<E, R>): Effect.Effect<Receiver, neve
         if (ok) counters.handled += job.items.length
         else {
           counters.handlerFailures++
-          if (job.done !== undefined) for (const s of job.signatures) seen.delete(s)
+          if (job.done !== undefined) { for (const s of job.signatures) seen.delete(s) }
         }
         if (job.done !== undefined) yield* Deferred.succeed(job.done, ok)
         pending--
@@ -228,7 +230,10 @@ export const make = <E, R>(options: Options<E, R>): Effect.Effect<Receiver, neve
           Exit.isSuccess(exit)
             ? finish(job, true)
             : Effect.zipRight(
-              Effect.logWarning("webhook handler failed", Cause.isInterruptedOnly(exit.cause) ? "interrupted" : exit.cause)
+              Effect.logWarning(
+                "webhook handler failed",
+                Cause.isInterruptedOnly(exit.cause) ? "interrupted" : exit.cause
+              )
                 .pipe(
                   Effect.annotateLogs({
                     transactions: job.items.length,
@@ -259,7 +264,9 @@ export const make = <E, R>(options: Options<E, R>): Effect.Effect<Receiver, neve
           if (size <= maxBodyBytes) chunks.push(chunk)
           return Effect.void
         }),
-        Effect.flatMap(() => size > maxBodyBytes ? Effect.fail(new TooLarge()) : Effect.succeed(Buffer.concat(chunks, size)))
+        Effect.flatMap(() =>
+          size > maxBodyBytes ? Effect.fail(new TooLarge()) : Effect.succeed(Buffer.concat(chunks, size))
+        )
       )
     }
 

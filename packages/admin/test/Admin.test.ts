@@ -27,8 +27,23 @@ const usageBody = {
   creditsUsed: 12500,
   prepaidCreditsRemaining: 50000,
   prepaidCreditsUsed: 0,
-  subscriptionDetails: { billingCycle: { start: "2026-04-01", end: "2026-05-01" }, creditsLimit: 500000, plan: "business" },
-  usage: { api: 1, archival: 2, das: 3, grpc: 4, grpcGeyser: 5, photon: 6, rpc: 7, stream: 8, webhook: 9, websocket: 10 }
+  subscriptionDetails: {
+    billingCycle: { start: "2026-04-01", end: "2026-05-01" },
+    creditsLimit: 500000,
+    plan: "business"
+  },
+  usage: {
+    api: 1,
+    archival: 2,
+    das: 3,
+    grpc: 4,
+    grpcGeyser: 5,
+    photon: 6,
+    rpc: 7,
+    stream: 8,
+    webhook: 9,
+    websocket: 10
+  }
 }
 
 /** Admin over a test client whose handler also sees the TestClock time of each request. */
@@ -178,7 +193,10 @@ describe("Admin.getProjectUsage", () => {
       const admin = yield* Admin.Admin
       for (const bad of ["not-a-uuid", "", "123e4567e89b12d3a456426614174000", `${PROJECT}/../x`]) {
         const exit = yield* Effect.exit(admin.getProjectUsage(bad))
-        expect(exit).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "InvalidRequest", field: "projectId" } } })
+        expect(exit).toMatchObject({
+          _tag: "Failure",
+          cause: { error: { _tag: "InvalidRequest", field: "projectId" } }
+        })
       }
       expect(yield* (yield* HttpTesting.RequestLog).count).toBe(0)
     }).pipe(
@@ -298,7 +316,9 @@ const hooksBody = [
   }
 ]
 
-const webhooksLayer = Webhooks.layer.pipe(Layer.provideMerge(HttpTesting.layerTransport(() => Response.json(hooksBody))))
+const webhooksLayer = Webhooks.layer.pipe(
+  Layer.provideMerge(HttpTesting.layerTransport(() => Response.json(hooksBody)))
+)
 
 describe("Webhooks.list", () => {
   it.effect("GET /v0/webhooks with the key as api-key; active defaults to true; open type vocabulary", () =>

@@ -73,7 +73,11 @@ describe("Admin against the emulator", () => {
         () =>
           Effect.promise(() =>
             fetch(`${emu.url}/v0/admin/projects/${emu.projectId}/usage`, { headers: { "x-api-key": emu.apiKey } })
-              .then(async (res) => ({ status: res.status, retryAfter: res.headers.get("retry-after"), body: await res.json() }))
+              .then(async (res) => ({
+                status: res.status,
+                retryAfter: res.headers.get("retry-after"),
+                body: await res.json()
+              }))
           ),
         { concurrency: "unbounded" }
       )
@@ -147,7 +151,11 @@ describe("Webhooks against the emulator", () => {
       const theirs = yield* webhooksOf(emu, OTHER_KEY)
       expect(mine.map((h) => h.webhookURL)).toEqual(["https://mine.example/hook", "https://mine.example/raw"])
       expect(theirs.map((h) => h.webhookURL)).toEqual(["https://theirs.example/hook"])
-      expect(mine[0]).toMatchObject({ webhookType: "enhanced", transactionTypes: ["TRANSFER", "NFT_SALE"], active: true })
+      expect(mine[0]).toMatchObject({
+        webhookType: "enhanced",
+        transactionTypes: ["TRANSFER", "NFT_SALE"],
+        active: true
+      })
       expect(mine[1]).toMatchObject({ webhookType: "raw", active: false })
       expect(mine[1]!.authHeader).toBeUndefined()
       expect(Redacted.value(mine[0]!.authHeader!)).toBe(SECRET)

@@ -6,10 +6,10 @@
  * forced 500; every attempt counts in `usage.webhook`; a webhook that always
  * fails ends `active: false` in the list the SDK reads.
  */
-import { describe, expect, it } from "@effect/vitest"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { describe, expect, it } from "@effect/vitest"
 import type { Address } from "@solana/kit"
 import { WebhookReceiver, Webhooks } from "@solfx/admin"
 import * as WebhookDelivery from "@solfx/core/WebhookDelivery"
@@ -29,7 +29,11 @@ const bundleFor = (wallet: Address) =>
     const other = await Kit.signer()
     const toWallet = await Kit.buildTransfers(payer, [[wallet, 1_500_000n]], { version: "legacy" })
     const elsewhere = await Kit.buildTransfers(payer, [[other.address, 7n], [Kit.TIP, 2000n]], { version: "legacy" })
-    return { transactions: [toWallet.base64, elsewhere.base64], walletSignature: toWallet.signature, otherSignature: elsewhere.signature }
+    return {
+      transactions: [toWallet.base64, elsewhere.base64],
+      walletSignature: toWallet.signature,
+      otherSignature: elsewhere.signature
+    }
   })
 
 const sendBundle = (emu: Emulator.Emulator, transactions: ReadonlyArray<string>) =>
@@ -37,7 +41,12 @@ const sendBundle = (emu: Emulator.Emulator, transactions: ReadonlyArray<string>)
     const res = await fetch(`${emu.url}/?api-key=${emu.apiKey}`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "sendBundle", params: [transactions, { encoding: "base64" }] })
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "sendBundle",
+        params: [transactions, { encoding: "base64" }]
+      })
     })
     return (await res.json()) as { result?: string; error?: unknown }
   })
@@ -70,7 +79,10 @@ describe("webhook loop: emulator -> receiver", () => {
       // The receiver takes the first delivery, then a proxy in front answers 500 anyway:
       // the emulator retries with the same signature, and dedupe must hold.
       let answers = 0
-      const forced500 = Effect.map(receiver.app, (res) => (++answers === 1 ? HttpServerResponse.empty({ status: 500 }) : res))
+      const forced500 = Effect.map(
+        receiver.app,
+        (res) => (++answers === 1 ? HttpServerResponse.empty({ status: 500 }) : res)
+      )
       const base = yield* serve(HttpRouter.empty.pipe(HttpRouter.post("/hook", forced500)))
 
       const emu = yield* Emulator.make({
@@ -96,21 +108,38 @@ describe("webhook loop: emulator -> receiver", () => {
       expect(WebhookDelivery.signatureOf(event!)).toBe(bundle.walletSignature)
       if (event?.kind !== "enhanced") return expect.fail("expected an enhanced transaction")
       expect(event.type).toBe("TRANSFER")
-      expect(event.nativeTransfers).toContainEqual({ fromUserAccount: event.feePayer, toUserAccount: wallet, amount: 1_500_000n })
+      expect(event.nativeTransfers).toContainEqual({
+        fromUserAccount: event.feePayer,
+        toUserAccount: wallet,
+        amount: 1_500_000n
+      })
 
       const attempts = emu.webhookDeliveries.attempts()
       expect(attempts.map((a) => a.status)).toEqual([500, 200])
-      expect(yield* receiver.counters).toMatchObject({ deliveries: 2, duplicatesDropped: 1, handled: 1, unauthorized: 0 })
+      expect(yield* receiver.counters).toMatchObject({
+        deliveries: 2,
+        duplicatesDropped: 1,
+        handled: 1,
+        unauthorized: 0
+      })
       expect(emu.usage().usage.webhook - usageBefore).toBe(attempts.length)
     }))
 
   it.scopedLive("a wrong authHeader gets 401 on every attempt; the handler never runs", () =>
     Effect.gen(function*() {
       const wallet = (yield* Effect.promise(() => Kit.signer())).address
-      const receiver = yield* WebhookReceiver.make({ authHeader: Redacted.make(AUTH), onEvents: () => Effect.die("must not run") })
+      const receiver = yield* WebhookReceiver.make({
+        authHeader: Redacted.make(AUTH),
+        onEvents: () => Effect.die("must not run")
+      })
       const base = yield* serve(WebhookReceiver.router(receiver, "/hook"))
       const emu = yield* Emulator.make({
-        webhooks: [{ webhookURL: `${base}/hook`, webhookType: "raw", accountAddresses: [wallet], authHeader: "Bearer wrong" }],
+        webhooks: [{
+          webhookURL: `${base}/hook`,
+          webhookType: "raw",
+          accountAddresses: [wallet],
+          authHeader: "Bearer wrong"
+        }],
         webhookDelivery: { retrySpacing: "20 millis" }
       })
       const bundle = yield* bundleFor(wallet)
@@ -124,9 +153,17 @@ describe("webhook loop: emulator -> receiver", () => {
   it.scopedLive("a webhook that always fails ends active: false in the webhooks list", () =>
     Effect.gen(function*() {
       const wallet = (yield* Effect.promise(() => Kit.signer())).address
-      const base = yield* serve(HttpRouter.empty.pipe(HttpRouter.post("/broken", HttpServerResponse.empty({ status: 503 }))))
+      const base = yield* serve(
+        HttpRouter.empty.pipe(HttpRouter.post("/broken", HttpServerResponse.empty({ status: 503 })))
+      )
       const emu = yield* Emulator.make({
-        webhooks: [{ webhookURL: `${base}/broken`, webhookType: "enhanced", accountAddresses: [wallet], transactionTypes: ["ANY"], authHeader: AUTH }],
+        webhooks: [{
+          webhookURL: `${base}/broken`,
+          webhookType: "enhanced",
+          accountAddresses: [wallet],
+          transactionTypes: ["ANY"],
+          authHeader: AUTH
+        }],
         webhookDelivery: { retrySpacing: "20 millis", failureThreshold: 6 }
       })
       const before = yield* listWebhooks(emu)

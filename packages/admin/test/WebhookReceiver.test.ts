@@ -4,8 +4,8 @@
  * 400s, the quick acknowledgement, deduplication, handler failures (logged
  * without the auth value), `failureStatus`, and a full queue.
  */
-import { describe, expect, it } from "@effect/vitest"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { describe, expect, it } from "@effect/vitest"
 import { WebhookReceiver } from "@solfx/admin"
 import { encodeBase58 } from "@solfx/core/Primitives"
 import * as WebhookDelivery from "@solfx/core/WebhookDelivery"
@@ -55,7 +55,10 @@ const post = (url: string, body: BodyInit, headers: Record<string, string> = { a
 
 const collecting = () => {
   const batches: Array<ReadonlyArray<WebhookDelivery.DeliveryItem>> = []
-  return { batches, onEvents: (events: ReadonlyArray<WebhookDelivery.DeliveryItem>) => Effect.sync(() => void batches.push(events)) }
+  return {
+    batches,
+    onEvents: (events: ReadonlyArray<WebhookDelivery.DeliveryItem>) => Effect.sync(() => void batches.push(events))
+  }
 }
 
 describe("WebhookReceiver", () => {
@@ -80,7 +83,11 @@ describe("WebhookReceiver", () => {
   it.scopedLive("413 when Content-Length is over the limit, and when streamed bytes are (chunked, no length)", () =>
     Effect.gen(function*() {
       const sink = collecting()
-      const { receiver, url } = yield* serve({ authHeader: Redacted.make(AUTH), onEvents: sink.onEvents, maxBodyBytes: 2048 })
+      const { receiver, url } = yield* serve({
+        authHeader: Redacted.make(AUTH),
+        onEvents: sink.onEvents,
+        maxBodyBytes: 2048
+      })
       const big = JSON.stringify(Array.from({ length: 20 }, () => enhanced()))
       expect(big.length).toBeGreaterThan(2048)
       const declared = yield* post(url, big)
@@ -125,7 +132,11 @@ describe("WebhookReceiver", () => {
       expect(JSON.parse(badFee.text).error).toContain("$[1].fee")
       const rawBad = yield* post(
         url,
-        JSON.stringify([{ slot: 1, meta: { err: null, fee: 1, preBalances: [], postBalances: [] }, transaction: { message: {}, signatures: [] } }])
+        JSON.stringify([{
+          slot: 1,
+          meta: { err: null, fee: 1, preBalances: [], postBalances: [] },
+          transaction: { message: {}, signatures: [] }
+        }])
       )
       expect(rawBad.status).toBe(400)
       expect(JSON.parse(rawBad.text).error).toContain("$[0].transaction.message.accountKeys")
@@ -145,7 +156,10 @@ describe("WebhookReceiver", () => {
       const { receiver, url } = yield* serve({
         authHeader: Redacted.make(AUTH),
         onEvents: (events) =>
-          Effect.zipRight(Deferred.await(release), Effect.sync(() => void seen.push(...events.map(WebhookDelivery.signatureOf))))
+          Effect.zipRight(
+            Deferred.await(release),
+            Effect.sync(() => void seen.push(...events.map(WebhookDelivery.signatureOf)))
+          )
       })
       const a = enhanced()
       const b = enhanced()
@@ -214,7 +228,9 @@ describe("WebhookReceiver", () => {
         failureStatus: 500,
         onEvents: (events) =>
           Effect.suspend(() =>
-            ++calls === 1 ? Effect.fail("flaky") : Effect.sync(() => void done.push(...events.map(WebhookDelivery.signatureOf)))
+            ++calls === 1
+              ? Effect.fail("flaky")
+              : Effect.sync(() => void done.push(...events.map(WebhookDelivery.signatureOf)))
           )
       }).pipe(Effect.provide(Logger.remove(Logger.defaultLogger)))
       const body = JSON.stringify([enhanced()])

@@ -4,15 +4,15 @@
  *
  * @since 0.1.0
  */
-import * as Command from "@effect/cli/Command"
 import type * as CliApp from "@effect/cli/CliApp"
+import * as Command from "@effect/cli/Command"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Admin from "./commands/Admin.js"
-import * as Demo from "./commands/Demo.js"
 import * as BundleCommands from "./commands/Bundle.js"
 import * as Das from "./commands/Das.js"
+import * as Demo from "./commands/Demo.js"
 import * as EmulatorCommand from "./commands/Emulator.js"
 import * as Metadata from "./commands/Metadata.js"
 import * as WalletCommands from "./commands/Wallet.js"

@@ -25,7 +25,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Order from "effect/Order"
 import * as Stream from "effect/Stream"
-import { webhookColumns, usageLines } from "./commands/Admin.js"
+import { usageLines, webhookColumns } from "./commands/Admin.js"
 import { assetColumns } from "./commands/Das.js"
 import { metadataColumns, partErrors } from "./commands/Metadata.js"
 import { balanceColumns } from "./commands/Wallet.js"
@@ -76,7 +76,9 @@ const digitalAssets = Effect.gen(function*() {
   const das = yield* DigitalAssets
   const authority = emulator.samples.dasAuthority!
   const assets = Chunk.toReadonlyArray(
-    yield* Stream.runCollect(das.getAssetsByAuthorityStream({ authorityAddress: authority, limit: 1000 }, { concurrency: 8 }))
+    yield* Stream.runCollect(
+      das.getAssetsByAuthorityStream({ authorityAddress: authority, limit: 1000 }, { concurrency: 8 })
+    )
   )
   const ids = new Set(assets.map((a) => a.id))
   const compressed = assets.filter((a) => a.compression.compressed).map((a) => a.id)
@@ -95,11 +97,19 @@ const digitalAssets = Effect.gen(function*() {
       `verified (keccak-256 up to the root): ${Format.integer(proofs.size)} ok, tree depth ${[...depths].join(", ")}`,
       ...(sample === undefined ? [] : [`e.g. ${sample[0]}: ${check?.valid === true ? "verifies" : "does NOT verify"}`])
     ],
-    data: { authority, assets: assets.length, distinct: ids.size, compressed: compressed.length, verifiedProofs: proofs.size }
+    data: {
+      authority,
+      assets: assets.length,
+      distinct: ids.size,
+      compressed: compressed.length,
+      verifiedProofs: proofs.size
+    }
   } satisfies SectionReport
 })
 
-const byUsdDescending = Order.reverse(Order.mapInput(Order.number, (b: { readonly usdValue: number | null }) => b.usdValue ?? 0))
+const byUsdDescending = Order.reverse(
+  Order.mapInput(Order.number, (b: { readonly usdValue: number | null }) => b.usdValue ?? 0)
+)
 
 const wallet = Effect.gen(function*() {
   const emulator = yield* Emulator.EmulatorHandle
@@ -111,7 +121,9 @@ const wallet = Effect.gen(function*() {
   const top = Arr.sort(balances, byUsdDescending).slice(0, 5)
   return {
     lines: [
-      `wallet ${address}: ${Option.match(identity, { onNone: () => "no known identity", onSome: (i) => `${i.name} (${i.type})` })}`,
+      `wallet ${address}: ${
+        Option.match(identity, { onNone: () => "no known identity", onSome: (i) => `${i.name} (${i.type})` })
+      }`,
       ...Format.table(balanceColumns, top),
       `...`,
       `${Format.integer(balances.length)} balances over every page; portfolio total ${Format.usd(total)} ` +
@@ -132,11 +144,17 @@ const metadata = Effect.gen(function*() {
   const named = records.filter((r) => Either.isRight(r.onChainMetadata))
   return {
     lines: [
-      `${records.length} mints asked in chunks of 100; records back in input order: ${records.every((r, i) => r.account === mints[i]) ? "yes" : "NO"}`,
+      `${records.length} mints asked in chunks of 100; records back in input order: ${
+        records.every((r, i) => r.account === mints[i]) ? "yes" : "NO"
+      }`,
       `${named.length} with on-chain metadata; ${withErrors.length} with a per-part error (a typed value, not a failure):`,
       ...Format.table(metadataColumns, [...withErrors.slice(0, 2), ...named.slice(0, 2)])
     ],
-    data: { mints: records.length, withPartErrors: withErrors.length, example: partErrors(withErrors[0] ?? records[0]!) }
+    data: {
+      mints: records.length,
+      withPartErrors: withErrors.length,
+      example: partErrors(withErrors[0] ?? records[0]!)
+    }
   } satisfies SectionReport
 })
 
@@ -144,18 +162,26 @@ const compression = Effect.gen(function*() {
   const emulator = yield* Emulator.EmulatorHandle
   const zk = yield* Compression
   const mint = emulator.samples.compressedMint!
-  const holders = Chunk.toReadonlyArray(yield* Stream.runCollect(zk.getCompressedMintTokenHoldersStream({ mint, limit: 1000 })))
+  const holders = Chunk.toReadonlyArray(
+    yield* Stream.runCollect(zk.getCompressedMintTokenHoldersStream({ mint, limit: 1000 }))
+  )
   const descending = holders.every((h, i) => i === 0 || holders[i - 1]!.balance >= h.balance)
   const supply = holders.reduce((n, h) => n + h.balance, 0n)
   const hash = emulator.samples.compressedAccountHash!
   const proof = yield* zk.getValidityProof({ hashes: [hash] })
   return {
     lines: [
-      `mint ${mint}: ${Format.integer(holders.length)} holders streamed (cursor pages of 1,000), descending: ${descending ? "yes" : "NO"}`,
+      `mint ${mint}: ${Format.integer(holders.length)} holders streamed (cursor pages of 1,000), descending: ${
+        descending ? "yes" : "NO"
+      }`,
       ...Format.table(
         [
           { header: "owner", cell: (h: (typeof holders)[number]) => h.owner },
-          { header: "balance (raw, exact)", cell: (h: (typeof holders)[number]) => Format.integer(h.balance), align: "right" as const }
+          {
+            header: "balance (raw, exact)",
+            cell: (h: (typeof holders)[number]) => Format.integer(h.balance),
+            align: "right" as const
+          }
         ],
         holders.slice(0, 3)
       ),
@@ -182,11 +208,19 @@ const bundle = Effect.gen(function*() {
   const localId = Bundle.bundleIdOf(parsed)
   const tips = parsed.flatMap((tx, i) => Bundle.tipsOf(tx, undefined, i))
   const id = yield* bundles.sendBundle(transactions, { encoding: "base64" })
-  const outcome = yield* bundles.awaitBundle(id, { commitment: "finalized", interval: "100 millis", timeout: "30 seconds" })
-  const landed = outcome._tag === "Landed" ? `landed: ${outcome.status} at slot ${outcome.slot}` : `not landed: ${outcome._tag}`
+  const outcome = yield* bundles.awaitBundle(id, {
+    commitment: "finalized",
+    interval: "100 millis",
+    timeout: "30 seconds"
+  })
+  const landed = outcome._tag === "Landed"
+    ? `landed: ${outcome.status} at slot ${outcome.slot}`
+    : `not landed: ${outcome._tag}`
   return {
     lines: [
-      `built 3 signed System transfers (no @solana/kit), the last one tipping ${tips.map((t) => `${Format.integer(t.lamports)} lamports to ${t.account}`).join(", ")}`,
+      `built 3 signed System transfers (no @solana/kit), the last one tipping ${
+        tips.map((t) => `${Format.integer(t.lamports)} lamports to ${t.account}`).join(", ")
+      }`,
       `local bundle id:    ${localId}`,
       `service bundle id:  ${id} (${id === localId ? "matches" : "DIFFERS"})`,
       `awaited: ${landed}`
@@ -198,7 +232,9 @@ const bundle = Effect.gen(function*() {
 const webhooks = Effect.gen(function*() {
   const list = yield* (yield* Webhooks).list()
   return {
-    lines: list.length === 0 ? ["(no webhooks)"] : [...Format.table(webhookColumns, list), "(auth headers stay redacted)"],
+    lines: list.length === 0
+      ? ["(no webhooks)"]
+      : [...Format.table(webhookColumns, list), "(auth headers stay redacted)"],
     data: { webhooks: list.length }
   } satisfies SectionReport
 })
@@ -226,16 +262,22 @@ export const tour = Effect.gen(function*() {
   yield* Effect.flatMap(section(4, "Compression: mint holders and a validity proof", compression), add)
   yield* Effect.flatMap(section(5, "Bundle: build, tip, send, await", bundle), add)
   yield* Effect.flatMap(section(6, "Webhooks", webhooks), add)
-  yield* section(7, "Project usage", Effect.gen(function*() {
-    const usage = yield* (yield* Admin).getProjectUsage(emulator.projectId)
-    return {
-      lines: [
-        `the tour spent ${Format.integer(spent)} credits before this call; the project's usage record says ${Format.integer(usage.creditsUsed)} used:`,
-        ...usageLines(usage)
-      ],
-      data: { tourCredits: spent, usage }
-    } satisfies SectionReport
-  }))
+  yield* section(
+    7,
+    "Project usage",
+    Effect.gen(function*() {
+      const usage = yield* (yield* Admin).getProjectUsage(emulator.projectId)
+      return {
+        lines: [
+          `the tour spent ${Format.integer(spent)} credits before this call; the project's usage record says ${
+            Format.integer(usage.creditsUsed)
+          } used:`,
+          ...usageLines(usage)
+        ],
+        data: { tourCredits: spent, usage }
+      } satisfies SectionReport
+    })
+  )
   yield* out.text(`done in ${((Date.now() - started) / 1000).toFixed(1)} s, ${emulator.requests.length} requests.`)
 })
 
@@ -254,7 +296,9 @@ export const emulatorOptions: Emulator.Options = { slotMs: 50 }
  * @since 0.1.0
  * @category demo
  */
-export const run = (options: { readonly json: boolean; readonly seed?: number | undefined }): Effect.Effect<void, unknown> =>
+export const run = (
+  options: { readonly json: boolean; readonly seed?: number | undefined }
+): Effect.Effect<void, unknown> =>
   tour.pipe(
     Effect.provide(Output.layer({ json: options.json })),
     Effect.provide(

@@ -87,5 +87,10 @@ export const report = <E>(cause: Cause.Cause<E>, secrets: ReadonlyArray<string> 
     return { code: 1, line: Option.some(`${tagOf(defect.value)}: ${oneLine(messageOf(defect.value), secrets)}`) }
   }
   if (Cause.isInterruptedOnly(cause)) return { code: 130, line: Option.none() }
-  return { code: 1, line: Option.some(`Error: ${oneLine(Cause.squash(cause) instanceof Error ? messageOf(Cause.squash(cause)) : "failed", secrets)}`) }
+  return {
+    code: 1,
+    line: Option.some(
+      `Error: ${oneLine(Cause.squash(cause) instanceof Error ? messageOf(Cause.squash(cause)) : "failed", secrets)}`
+    )
+  }
 }

@@ -24,9 +24,16 @@ import * as Either from "effect/Either"
 export const syntax = "rate=R[,kinds=K+K...][,retry-after=S][,slow-ms=MS][,seed=N][,times=N] " +
   `with kinds among ${Faults.kinds.join(", ")} or all`
 
-const number = (key: string, value: string, check: (n: number) => boolean, rule: string): Either.Either<number, string> => {
+const number = (
+  key: string,
+  value: string,
+  check: (n: number) => boolean,
+  rule: string
+): Either.Either<number, string> => {
   const n = Number(value)
-  return value.trim() !== "" && Number.isFinite(n) && check(n) ? Either.right(n) : Either.left(`${key} must be ${rule}, got "${value}"`)
+  return value.trim() !== "" && Number.isFinite(n) && check(n)
+    ? Either.right(n)
+    : Either.left(`${key} must be ${rule}, got "${value}"`)
 }
 
 const isInt = (min: number) => (n: number) => Number.isInteger(n) && n >= min

@@ -107,7 +107,11 @@ export const widths = <A>(columns: ReadonlyArray<Column<A>>, rows: ReadonlyArray
  * @since 0.1.0
  * @category tables
  */
-export const line = (cells: ReadonlyArray<string>, widths: ReadonlyArray<number>, aligns: ReadonlyArray<"left" | "right">) =>
+export const line = (
+  cells: ReadonlyArray<string>,
+  widths: ReadonlyArray<number>,
+  aligns: ReadonlyArray<"left" | "right">
+) =>
   cells.map((cell, i) => {
     const width = widths[i] ?? 0
     if (aligns[i] === "right") return cell.padStart(width)

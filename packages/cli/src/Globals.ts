@@ -28,10 +28,22 @@ export const options = {
     Options.withDescription("API key (overrides SOLFX_API_KEY); for `solfx emulator`, the key it serves"),
     Options.optional
   ),
-  rpcUrl: Options.text("rpc-url").pipe(Options.withDescription("JSON-RPC base URL (overrides SOLFX_RPC_URL)"), Options.optional),
-  restUrl: Options.text("rest-url").pipe(Options.withDescription("Wallet API base URL (overrides SOLFX_REST_URL)"), Options.optional),
-  v0Url: Options.text("v0-url").pipe(Options.withDescription("Base URL of /v0 endpoints (overrides SOLFX_V0_URL)"), Options.optional),
-  adminUrl: Options.text("admin-url").pipe(Options.withDescription("Admin base URL (overrides SOLFX_ADMIN_URL)"), Options.optional)
+  rpcUrl: Options.text("rpc-url").pipe(
+    Options.withDescription("JSON-RPC base URL (overrides SOLFX_RPC_URL)"),
+    Options.optional
+  ),
+  restUrl: Options.text("rest-url").pipe(
+    Options.withDescription("Wallet API base URL (overrides SOLFX_REST_URL)"),
+    Options.optional
+  ),
+  v0Url: Options.text("v0-url").pipe(
+    Options.withDescription("Base URL of /v0 endpoints (overrides SOLFX_V0_URL)"),
+    Options.optional
+  ),
+  adminUrl: Options.text("admin-url").pipe(
+    Options.withDescription("Admin base URL (overrides SOLFX_ADMIN_URL)"),
+    Options.optional
+  )
 }
 
 /**

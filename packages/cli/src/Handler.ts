@@ -70,8 +70,7 @@ export const firstOrAll = <A, E, R, E2, R2>(
   options: { readonly all: boolean },
   first: Effect.Effect<ReadonlyArray<A>, E, R>,
   every: Stream.Stream<A, E2, R2>
-): Stream.Stream<A, E | E2, R | R2> =>
-  options.all ? every : Stream.fromIterableEffect(first)
+): Stream.Stream<A, E | E2, R | R2> => options.all ? every : Stream.fromIterableEffect(first)
 
 /**
  * An optional option as `undefined` when absent, for SDK options objects.

@@ -47,7 +47,10 @@ export interface OutputShape {
   /** Rows from a stream: one JSON line per row, or an aligned table printed in blocks. */
   readonly rows: <A, E, R>(rows: Stream.Stream<A, E, R>, options: RowsOptions<A>) => Effect.Effect<number, E, R>
   /** A bar for a long job (a no-op unless interactive). */
-  readonly progress: (label: string, total?: number) => Effect.Effect<Progress.Progress, never, import("effect/Scope").Scope>
+  readonly progress: (
+    label: string,
+    total?: number
+  ) => Effect.Effect<Progress.Progress, never, import("effect/Scope").Scope>
 }
 
 /**
@@ -102,7 +105,10 @@ export const make = (options: { readonly json: boolean; readonly interactive?: b
             count += items.length
             if (json) {
               const toJson = o.json ?? ((a: A) => a)
-              return Effect.zipRight(write(items.map((a) => jsonLine(toJson(a)) + "\n").join("")), bar.advance(items.length))
+              return Effect.zipRight(
+                write(items.map((a) => jsonLine(toJson(a)) + "\n").join("")),
+                bar.advance(items.length)
+              )
             }
             const first = widths === undefined
             widths ??= Format.widths(o.columns, items)

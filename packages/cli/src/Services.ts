@@ -100,7 +100,6 @@ export const emulatorLayer = (
 ): Layer.Layer<SolfxConfig.SolfxConfig | Emulator.EmulatorHandle> =>
   Layer.unwrapEffect(Effect.map(loadEmulator, (module) => module.layerTest(options)))
 
-
 /**
  * Every service, configured from the global options.
  *

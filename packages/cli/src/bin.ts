@@ -23,7 +23,9 @@ NodeRuntime.runMain(Cli.main(process.argv).pipe(Effect.provide(NodeContext.layer
   teardown: (exit, onExit) => {
     const code = Exit.isSuccess(exit)
       ? Number(exit.value)
-      : Cause.isInterruptedOnly(exit.cause) ? 130 : 1
+      : Cause.isInterruptedOnly(exit.cause)
+      ? 130
+      : 1
     process.exitCode = code
     onExit(code)
   }

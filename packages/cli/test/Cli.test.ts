@@ -148,9 +148,26 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 120_000, excludeTestServices: t
       const tokenRequests = delta(emu, "getTokenAccounts")
       const [accounts, assets, signatures, proofs] = yield* all([
         solfx(["das", "token-accounts", emu.samples.dasOwner!, "--all", "--limit", "1000", "--json"], { env }),
-        solfx(["das", "assets-by-authority", emu.samples.dasAuthority!, "--limit", "3", "--sort", "created", "--direction", "asc"], { env }),
+        solfx([
+          "das",
+          "assets-by-authority",
+          emu.samples.dasAuthority!,
+          "--limit",
+          "3",
+          "--sort",
+          "created",
+          "--direction",
+          "asc"
+        ], { env }),
         solfx(["das", "asset-signatures", emu.samples.dasCompressedAsset!, "--limit", "5", "--json"], { env }),
-        solfx(["das", "proofs", emu.samples.dasCompressedAsset!, emu.samples.dasUncompressedAsset!, "--verify", "--json"], { env })
+        solfx([
+          "das",
+          "proofs",
+          emu.samples.dasCompressedAsset!,
+          emu.samples.dasUncompressedAsset!,
+          "--verify",
+          "--json"
+        ], { env })
       ])
       const rows = jsonLines(ok(accounts!, "token-accounts").stdout)
       expect(rows.length).toBeGreaterThan(1000)
@@ -226,9 +243,13 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 120_000, excludeTestServices: t
         // Global options anywhere, and --api-key overriding a wrong SOLFX_API_KEY.
         solfx(["--json", "wallet", "identity", wallet, "--api-key", emu.apiKey], { env: envOf(emu, "wrong-key") }),
         solfx(["wallet", "funded-by", wallet, "--json"], { env }),
-        solfx(["wallet", "identities", wallet, emu.samples.walletUnknown!, emu.samples.walletDomain!, "--json"], { env })
+        solfx(["wallet", "identities", wallet, emu.samples.walletUnknown!, emu.samples.walletDomain!, "--json"], {
+          env
+        })
       ])
-      const [balances, transfers, history, identity, fundedBy, identities] = results.map((r, i) => ok(r, `wallet #${i}`))
+      const [balances, transfers, history, identity, fundedBy, identities] = results.map((r, i) =>
+        ok(r, `wallet #${i}`)
+      )
       const rows = jsonLines(balances!.stdout)
       expect(rows.length).toBeGreaterThan(100)
       expect(rows[0].mint).toBe("So11111111111111111111111111111111111111112")
@@ -240,7 +261,10 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 120_000, excludeTestServices: t
       expect(historyLines).toHaveLength(4)
       expect(historyLines[0]).toMatch(/^TIME +SLOT +FEE \(SOL\)/)
       expect(jsonLines(identity!.stdout)[0].address).toBe(wallet)
-      expect(jsonLines(fundedBy!.stdout)[0]).toMatchObject({ funder: expect.any(String), signature: expect.any(String) })
+      expect(jsonLines(fundedBy!.stdout)[0]).toMatchObject({
+        funder: expect.any(String),
+        signature: expect.any(String)
+      })
       const ids = jsonLines(identities!.stdout)
       expect(ids.map((i) => i.wallet)).toEqual([wallet, emu.samples.walletUnknown, emu.samples.walletDomain])
       expect(ids[0].identity.address).toBe(wallet)
@@ -252,11 +276,20 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 120_000, excludeTestServices: t
       const emu = yield* Emulator.EmulatorHandle
       const env = envOf(emu)
       const label = emu.samples.tokenMetadataMintLabel ?? "tm:mint:"
-      const mints = [emu.samples.tokenMetadataBrokenMint!, ...Array.from({ length: 249 }, (_, i) => emu.dataset.address(`${label}${i}`))]
+      const mints = [
+        emu.samples.tokenMetadataBrokenMint!,
+        ...Array.from({ length: 249 }, (_, i) => emu.dataset.address(`${label}${i}`))
+      ]
       const requests = delta(emu, "POST /v0/token-metadata")
       const [json, human] = yield* all([
         solfx(["metadata", "--json"], { env, input: mints.join("\n") + "\n" }),
-        solfx(["metadata", emu.samples.tokenMetadataMint!, emu.samples.tokenMetadataBrokenMint!, "--off-chain", "--no-cache"], { env })
+        solfx([
+          "metadata",
+          emu.samples.tokenMetadataMint!,
+          emu.samples.tokenMetadataBrokenMint!,
+          "--off-chain",
+          "--no-cache"
+        ], { env })
       ])
       const records = jsonLines(ok(json!, "metadata stdin").stdout)
       expect(records.map((r) => r.account)).toEqual(mints)
@@ -282,7 +315,10 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 120_000, excludeTestServices: t
         ]
       })
       const expected = Kit.bundleIdOf(txs.map((t) => t.signature))
-      const sent = ok(yield* solfx(["bundle", "send", ...txs.map((t) => t.base64), "--region", "fra", "--wait", "--json"], { env }), "send")
+      const sent = ok(
+        yield* solfx(["bundle", "send", ...txs.map((t) => t.base64), "--region", "fra", "--wait", "--json"], { env }),
+        "send"
+      )
       const [result] = jsonLines(sent.stdout)
       expect(result.bundleId).toBe(expected)
       expect(result.outcome).toMatchObject({ _tag: "Landed", status: "finalized" })
@@ -317,7 +353,17 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 120_000, excludeTestServices: t
 
   it.effect("emulator: prints its start line first, serves with the given key and faults, stops on Ctrl-C", () =>
     Effect.gen(function*() {
-      const child = start(["emulator", "--port", "0", "--seed", "7", "--api-key", "cli-emulator-key", "--faults", "rate=1,kinds=503"])
+      const child = start([
+        "emulator",
+        "--port",
+        "0",
+        "--seed",
+        "7",
+        "--api-key",
+        "cli-emulator-key",
+        "--faults",
+        "rate=1,kinds=503"
+      ])
       const line = yield* Effect.promise(() => firstLine(child))
       const info = JSON.parse(line)
       expect(Object.keys(info)).toEqual(["url", "apiKey", "projectId", "samples"])

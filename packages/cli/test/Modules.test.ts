@@ -1,8 +1,8 @@
-import { describe, expect, it } from "@effect/vitest"
-import * as ValidationError from "@effect/cli/ValidationError"
 import * as HelpDoc from "@effect/cli/HelpDoc"
-import { Unauthorized } from "@solfx/core/Errors"
+import * as ValidationError from "@effect/cli/ValidationError"
+import { describe, expect, it } from "@effect/vitest"
 import * as Bundle from "@solfx/core/Bundle"
+import { Unauthorized } from "@solfx/core/Errors"
 import * as Transaction from "@solfx/core/Transaction"
 import * as Kit from "@solfx/testing/Kit"
 import * as Cause from "effect/Cause"
@@ -31,7 +31,10 @@ describe("Format", () => {
 
   it("aligns tables: left text, right numbers", () => {
     const rows = [{ a: "x", n: "1" }, { a: "long", n: "1,000" }]
-    const lines = Format.table([{ header: "a", cell: (r) => r.a }, { header: "n", cell: (r) => r.n, align: "right" }], rows)
+    const lines = Format.table(
+      [{ header: "a", cell: (r) => r.a }, { header: "n", cell: (r) => r.n, align: "right" }],
+      rows
+    )
     expect(lines).toEqual(["A         N", "x         1", "long  1,000"])
   })
 
@@ -45,7 +48,7 @@ describe("Format", () => {
       big: 18_446_744_073_709_551_615n
     })
     expect(line).toBe(
-      '{"some":1,"none":null,"right":"ok","secret":"<redacted>","bytes":"AQID","big":18446744073709551615}'
+      "{\"some\":1,\"none\":null,\"right\":\"ok\",\"secret\":\"<redacted>\",\"bytes\":\"AQID\",\"big\":18446744073709551615}"
     )
   })
 })
@@ -91,16 +94,25 @@ describe("Globals.hoist", () => {
 
 describe("Failure.report", () => {
   it("typed failure: exit 1, one line with the tag, the key scrubbed", () => {
-    const error = new Unauthorized({ operation: "getAssetProofBatch", status: 401, detail: "bad key SECRET-k1\nsecond line" })
+    const error = new Unauthorized({
+      operation: "getAssetProofBatch",
+      status: 401,
+      detail: "bad key SECRET-k1\nsecond line"
+    })
     const report = Failure.report(Cause.fail(error), ["SECRET-k1"])
     expect(report.code).toBe(1)
-    expect(Option.getOrThrow(report.line)).toBe("Unauthorized: getAssetProofBatch: HTTP 401 bad key <redacted> second line")
+    expect(Option.getOrThrow(report.line)).toBe(
+      "Unauthorized: getAssetProofBatch: HTTP 401 bad key <redacted> second line"
+    )
   })
 
   it("usage errors exit 2; @effect/cli prints its own", () => {
     expect(Failure.report(Cause.fail(new Failure.UsageError({ message: "no key" }))))
       .toEqual({ code: 2, line: Option.some("UsageError: no key") })
-    expect(Failure.report(Cause.fail(ValidationError.invalidValue(HelpDoc.p("bad"))))).toEqual({ code: 2, line: Option.none() })
+    expect(Failure.report(Cause.fail(ValidationError.invalidValue(HelpDoc.p("bad"))))).toEqual({
+      code: 2,
+      line: Option.none()
+    })
   })
 
   it("a defect is one line without a stack; an interruption is 130", () => {
@@ -147,4 +159,3 @@ describe("WireTransaction", () => {
     expect(Either.isRight(checked)).toBe(true)
   })
 })
-

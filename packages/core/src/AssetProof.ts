@@ -47,7 +47,8 @@ export const ProofNodes = Schema.transform(
   Schema.typeSchema(Schema.Array(Hash32)),
   {
     strict: true,
-    decode: (nodes) => (nodes as ReadonlyArray<Hash32 | ReadonlyArray<Hash32>>).flatMap((n) => Array.isArray(n) ? n : [n as Hash32]),
+    decode: (nodes) =>
+      (nodes as ReadonlyArray<Hash32 | ReadonlyArray<Hash32>>).flatMap((n) => Array.isArray(n) ? n : [n as Hash32]),
     encode: (nodes) => nodes
   }
 ).annotations({ identifier: "ProofNodes" })

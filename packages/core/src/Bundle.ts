@@ -233,7 +233,10 @@ export const check = (
   const minTip = options?.minTip ?? MIN_TIP_LAMPORTS
   const tips = parsed.flatMap((tx, i) => tipsOf(tx, options, i))
   if (!tips.some((t) => t.lamports >= minTip)) {
-    const largest = tips.reduce<Tip | undefined>((a, t) => (a === undefined || t.lamports > a.lamports ? t : a), undefined)
+    const largest = tips.reduce<Tip | undefined>(
+      (a, t) => (a === undefined || t.lamports > a.lamports ? t : a),
+      undefined
+    )
     return Either.left({ _tag: "NoTip", largest, minTip })
   }
   return Either.right({ id: bundleIdOf(parsed), transactions: parsed, tips })
@@ -272,7 +275,8 @@ export const describe = (violation: BundleViolation): { readonly field: string; 
     case "DuplicateSignature":
       return {
         field: `transactions[${violation.transaction}]`,
-        rule: `no signature may appear twice in a bundle; ${violation.signature} is also in transactions[${violation.duplicateOf}]`
+        rule:
+          `no signature may appear twice in a bundle; ${violation.signature} is also in transactions[${violation.duplicateOf}]`
       }
     case "NoTip":
       return {

@@ -169,9 +169,11 @@ export const config: Config.Config<SolfxConfigShape> = Config.all({
   admin: Config.string("SOLFX_ADMIN_URL").pipe(Config.withDefault(defaultUrls.admin)),
   timeoutMs: Config.integer("SOLFX_TIMEOUT_MS").pipe(Config.withDefault(30_000)),
   allowInsecureHttp: Config.boolean("SOLFX_ALLOW_INSECURE_HTTP").pipe(Config.withDefault(false))
-}).pipe(Config.map(({ admin, allowInsecureHttp, apiKey, rest, rpc, timeoutMs, v0 }) =>
-  make({ apiKey, urls: { rpc, rest, v0, admin }, timeout: Duration.millis(timeoutMs), allowInsecureHttp })
-))
+}).pipe(
+  Config.map(({ admin, allowInsecureHttp, apiKey, rest, rpc, timeoutMs, v0 }) =>
+    make({ apiKey, urls: { rpc, rest, v0, admin }, timeout: Duration.millis(timeoutMs), allowInsecureHttp })
+  )
+)
 
 /**
  * The config from the environment (see `config`).

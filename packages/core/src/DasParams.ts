@@ -83,7 +83,9 @@ export interface Paging {
  * @since 0.1.0
  * @category params
  */
-export const pagingIssue = (p: Paging): { readonly path: ReadonlyArray<string>; readonly message: string } | undefined => {
+export const pagingIssue = (
+  p: Paging
+): { readonly path: ReadonlyArray<string>; readonly message: string } | undefined => {
   const cursors = (["cursor", "before", "after"] as const).filter((k) => p[k] !== undefined)
   if (p.page !== undefined && cursors.length > 0) {
     return { path: [cursors[0]!], message: "cannot be combined with page: use one pagination style per query" }

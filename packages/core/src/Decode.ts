@@ -4,14 +4,14 @@
  *
  * @since 0.1.0
  */
-import { DecodeError, InvalidRequest } from "./Errors.js"
-import * as FastDecoder from "./internal/fastDecoder.js"
-import * as Json from "./Json.js"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import { DecodeError, InvalidRequest } from "./Errors.js"
+import * as FastDecoder from "./internal/fastDecoder.js"
+import * as Json from "./Json.js"
 
 /**
  * `$.a.b[3]` from a ParseResult path.
@@ -115,7 +115,9 @@ export const decodeWith = <A, I>(
   const fast = decodeFast(schema, input)
   if (Option.isSome(fast)) return Effect.succeed(fast.value)
   const result = Schema.decodeUnknownEither(schema, options)(input)
-  return Either.isRight(result) ? Effect.succeed(result.right) : Effect.fail(toDecodeError(operation, result.left, root))
+  return Either.isRight(result)
+    ? Effect.succeed(result.right)
+    : Effect.fail(toDecodeError(operation, result.left, root))
 }
 
 /**
@@ -128,7 +130,11 @@ export const decodeWith = <A, I>(
  * @since 0.1.0
  * @category decoding
  */
-export const decodeFast = <A, I>(schema: Schema.Schema<A, I>, input: unknown, text?: string | undefined): Option.Option<A> => {
+export const decodeFast = <A, I>(
+  schema: Schema.Schema<A, I>,
+  input: unknown,
+  text?: string | undefined
+): Option.Option<A> => {
   if (text !== undefined) return decodeFastRounded(schema, input, text)
   try {
     const value = FastDecoder.compile(schema.ast)(input)

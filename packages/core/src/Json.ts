@@ -73,7 +73,11 @@ const TWO_53 = 2 ** 53
 const isLarge = (v: number) => !(v < TWO_53 && v > -TWO_53)
 
 /** Where the large numbers of a parsed value sit: `parents[i][keys[i]]`. Iterative, so any depth. */
-const collectLarge = (root: unknown, parents: Array<Record<string | number, unknown>>, keys: Array<string | number>) => {
+const collectLarge = (
+  root: unknown,
+  parents: Array<Record<string | number, unknown>>,
+  keys: Array<string | number>
+) => {
   const stack: Array<unknown> = [root]
   while (stack.length > 0) {
     const v = stack.pop()

@@ -136,7 +136,9 @@ export const numberedPages = <A, E, R>(
       const lastPage = Math.ceil(head.total / limit)
       if (lastPage <= first) return headStream(true)
       const rest = Stream.range(first + 1, lastPage).pipe(
-        Stream.mapEffect((n) => Effect.map(fetch(n), (r) => pageOf(n, r, n === lastPage || r.items.length < limit)), { concurrency }),
+        Stream.mapEffect((n) => Effect.map(fetch(n), (r) => pageOf(n, r, n === lastPage || r.items.length < limit)), {
+          concurrency
+        }),
         Stream.takeUntil((p) => p.next === undefined)
       )
       return Stream.concat(headStream(false), rest)

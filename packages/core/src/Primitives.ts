@@ -235,7 +235,8 @@ export const WALLET_REGEX = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
  * @since 0.1.0
  * @category primitives
  */
-export const DOMAIN_REGEX = /^(?=.{3,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i
+export const DOMAIN_REGEX =
+  /^(?=.{3,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i
 
 /**
  * A wallet path parameter: the spec's regex, then 32 bytes once decoded.

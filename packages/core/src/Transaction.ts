@@ -323,7 +323,9 @@ export const decodeText = (input: string, encoding: Encoding): Either.Either<Uin
   const bytes = decodeBase64(input)
   return bytes
     ? Either.right(bytes)
-    : Either.left(malformed(pad === -1 ? input.length : pad - 1, "non-canonical base64 (non-zero padding bits)", "character"))
+    : Either.left(
+      malformed(pad === -1 ? input.length : pad - 1, "non-canonical base64 (non-zero padding bits)", "character")
+    )
 }
 
 // -- the reader -----------------------------------------------------------------
@@ -503,7 +505,12 @@ const read = (bytes: Uint8Array): ParsedTransaction => {
       if (ref._tag === "Lookup") unresolved.push({ instruction: i, position, account: ref })
       accounts.push(ref)
     })
-    instructions.push({ programIdIndex: ix.programIdIndex, programId: staticKeys[ix.programIdIndex]!, accounts, data: ix.data })
+    instructions.push({
+      programIdIndex: ix.programIdIndex,
+      programId: staticKeys[ix.programIdIndex]!,
+      accounts,
+      data: ix.data
+    })
   })
 
   const transfers: Array<SystemTransfer> = []
@@ -525,7 +532,11 @@ const read = (bytes: Uint8Array): ParsedTransaction => {
     staticKeys,
     recentBlockhash: encodeBase58(blockhash),
     instructions,
-    lookups: lookups.map(({ readonlyIndexes, table, writableIndexes }) => ({ table, writableIndexes, readonlyIndexes })),
+    lookups: lookups.map(({ readonlyIndexes, table, writableIndexes }) => ({
+      table,
+      writableIndexes,
+      readonlyIndexes
+    })),
     transfers,
     unresolved,
     fullySigned

@@ -175,7 +175,10 @@ export const HistoryQuery = Schema.Struct({
   /** An enhanced transaction type such as `SWAP` or `TRANSFER`. */
   type: Schema.optional(TransactionType.annotations({
     // override: a union reports its first member's failure (`Expected "ANY"`), not the rule
-    message: () => ({ message: "an enhanced transaction type in UPPER_SNAKE_CASE, such as SWAP or TRANSFER", override: true })
+    message: () => ({
+      message: "an enhanced transaction type in UPPER_SNAKE_CASE, such as SWAP or TRANSFER",
+      override: true
+    })
   })),
   tokenAccounts: Schema.optional(TokenAccounts)
 })

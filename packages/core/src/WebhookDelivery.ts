@@ -15,8 +15,8 @@
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { DecodeError } from "./Errors.js"
 import { toDecodeError } from "./Decode.js"
+import { DecodeError } from "./Errors.js"
 import { Address, Signature, U64 } from "./Primitives.js"
 import { TransactionType } from "./Webhook.js"
 

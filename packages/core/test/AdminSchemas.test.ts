@@ -20,7 +20,18 @@ const base = {
   prepaidCreditsUsed: 0,
   subscriptionDetails: { billingCycle: { start: "2026-04-01", end: "2026-04-30" }, creditsLimit: 15, plan: "free" }
 }
-const usage = { api: 1, archival: 0, das: 2, grpc: 0, grpcGeyser: 0, photon: 0, rpc: 3, stream: 0, webhook: 0, websocket: 0 }
+const usage = {
+  api: 1,
+  archival: 0,
+  das: 2,
+  grpc: 0,
+  grpcGeyser: 0,
+  photon: 0,
+  rpc: 3,
+  stream: 0,
+  webhook: 0,
+  websocket: 0
+}
 
 describe("ProjectUsage", () => {
   it("decodes the spec layout and the newer one into one type", () => {
@@ -42,7 +53,10 @@ describe("ProjectUsage", () => {
     const { api: _api, ...partial } = usage
     expect(Either.isLeft(decodeUsage({ ...base, usage: partial }))).toBe(true)
     for (const date of ["2026-4-01", "2026-04-01T00:00:00Z", "2026-13-01", "01/04/2026"]) {
-      const body = { ...base, subscriptionDetails: { ...base.subscriptionDetails, billingCycle: { start: date, end: "2026-04-30" } } }
+      const body = {
+        ...base,
+        subscriptionDetails: { ...base.subscriptionDetails, billingCycle: { start: date, end: "2026-04-30" } }
+      }
       expect([date, Either.isLeft(decodeUsage(body))]).toEqual([date, true])
     }
   })

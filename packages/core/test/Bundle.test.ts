@@ -23,7 +23,9 @@ describe("bundle id", () => {
     Effect.gen(function*() {
       const payer = yield* Effect.promise(signer)
       const other = yield* Effect.promise(signer)
-      const a = yield* Effect.promise(() => build({ version: "legacy", payer, instructions: [transfer(payer, TIP, 1000n)] }))
+      const a = yield* Effect.promise(() =>
+        build({ version: "legacy", payer, instructions: [transfer(payer, TIP, 1000n)] })
+      )
       const b = yield* Effect.promise(() =>
         build({ version: 0, payer: other, instructions: [transfer(payer, other.address, 1n), memo("x")] })
       )
@@ -42,7 +44,9 @@ describe("check", () => {
         build({ version: "legacy", payer, instructions: [memo("a"), transfer(payer, TIP2, 1500n)] })
       )
       const plain = yield* Effect.promise(() => build({ version: 0, payer, instructions: [memo("b")] }))
-      const small = yield* Effect.promise(() => build({ version: 0, payer, instructions: [transfer(payer, TIP, 999n)] }))
+      const small = yield* Effect.promise(() =>
+        build({ version: 0, payer, instructions: [transfer(payer, TIP, 999n)] })
+      )
       const partial = yield* Effect.promise(() =>
         build({ version: 0, payer, instructions: [transfer(other, TIP, 5000n)], signWith: [payer] })
       )
@@ -54,8 +58,11 @@ describe("check", () => {
           [{ transaction: 1, instruction: 1, account: TIP2, lamports: 1500n }]
         ])
       )
-      const tag = (txs: ReadonlyArray<string>, encoding: Transaction.Encoding = "base64", options?: Bundle.CheckOptions) =>
-        Either.match(Bundle.check(txs, encoding, options), { onLeft: (v) => v, onRight: () => undefined })
+      const tag = (
+        txs: ReadonlyArray<string>,
+        encoding: Transaction.Encoding = "base64",
+        options?: Bundle.CheckOptions
+      ) => Either.match(Bundle.check(txs, encoding, options), { onLeft: (v) => v, onRight: () => undefined })
 
       expect(tag([])).toEqual({ _tag: "Empty" })
       expect(tag(Array(6).fill(tipped.base64))).toEqual({ _tag: "TooMany", count: 6 })
@@ -73,7 +80,10 @@ describe("check", () => {
         largest: { transaction: 1, lamports: 999n }
       })
       expect(tag([plain.base64, small.base64], "base64", { minTip: 999n })).toBeUndefined()
-      expect(tag([tipped.base64], "base64", { tipAccounts: [TIP] })).toMatchObject({ _tag: "NoTip", largest: undefined })
+      expect(tag([tipped.base64], "base64", { tipAccounts: [TIP] })).toMatchObject({
+        _tag: "NoTip",
+        largest: undefined
+      })
 
       const bytes = Uint8Array.from(Buffer.from(tipped.base64, "base64"))
       bytes[bytes.length - 1] ^= 0xff

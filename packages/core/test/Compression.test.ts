@@ -77,8 +77,14 @@ describe("compression schemas", () => {
 
   it("getTransactionWithCompressionInfo decodes compressionInfo and compression_info alike", () => {
     const info = { closedAccounts: [], openedAccounts: [] }
-    const camel = decode(CompressionTransaction.TransactionWithCompressionInfo, { compressionInfo: info, transaction: {} })
-    const snake = decode(CompressionTransaction.TransactionWithCompressionInfo, { compression_info: info, transaction: {} })
+    const camel = decode(CompressionTransaction.TransactionWithCompressionInfo, {
+      compressionInfo: info,
+      transaction: {}
+    })
+    const snake = decode(CompressionTransaction.TransactionWithCompressionInfo, {
+      compression_info: info,
+      transaction: {}
+    })
     expect(Either.getOrThrow(camel)).toEqual(Either.getOrThrow(snake))
     expect(Either.getOrThrow(snake).compressionInfo).toEqual(info)
     expect(Either.isLeft(decode(CompressionTransaction.TransactionWithCompressionInfo, { transaction: {} }))).toBe(true)
@@ -87,12 +93,16 @@ describe("compression schemas", () => {
   it("u64 fields are exact above 2^53 and refuse values beyond 2^64", () => {
     const ok = decode(
       CompressedAccount.TokenHoldersResult,
-      Json.parse(`{"context":{"slot":1},"value":{"items":[{"owner":"${TREE}","balance":9007199254740993}],"cursor":"abc"}}`)
+      Json.parse(
+        `{"context":{"slot":1},"value":{"items":[{"owner":"${TREE}","balance":9007199254740993}],"cursor":"abc"}}`
+      )
     )
     expect(Either.getOrThrow(ok).value.items[0]!.balance).toBe(9007199254740993n)
     const tooBig = decode(
       CompressedAccount.TokenHoldersResult,
-      Json.parse(`{"context":{"slot":1},"value":{"items":[{"owner":"${TREE}","balance":18446744073709551616}],"cursor":null}}`)
+      Json.parse(
+        `{"context":{"slot":1},"value":{"items":[{"owner":"${TREE}","balance":18446744073709551616}],"cursor":null}}`
+      )
     )
     expect(Either.isLeft(tooBig)).toBe(true)
   })

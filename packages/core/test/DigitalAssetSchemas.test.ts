@@ -32,12 +32,14 @@ const invalid = <A, I>(schema: Schema.Schema<A, I>, input: unknown) =>
 
 describe("request params", () => {
   it("getTokenAccounts: owner or mint, limit ≤ 1000, page ≥ 1, one pagination style, known options", () => {
-    expect(Either.isRight(Schema.decodeUnknownEither(TokenAccount.GetTokenAccountsParams)({
-      owner: OWNER,
-      page: 2,
-      limit: 1000,
-      options: { showZeroBalance: true }
-    }))).toBe(true)
+    expect(Either.isRight(
+      Schema.decodeUnknownEither(TokenAccount.GetTokenAccountsParams)({
+        owner: OWNER,
+        page: 2,
+        limit: 1000,
+        options: { showZeroBalance: true }
+      })
+    )).toBe(true)
     expect(invalid(TokenAccount.GetTokenAccountsParams, { owner: OWNER, limit: 1001 })).toMatchObject({
       _tag: "InvalidRequest",
       field: "limit",
@@ -53,19 +55,23 @@ describe("request params", () => {
 
   it("getAssetsByAuthority: the spec's sort values only", () => {
     const ok = (sortBy: string, sortDirection: string) =>
-      Either.isRight(Schema.decodeUnknownEither(DigitalAsset.GetAssetsByAuthorityParams)({
-        authorityAddress: OWNER,
-        sortBy: { sortBy, sortDirection }
-      }))
+      Either.isRight(
+        Schema.decodeUnknownEither(DigitalAsset.GetAssetsByAuthorityParams)({
+          authorityAddress: OWNER,
+          sortBy: { sortBy, sortDirection }
+        })
+      )
     for (const s of ["created", "recent_action", "updated", "none"]) {
       expect(ok(s, "asc") && ok(s, "desc")).toBe(true)
     }
     expect(ok("id", "asc")).toBe(false)
     expect(ok("created", "up")).toBe(false)
-    expect(invalid(DigitalAsset.GetAssetsByAuthorityParams, {
-      authorityAddress: OWNER,
-      sortBy: { sortBy: "price" }
-    }).field).toBe("sortBy.sortBy")
+    expect(
+      invalid(DigitalAsset.GetAssetsByAuthorityParams, {
+        authorityAddress: OWNER,
+        sortBy: { sortBy: "price" }
+      }).field
+    ).toBe("sortBy.sortBy")
     expect(invalid(DigitalAsset.GetAssetsByAuthorityParams, { authorityAddress: OWNER, before: "a", page: 3 }).field)
       .toBe("before")
   })
@@ -116,7 +122,11 @@ describe("token metadata records", () => {
     isSigner: false,
     isWritable: false,
     lamports: 1461600,
-    data: { parsed: { info: { decimals: 6, supply: "9007199254740993" }, type: "mint" }, program: "spl-token", space: 82 },
+    data: {
+      parsed: { info: { decimals: 6, supply: "9007199254740993" }, type: "mint" },
+      program: "spl-token",
+      space: 82
+    },
     owner: OWNER,
     executable: false,
     rentEpoch: 18446744073709551615n

@@ -7,6 +7,7 @@
  * and on fast-check values of schemas that use every kind of node.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { base58 } from "@scure/base"
 import * as AssetProof from "@solfx/core/AssetProof"
 import * as AssetSignature from "@solfx/core/AssetSignature"
 import * as Bundle from "@solfx/core/Bundle"
@@ -25,7 +26,6 @@ import * as ValidityProof from "@solfx/core/ValidityProof"
 import * as WalletRecords from "@solfx/core/WalletRecords"
 import * as Webhook from "@solfx/core/Webhook"
 import * as WebhookDelivery from "@solfx/core/WebhookDelivery"
-import { base58 } from "@scure/base"
 import * as Arbitrary from "effect/Arbitrary"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -216,7 +216,8 @@ const mutate = (root: unknown, at: number, excess: boolean, next: unknown): unkn
 // -- fast-check values of schemas that use every kind of node ----------------------
 
 const Base58Address = Primitives.Address.annotations({
-  arbitrary: () => (fc) => fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => base58.encode(b) as Primitives.Address)
+  arbitrary: () => (fc) =>
+    fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => base58.encode(b) as Primitives.Address)
 })
 
 class Point extends Schema.Class<Point>("Point")({ x: Schema.Number, y: Schema.Number }) {}
@@ -319,7 +320,9 @@ describe("fast path on generated values", () => {
     }
     const slow = schemaDecode(DigitalAsset.DigitalAssetList, input)
     if (Either.isRight(slow)) return expect.fail("Schema accepted an invalid owner")
-    const exit = Effect.runSyncExit(Decode.decodeWith(DigitalAsset.DigitalAssetList, "getAssetsByAuthority", input, "$.result"))
+    const exit = Effect.runSyncExit(
+      Decode.decodeWith(DigitalAsset.DigitalAssetList, "getAssetsByAuthority", input, "$.result")
+    )
     expect(exit).toStrictEqual(Exit.fail(Decode.toDecodeError("getAssetsByAuthority", slow.left, "$.result")))
     expect(exit).toMatchObject({ cause: { error: { path: "$.result.items[0].ownership.owner" } } })
   })
@@ -439,7 +442,9 @@ describe("decoding JSON.parse output with its source text", () => {
       const selects = typeof body === "object" && body !== null && "result" in body
         ? [(b: unknown) => b, (b: unknown) => (b as { result: unknown }).result]
         : [(b: unknown) => b]
-      for (const select of selects) for (const [name, schema] of schemas) roundedAgrees(`${name} on ${file}`, schema, text, select)
+      for (const select of selects) {
+        for (const [name, schema] of schemas) roundedAgrees(`${name} on ${file}`, schema, text, select)
+      }
     }
   })
 
@@ -455,7 +460,9 @@ describe("decoding JSON.parse output with its source text", () => {
           id: address,
           supply: fc.record({ print_max_supply: large, print_current_supply: fc.option(large, { nil: null }) }),
           token_info: fc.record({ supply: large, balance: large, decimals: fc.nat(9) }),
-          content: fc.record({ metadata: fc.dictionary(fc.string({ maxLength: 4 }), fc.oneof(large, fc.string()), { maxKeys: 3 }) })
+          content: fc.record({
+            metadata: fc.dictionary(fc.string({ maxLength: 4 }), fc.oneof(large, fc.string()), { maxKeys: 3 })
+          })
         }),
         { maxLength: 6 }
       )
@@ -474,7 +481,10 @@ describe("decoding JSON.parse output with its source text", () => {
   it("valid values of a schema with every kind of node, with u64 amounts of any size", () => {
     const arb = Arbitrary.make(Kitchen).filter((v) => v.amount >= 0n && v.amount <= 0xffffffffffffffffn)
     FastCheck.assert(
-      FastCheck.property(arb, (value) => void roundedAgrees("Kitchen", Kitchen, Json.stringify(Schema.encodeSync(Kitchen)(value)))),
+      FastCheck.property(
+        arb,
+        (value) => void roundedAgrees("Kitchen", Kitchen, Json.stringify(Schema.encodeSync(Kitchen)(value)))
+      ),
       { numRuns: 300 }
     )
   })
@@ -486,7 +496,11 @@ describe("decoding JSON.parse output with its source text", () => {
         roundedAgrees(name, schema, text)
         roundedAgrees("Unknown", Schema.Unknown, text)
         roundedAgrees("Array(Unknown)", Schema.Array(Schema.Unknown), text)
-        roundedAgrees("Record(Number | String)", Schema.Record({ key: Schema.String, value: Schema.Union(Schema.Number, Schema.String) }), text)
+        roundedAgrees(
+          "Record(Number | String)",
+          Schema.Record({ key: Schema.String, value: Schema.Union(Schema.Number, Schema.String) }),
+          text
+        )
       }),
       { numRuns: 2000 }
     )
@@ -543,7 +557,7 @@ describe("Json.parse quotes unsafe integers in one regex pass", () => {
   })
 
   it("falls back to the quoting parser for huge doubles and exponents, as before", () => {
-    expect(Json.parse('{"a":1e400,"b":12345678901234567890.5,"c":[90071992547409930]}')).toStrictEqual({
+    expect(Json.parse("{\"a\":1e400,\"b\":12345678901234567890.5,\"c\":[90071992547409930]}")).toStrictEqual({
       a: Infinity,
       b: 12345678901234567890.5,
       c: ["90071992547409930"]
@@ -609,7 +623,10 @@ const previousParse = (text: string): unknown => {
 }
 
 const digits = (min: number, max: number) =>
-  fc.tuple(fc.integer({ min: 1, max: 9 }), fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: min - 1, maxLength: max - 1 }))
+  fc.tuple(
+    fc.integer({ min: 1, max: 9 }),
+    fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: min - 1, maxLength: max - 1 })
+  )
     .map(([d, rest]) => `${d}${rest}`)
 
 /** A JSON number token: long integers, long fractions, exponents of every form, signs. */
@@ -618,7 +635,9 @@ const numberToken = fc.oneof(
   fc.tuple(fc.constantFrom("", "-"), digits(1, 22), digits(1, 22)).map(([s, a, b]) => `${s}${a}.${b}`),
   fc.tuple(fc.constantFrom("", "-"), digits(1, 22), fc.constantFrom("e", "E", "e+", "e-", "E-"), digits(1, 20))
     .map(([s, a, e, x]) => `${s}${a}${e}${x}`),
-  fc.tuple(digits(1, 20), digits(16, 20), fc.constantFrom("e", "e-"), digits(1, 3)).map(([a, b, e, x]) => `${a}.${b}${e}${x}`)
+  fc.tuple(digits(1, 20), digits(16, 20), fc.constantFrom("e", "e-"), digits(1, 3)).map(([a, b, e, x]) =>
+    `${a}.${b}${e}${x}`
+  )
 )
 
 /** A JSON string token whose content looks like numbers, with escapes and escaped quotes. */
@@ -653,16 +672,16 @@ describe("Json.parse against the previous implementation", () => {
     for (
       const text of [
         // a duplicate key: the first value is dropped, the second keeps its place
-        '{"a":1,"b":18446744073709551615,"a":18446744073709551614}',
-        '{"a":18446744073709551613,"b":5,"a":18446744073709551612}',
-        '{"a":100000000000000000000,"a":0,"b":1e20}',
+        "{\"a\":1,\"b\":18446744073709551615,\"a\":18446744073709551614}",
+        "{\"a\":18446744073709551613,\"b\":5,\"a\":18446744073709551612}",
+        "{\"a\":100000000000000000000,\"a\":0,\"b\":1e20}",
         // index-like keys come first in a JavaScript object, whatever the text order
-        '{"x":18446744073709551615,"1":18446744073709551614,"0":[18446744073709551613]}',
+        "{\"x\":18446744073709551615,\"1\":18446744073709551614,\"0\":[18446744073709551613]}",
         // equal doubles written differently
         "[18446744073709551615, 18446744073709551616, 1.8446744073709551616e19, 18446744073709551615]",
         // a bare number, exponents, negatives
         "18446744073709551615",
-        '{"x":1e400,"y":-1.5e300,"z":-18446744073709551615,"w":12345678901234567.5}'
+        "{\"x\":1e400,\"y\":-1.5e300,\"z\":-18446744073709551615,\"w\":12345678901234567.5}"
       ]
     ) {
       expect(Json.parse(text), text).toStrictEqual(previousParse(text))
@@ -671,18 +690,23 @@ describe("Json.parse against the previous implementation", () => {
 
   it("throws exactly when JSON.parse throws", () => {
     fc.assert(
-      fc.property(jsonText, fc.nat(), fc.constantFrom("", "\"", "\\", "-", "}", ",", "12345678901234567890"), (text, at, insert) => {
-        const broken = text.slice(0, at % (text.length + 1)) + insert + text.slice(at % (text.length + 1))
-        let reference: "throws" | "parses"
-        try {
-          JSON.parse(broken)
-          reference = "parses"
-        } catch {
-          reference = "throws"
+      fc.property(
+        jsonText,
+        fc.nat(),
+        fc.constantFrom("", "\"", "\\", "-", "}", ",", "12345678901234567890"),
+        (text, at, insert) => {
+          const broken = text.slice(0, at % (text.length + 1)) + insert + text.slice(at % (text.length + 1))
+          let reference: "throws" | "parses"
+          try {
+            JSON.parse(broken)
+            reference = "parses"
+          } catch {
+            reference = "throws"
+          }
+          if (reference === "throws") expect(() => Json.parse(broken)).toThrow(SyntaxError)
+          else expect(() => Json.parse(broken)).not.toThrow()
         }
-        if (reference === "throws") expect(() => Json.parse(broken)).toThrow(SyntaxError)
-        else expect(() => Json.parse(broken)).not.toThrow()
-      }),
+      ),
       { numRuns: 3000 }
     )
   })
@@ -701,7 +725,9 @@ describe("base58 byte length without decoding", () => {
   const agreesWithScure = (s: string) => {
     const r = reference(s)
     expect(Primitives.base58ByteLength(s)).toBe(r)
-    for (const n of [0, 1, 31, 32, 33, 63, 64, 65]) expect(Primitives.isBase58OfLength(s, n), `${s} of ${n}`).toBe(r === n)
+    for (const n of [0, 1, 31, 32, 33, 63, 64, 65]) {
+      expect(Primitives.isBase58OfLength(s, n), `${s} of ${n}`).toBe(r === n)
+    }
   }
 
   it("agrees with @scure/base on encodings of any bytes, leading zeros included", () => {

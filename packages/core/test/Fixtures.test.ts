@@ -4,20 +4,20 @@
  * absent (a user's fresh clone).
  */
 import { describe, expect, it } from "@effect/vitest"
+import * as AssetProof from "@solfx/core/AssetProof"
+import * as AssetSignature from "@solfx/core/AssetSignature"
 import * as Bundle from "@solfx/core/Bundle"
 import * as CompressedAccount from "@solfx/core/CompressedAccount"
 import * as CompressionSignature from "@solfx/core/CompressionSignature"
 import * as CompressionTransaction from "@solfx/core/CompressionTransaction"
-import * as AssetProof from "@solfx/core/AssetProof"
-import * as AssetSignature from "@solfx/core/AssetSignature"
 import * as DigitalAsset from "@solfx/core/DigitalAsset"
 import * as Json from "@solfx/core/Json"
+import * as ProjectUsage from "@solfx/core/ProjectUsage"
 import * as TokenAccount from "@solfx/core/TokenAccount"
 import * as TokenMetadata from "@solfx/core/TokenMetadata"
 import * as ValidityProof from "@solfx/core/ValidityProof"
-import * as ProjectUsage from "@solfx/core/ProjectUsage"
-import * as Webhook from "@solfx/core/Webhook"
 import * as WalletRecords from "@solfx/core/WalletRecords"
+import * as Webhook from "@solfx/core/Webhook"
 import * as RealFixtures from "@solfx/testing/RealFixtures"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
@@ -52,7 +52,11 @@ const served: Record<string, Entry> = {
   getAssetsByAuthority: {
     schema: Schema.Union(
       DigitalAsset.DigitalAssetList,
-      Schema.Struct({ jsonrpc: Schema.Literal("2.0"), id: Schema.optional(Schema.String), result: DigitalAsset.DigitalAssetList })
+      Schema.Struct({
+        jsonrpc: Schema.Literal("2.0"),
+        id: Schema.optional(Schema.String),
+        result: DigitalAsset.DigitalAssetList
+      })
     ),
     shape: "body"
   },
@@ -93,7 +97,7 @@ const served: Record<string, Entry> = {
   "wallet-funded-by": { schema: WalletRecords.FundedBy, shape: "body" },
   // -- admin and webhooks (issue 8) --
   "admin-project-usage": { schema: ProjectUsage.ProjectUsage, shape: "body" },
-  "webhooks-list": { schema: Webhook.WebhookList, shape: "body" },
+  "webhooks-list": { schema: Webhook.WebhookList, shape: "body" }
 }
 
 /** Folders kept for reference only: neighbouring methods we do not serve. */

@@ -3,10 +3,10 @@
  * in both proof shapes, tampering breaks it, and every proof of a built tree verifies.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { keccak_256 } from "@noble/hashes/sha3.js"
 import * as MerkleProof from "@solfx/core/MerkleProof"
 import { decodeBase58, encodeBase58 } from "@solfx/core/Primitives"
 import * as RealFixtures from "@solfx/testing/RealFixtures"
-import { keccak_256 } from "@noble/hashes/sha3.js"
 import * as fc from "fast-check"
 import { readFileSync } from "node:fs"
 
@@ -83,10 +83,32 @@ describe("MerkleProof", () => {
 
   it("leafHashV1 hashes the Bubblegum V1 layout", () => {
     const part = (n: number) => new Uint8Array(32).fill(n)
-    const leaf = { assetId: part(1), owner: part(2), delegate: part(3), nonce: 258n, dataHash: part(4), creatorHash: part(5) }
-    const expected = keccak_256(new Uint8Array([
-      1, ...part(1), ...part(2), ...part(3), 2, 1, 0, 0, 0, 0, 0, 0, ...part(4), ...part(5)
-    ]))
+    const leaf = {
+      assetId: part(1),
+      owner: part(2),
+      delegate: part(3),
+      nonce: 258n,
+      dataHash: part(4),
+      creatorHash: part(5)
+    }
+    const expected = keccak_256(
+      new Uint8Array([
+        1,
+        ...part(1),
+        ...part(2),
+        ...part(3),
+        2,
+        1,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        ...part(4),
+        ...part(5)
+      ])
+    )
     expect(MerkleProof.leafHashV1(leaf)).toEqual(expected)
     expect(MerkleProof.leafHashV1({ ...leaf, nonce: 259n })).not.toEqual(expected)
   })

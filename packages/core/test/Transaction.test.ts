@@ -97,7 +97,11 @@ describe("reading kit-built transactions", () => {
           "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr",
           Transaction.SYSTEM_PROGRAM
         ])
-        expect(tx.transfers.map((t) => [t.instruction, Transaction.addressOf(t.from), Transaction.addressOf(t.to), t.lamports]))
+        expect(
+          tx.transfers.map((
+            t
+          ) => [t.instruction, Transaction.addressOf(t.from), Transaction.addressOf(t.to), t.lamports])
+        )
           .toEqual([
             [0, payer.address, friend.address, 1_234_567_890_123n],
             [2, payer.address, TIP, 5000n]
@@ -161,7 +165,11 @@ describe("reading kit-built transactions", () => {
       const tx = yield* Transaction.parse(built.base64, "base64")
       expect(tx.staticKeys).not.toContain(TIP)
       expect(tx.unresolved).toEqual([
-        { instruction: 0, position: 1, account: { _tag: "Lookup", index: 2, table: LOOKUP_TABLE, tableIndex: 0, writable: true } }
+        {
+          instruction: 0,
+          position: 1,
+          account: { _tag: "Lookup", index: 2, table: LOOKUP_TABLE, tableIndex: 0, writable: true }
+        }
       ])
       expect(tx.transfers.map((t) => t.lamports)).toEqual([10_000n])
       expect(Bundle.tipsOf(tx)).toEqual([])
@@ -179,7 +187,9 @@ describe("reading kit-built transactions", () => {
       expect(tx.fullySigned).toBe(false)
       expect(Transaction.invalidSignatures(tx)).toEqual([1])
 
-      const full = yield* Effect.promise(() => build({ version: "legacy", payer, instructions: [transfer(payer, TIP, 2000n)] }))
+      const full = yield* Effect.promise(() =>
+        build({ version: "legacy", payer, instructions: [transfer(payer, TIP, 2000n)] })
+      )
       const bytes = full.bytes.slice()
       bytes[bytes.length - 1] ^= 1 // the lamports change: the signature no longer matches
       const tampered = yield* Transaction.parse(b64(bytes), "base64")
@@ -191,7 +201,9 @@ describe("reading kit-built transactions", () => {
   it.effect("a kit-built v1 message (prefix 0x81) is refused, not misread", () =>
     Effect.gen(function*() {
       const payer = yield* Effect.promise(signer)
-      const built = yield* Effect.promise(() => build({ version: 1, payer, instructions: [transfer(payer, TIP, 2000n)] }))
+      const built = yield* Effect.promise(() =>
+        build({ version: 1, payer, instructions: [transfer(payer, TIP, 2000n)] })
+      )
       expect(built.bytes[0]).toBe(0x81)
       for (const [text, encoding] of [[built.base64, "base64"], [built.base58, "base58"]] as const) {
         const error = failure(Transaction.parseEither(text, encoding))
@@ -212,7 +224,9 @@ describe("malformed input", () => {
   it.effect("each failure names the reason and the byte or character", () =>
     Effect.gen(function*() {
       const payer = yield* Effect.promise(signer)
-      const legacy = yield* Effect.promise(() => build({ version: "legacy", payer, instructions: [transfer(payer, TIP, 2000n)] }))
+      const legacy = yield* Effect.promise(() =>
+        build({ version: "legacy", payer, instructions: [transfer(payer, TIP, 2000n)] })
+      )
       const v0 = yield* Effect.promise(() => build({ version: 0, payer, instructions: [transfer(payer, TIP, 2000n)] }))
       const n = legacy.bytes.length
       const withBytes = (f: (b: Uint8Array) => Uint8Array) => b64(f(legacy.bytes.slice()))
@@ -224,20 +238,69 @@ describe("malformed input", () => {
         ["oversized base58 text", "2".repeat(1700), "base58", 1232, "byte", "oversized"],
         ["huge base58 text", "2".repeat(4000), "base58", 3366, "character", "oversized: 4000 base58 characters"],
         ["trailing byte", b64(Uint8Array.from([...legacy.bytes, 0])), "base64", n, "byte", "1 trailing byte"],
-        ["non-minimal signature count", b64(Uint8Array.from([0x80, 0x00, ...legacy.bytes.subarray(1)])), "base64", 1, "byte", "non-minimal"],
-        ["non-minimal key count", b64(Uint8Array.from([...legacy.bytes.subarray(0, 68), 0x83, 0x00, ...legacy.bytes.subarray(69)])), "base64", 69, "byte", "non-minimal compact-u16 (account key count)"],
+        [
+          "non-minimal signature count",
+          b64(Uint8Array.from([0x80, 0x00, ...legacy.bytes.subarray(1)])),
+          "base64",
+          1,
+          "byte",
+          "non-minimal"
+        ],
+        [
+          "non-minimal key count",
+          b64(Uint8Array.from([...legacy.bytes.subarray(0, 68), 0x83, 0x00, ...legacy.bytes.subarray(69)])),
+          "base64",
+          69,
+          "byte",
+          "non-minimal compact-u16 (account key count)"
+        ],
         ["leading 0x81", b64(Uint8Array.from([0x81, ...legacy.bytes.subarray(1)])), "base64", 0, "byte", "v1"],
         ["v1 prefix", b64(set(v0.bytes.slice(), 65, 0x81)), "base64", 65, "byte", "0x81"],
         ["unknown version", b64(set(v0.bytes.slice(), 65, 0x85)), "base64", 65, "byte", "version 5"],
         ["truncated", withBytes((b) => b.subarray(0, n - 3)), "base64", n - 12, "byte", "truncated"],
         ["truncated signature", withBytes((b) => b.subarray(0, 40)), "base64", 1, "byte", "signature 0"],
         ["empty", "", "base64", 0, "character", "empty"],
-        ["base58 with 0", legacy.base58.slice(0, 10) + "0" + legacy.base58.slice(11), "base58", 10, "character", "\"0\""],
-        ["base64 given as base58", legacy.base64, "base58", legacy.base64.search(/[^1-9A-HJ-NP-Za-km-z]/), "character", "base58"],
+        [
+          "base58 with 0",
+          legacy.base58.slice(0, 10) + "0" + legacy.base58.slice(11),
+          "base58",
+          10,
+          "character",
+          "\"0\""
+        ],
+        [
+          "base64 given as base58",
+          legacy.base64,
+          "base58",
+          legacy.base64.search(/[^1-9A-HJ-NP-Za-km-z]/),
+          "character",
+          "base58"
+        ],
         ["base64 bad char", "ab$c", "base64", 2, "character", "\"$\""],
-        ["base64 missing padding", legacy.base64.replace(/=+$/, "") + (legacy.base64.endsWith("=") ? "" : "A"), "base64", -1, "character", "multiple of 4"],
-        ["program id out of range", withBytes((b) => set(b, n - 17, 9)), "base64", n - 17, "byte", "program id index 9"],
-        ["account index out of range", withBytes((b) => set(b, n - 14, 7)), "base64", n - 14, "byte", "account index 7"],
+        [
+          "base64 missing padding",
+          legacy.base64.replace(/=+$/, "") + (legacy.base64.endsWith("=") ? "" : "A"),
+          "base64",
+          -1,
+          "character",
+          "multiple of 4"
+        ],
+        [
+          "program id out of range",
+          withBytes((b) => set(b, n - 17, 9)),
+          "base64",
+          n - 17,
+          "byte",
+          "program id index 9"
+        ],
+        [
+          "account index out of range",
+          withBytes((b) => set(b, n - 14, 7)),
+          "base64",
+          n - 14,
+          "byte",
+          "account index 7"
+        ],
         ["readonly fee payer", withBytes((b) => set(b, 66, 1)), "base64", 66, "byte", "fee payer"]
       ]
       for (const [name, text, encoding, offset, unit, reason] of cases) {
@@ -284,7 +347,10 @@ describe("malformed input", () => {
       let parsed = 0
       fc.assert(
         fc.property(
-          fc.array(fc.tuple(fc.nat(original.length - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }),
+          fc.array(fc.tuple(fc.nat(original.length - 1), fc.integer({ min: 0, max: 255 })), {
+            minLength: 1,
+            maxLength: 4
+          }),
           fc.nat(original.length),
           (edits, cut) => {
             const bytes = original.slice(0, Math.max(cut, 1))

@@ -36,7 +36,10 @@ describe.skipIf(!present)("wallet fixtures with placeholder signatures", () => {
     it(`${file} decodes once its placeholder signature is a real one`, () => {
       const text = readFileSync(`${ROOT}/${file}`, "utf8")
       expect(Either.isLeft(decode(schema as Schema.Schema<unknown, any>, Json.parse(text)))).toBe(true)
-      const fixed = decode(schema as Schema.Schema<unknown, any>, Json.parse(text.split(PLACEHOLDER).join(REAL_SIGNATURE)))
+      const fixed = decode(
+        schema as Schema.Schema<unknown, any>,
+        Json.parse(text.split(PLACEHOLDER).join(REAL_SIGNATURE))
+      )
       expect(Either.isRight(fixed)).toBe(true)
     })
   }
@@ -183,7 +186,9 @@ describe("wallet params", () => {
     expect(Exit.isSuccess(check(WalletParams.IdentityRequest, { wallet: "toly.sol" }))).toBe(true)
     expect(Exit.isSuccess(check(WalletParams.IdentityRequest, { wallet: WALLET }))).toBe(true)
     expect(check(WalletParams.BatchIdentityRequest, [WALLET, "bad wallet"], "wallets")).toEqual(
-      Exit.fail(expect.objectContaining({ field: "wallets[1]", rule: expect.stringContaining("or a name-service domain") }))
+      Exit.fail(
+        expect.objectContaining({ field: "wallets[1]", rule: expect.stringContaining("or a name-service domain") })
+      )
     )
     expect(check(WalletParams.IdentityRequest, { wallet: "0OIl" })).toEqual(
       Exit.fail(expect.objectContaining({ field: "wallet", rule: expect.stringContaining("or a name-service domain") }))

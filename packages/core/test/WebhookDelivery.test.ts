@@ -96,7 +96,11 @@ if (!present) {
 
 describe("WebhookDelivery", () => {
   it("keeps u64 balances above 2^53 exact (lossless parse)", () => {
-    const text = Json.stringify([rawItem({ meta: { err: null, fee: 5000, preBalances: [18446744073709551615n, 1], postBalances: [9007199254740993n, 1] } })])
+    const text = Json.stringify([
+      rawItem({
+        meta: { err: null, fee: 5000, preBalances: [18446744073709551615n, 1], postBalances: [9007199254740993n, 1] }
+      })
+    ])
     const [item] = decodeOk(Json.parse(text))
     if (item?.kind !== "raw") return expect.fail("not raw")
     expect(item.meta.preBalances[0]).toBe(18446744073709551615n)
@@ -118,12 +122,41 @@ describe("WebhookDelivery", () => {
   const bad: ReadonlyArray<readonly [string, unknown, string]> = [
     ["not an array", { signature: SIG }, "$"],
     ["an item that is not an object", [42], "$[0]"],
-    ["raw: a fee that is not an integer", [rawItem({ meta: { err: null, fee: "x", preBalances: [], postBalances: [] } })], "$[0].meta.fee"],
-    ["raw: a short signature", [rawItem({ transaction: { ...rawItem().transaction, signatures: ["abc"] } })], "$[0].transaction.signatures[0]"],
-    ["raw: a negative balance", [rawItem({ meta: { err: null, fee: 1, preBalances: [-1], postBalances: [] } })], "$[0].meta.preBalances[0]"],
-    ["enhanced: no signature", [{ slot: 1, timestamp: 2, type: "TRANSFER", fee: 1, feePayer: PAYER }], "$[0].signature"],
-    ["enhanced: a bad transfer amount", [{ signature: SIG, slot: 1, timestamp: 2, type: "TRANSFER", fee: 1, feePayer: PAYER, nativeTransfers: [{ fromUserAccount: PAYER, toUserAccount: PAYER, amount: 1.5 }] }], "$[0].nativeTransfers[0].amount"],
-    ["enhanced: a lower-case type", [{ signature: SIG, slot: 1, timestamp: 2, type: "transfer", fee: 1, feePayer: PAYER }], "$[0].type"]
+    ["raw: a fee that is not an integer", [
+      rawItem({ meta: { err: null, fee: "x", preBalances: [], postBalances: [] } })
+    ], "$[0].meta.fee"],
+    [
+      "raw: a short signature",
+      [rawItem({ transaction: { ...rawItem().transaction, signatures: ["abc"] } })],
+      "$[0].transaction.signatures[0]"
+    ],
+    [
+      "raw: a negative balance",
+      [rawItem({ meta: { err: null, fee: 1, preBalances: [-1], postBalances: [] } })],
+      "$[0].meta.preBalances[0]"
+    ],
+    [
+      "enhanced: no signature",
+      [{ slot: 1, timestamp: 2, type: "TRANSFER", fee: 1, feePayer: PAYER }],
+      "$[0].signature"
+    ],
+    ["enhanced: a bad transfer amount", [{
+      signature: SIG,
+      slot: 1,
+      timestamp: 2,
+      type: "TRANSFER",
+      fee: 1,
+      feePayer: PAYER,
+      nativeTransfers: [{ fromUserAccount: PAYER, toUserAccount: PAYER, amount: 1.5 }]
+    }], "$[0].nativeTransfers[0].amount"],
+    ["enhanced: a lower-case type", [{
+      signature: SIG,
+      slot: 1,
+      timestamp: 2,
+      type: "transfer",
+      fee: 1,
+      feePayer: PAYER
+    }], "$[0].type"]
   ]
   for (const [name, body, path] of bad) {
     it(`fails at the path: ${name}`, () => {

@@ -91,7 +91,8 @@ export const make = (seed: number, sizes: Sizes = {}): Dataset => {
     signature: (label) => encodeBase58(bytes(`sig:${label}`, 64)),
     int: (label, max) => {
       const b = bytes(`int:${label}`, 8)
-      const v = ((b[0]! * 2 ** 24 + b[1]! * 2 ** 16 + b[2]! * 2 ** 8 + b[3]!) * 2 ** 21) + (b[4]! * 2 ** 13 + b[5]! * 2 ** 5 + (b[6]! >> 3))
+      const v = ((b[0]! * 2 ** 24 + b[1]! * 2 ** 16 + b[2]! * 2 ** 8 + b[3]!) * 2 ** 21) +
+        (b[4]! * 2 ** 13 + b[5]! * 2 ** 5 + (b[6]! >> 3))
       return max <= 0 ? 0 : v % max
     }
   }

@@ -21,12 +21,12 @@ import type * as Scope from "effect/Scope"
 import * as Http from "node:http"
 import type { Area, Project } from "./Area.js"
 import { areas as registry } from "./areas/index.js"
+import * as WebhooksArea from "./areas/Webhooks.js"
 import * as Dataset from "./Dataset.js"
 import * as Faults from "./Faults.js"
 import * as Projects from "./Projects.js"
 import * as RequestLog from "./RequestLog.js"
 import * as Server from "./Server.js"
-import * as WebhooksArea from "./areas/Webhooks.js"
 import * as WebhookDeliveries from "./WebhookDeliveries.js"
 
 /**
@@ -207,9 +207,10 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
         return states.get(key) as S
       }
     }
-    yield* Effect.try(() => WebhooksArea.install(instance.state, { dataset, accounts, webhooks: options.webhooks })).pipe(
-      Effect.orDie
-    )
+    yield* Effect.try(() => WebhooksArea.install(instance.state, { dataset, accounts, webhooks: options.webhooks }))
+      .pipe(
+        Effect.orDie
+      )
     // Subscribes to landed transactions before the server takes any request.
     const webhookDeliveries = yield* WebhookDeliveries.start({
       state: instance.state,
@@ -253,8 +254,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       get counters() {
         return log.counters()
       },
-      count: (operation) =>
-        operation === undefined ? log.counters().total : log.counters().byOperation[operation] ?? 0,
+      count: (operation) => operation === undefined ? log.counters().total : log.counters().byOperation[operation] ?? 0,
       resetLog: () => {
         log.reset()
         faults.resetHits()

@@ -64,7 +64,7 @@ export interface FaultOptions {
  * @since 0.1.0
  * @category constructors
  */
-export const prng = (seed: number): (() => number) => {
+export const prng = (seed: number): () => number => {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0

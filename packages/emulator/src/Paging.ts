@@ -156,7 +156,9 @@ export const sliceRest = <A>(
 ): Effect.Effect<CursorPage<A>, RestFailure> =>
   Effect.suspend(() => {
     const v = validate(list, cursor, limit, maxLimit)
-    return "field" in v ? Effect.fail(new RestFailure(400, v.message)) : Effect.succeed(cursorPage(list, v.index, limit))
+    return "field" in v
+      ? Effect.fail(new RestFailure(400, v.message))
+      : Effect.succeed(cursorPage(list, v.index, limit))
   })
 
 /**

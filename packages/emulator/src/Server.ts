@@ -10,9 +10,9 @@
  * routes.operations // every JSON-RPC method and REST route it answers
  * @since 0.1.0
  */
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import * as Json from "@solfx/core/Json"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
@@ -301,7 +301,10 @@ const app = (instance: Instance, routes: Routes) => {
         : {}
       draft.rpcCode = g.code
       draft.status = g.status
-      return Effect.zipRight(sleep(instance.latencyMs()), Effect.succeed(jsonResponse(g.status, errorBody(g.code, g.message), headers)))
+      return Effect.zipRight(
+        sleep(instance.latencyMs()),
+        Effect.succeed(jsonResponse(g.status, errorBody(g.code, g.message), headers))
+      )
     }
     if (fault === "reset") {
       draft.destroyed = true
@@ -411,7 +414,9 @@ const app = (instance: Instance, routes: Routes) => {
       const exit = yield* Effect.exit(route.handle(rest, ctx))
       if (Exit.isSuccess(exit)) return yield* deliver(request, draft, route.status ?? 200, exit.value ?? null)
       const failure = Cause.failureOption(exit.cause)
-      if (failure._tag === "Some") return yield* fail(failure.value.status, failure.value.message, failure.value.headers)
+      if (failure._tag === "Some") {
+        return yield* fail(failure.value.status, failure.value.message, failure.value.headers)
+      }
       if (Cause.isInterruptedOnly(exit.cause)) return yield* Effect.interrupt
       return yield* deliver(request, draft, 500, { error: "internal error", detail: describeDefect(exit.cause) })
     })

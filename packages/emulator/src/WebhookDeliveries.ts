@@ -20,8 +20,8 @@
  *
  * @since 0.1.0
  */
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Json from "@solfx/core/Json"
 import { encodeBase58 } from "@solfx/core/Primitives"
 import type * as Transaction from "@solfx/core/Transaction"
@@ -249,7 +249,9 @@ export const rawOf = (
       postBalances: pre.map((b, i) => b + changes[i]!),
       innerInstructions: [],
       loadedAddresses: { writable: [], readonly: [] },
-      logMessages: tx.instructions.flatMap((ix) => [`Program ${ix.programId} invoke [1]`, `Program ${ix.programId} success`]),
+      logMessages: tx.instructions.flatMap((
+        ix
+      ) => [`Program ${ix.programId} invoke [1]`, `Program ${ix.programId} success`]),
       preTokenBalances: [],
       postTokenBalances: [],
       rewards: [],
@@ -336,7 +338,9 @@ export const start = (params: {
         HttpClientRequest.bodyText(job.body, "application/json"),
         (req) => {
           const auth = job.owned.webhook.authHeader
-          return auth === undefined || auth === null || auth === "" ? req : HttpClientRequest.setHeader(req, "authorization", auth)
+          return auth === undefined || auth === null || auth === ""
+            ? req
+            : HttpClientRequest.setHeader(req, "authorization", auth)
         },
         client.execute,
         Effect.map((res) => res.status),
@@ -355,7 +359,14 @@ export const start = (params: {
           project.usage.webhook = (project.usage.webhook ?? 0) + 1
           const status = yield* post(job)
           const ok = status >= 200 && status < 300
-          attempts.push({ webhookID: webhook.webhookID, signature: job.signature, attempt, status, ok, at: params.now() })
+          attempts.push({
+            webhookID: webhook.webhookID,
+            signature: job.signature,
+            attempt,
+            status,
+            ok,
+            at: params.now()
+          })
           if (ok) {
             failures.set(webhook.webhookID, 0)
             return

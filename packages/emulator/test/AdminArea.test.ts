@@ -6,9 +6,9 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as TestClock from "effect/TestClock"
-import * as Emulator from "../src/Emulator.js"
 import * as AdminArea from "../src/areas/Admin.js"
 import * as WebhooksArea from "../src/areas/Webhooks.js"
+import * as Emulator from "../src/Emulator.js"
 import { get } from "./support/Http.js"
 
 const OTHER_PROJECT = "0b7e4c1a-5d2f-4e8b-9a3c-6f1d2e3a4b5c"
@@ -151,7 +151,12 @@ describe("webhooks area", () => {
     Effect.gen(function*() {
       const emu = yield* start({
         webhooks: [
-          { webhookURL: "https://a.example/1", webhookType: "enhanced", transactionTypes: ["SWAP"], authHeader: "s3cret" },
+          {
+            webhookURL: "https://a.example/1",
+            webhookType: "enhanced",
+            transactionTypes: ["SWAP"],
+            authHeader: "s3cret"
+          },
           { webhookURL: "https://b.example/1", webhookType: "raw", projectId: OTHER_PROJECT },
           { webhookURL: "https://a.example/2", webhookType: "discord", active: false }
         ]

@@ -27,7 +27,16 @@ describe("bin", () => {
   })
 
   it("prints one start line, serves, and stops on SIGINT", async () => {
-    const child = spawn(process.execPath, ["--conditions=@solfx/source", "--import", "tsx", bin, "--seed", "7", "--api-key", "bin-key"], {
+    const child = spawn(process.execPath, [
+      "--conditions=@solfx/source",
+      "--import",
+      "tsx",
+      bin,
+      "--seed",
+      "7",
+      "--api-key",
+      "bin-key"
+    ], {
       stdio: ["ignore", "pipe", "pipe"]
     })
     try {
@@ -41,7 +50,11 @@ describe("bin", () => {
         method: "POST",
         body: JSON.stringify({ jsonrpc: "2.0", id: "b", method: "noSuchMethod", params: {} })
       })
-      expect(await res.json()).toEqual({ jsonrpc: "2.0", error: { code: -32601, message: "Method not found" }, id: "b" })
+      expect(await res.json()).toEqual({
+        jsonrpc: "2.0",
+        error: { code: -32601, message: "Method not found" },
+        id: "b"
+      })
       const exited = once(child, "exit")
       child.kill("SIGINT")
       const [code] = (await exited) as [number | null]

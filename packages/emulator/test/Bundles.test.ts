@@ -32,7 +32,12 @@ const send = (emu: Emulator.Emulator, txs: ReadonlyArray<string>, config?: unkno
     fetch(new URL(`/?api-key=${emu.apiKey}`, emu.url), {
       method: "POST",
       headers: { "content-type": "application/json", ...headers },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "sendBundle", params: config === undefined ? [txs] : [txs, config] })
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "sendBundle",
+        params: config === undefined ? [txs] : [txs, config]
+      })
     }).then(async (res) => ({ status: res.status, json: await res.json() as any }))
   )
 

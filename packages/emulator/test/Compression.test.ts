@@ -35,7 +35,8 @@ describe("compression area", () => {
       expect(Object.keys(item.tokenData).sort()).toEqual(["amount", "delegate", "mint", "owner", "state", "tlv"])
       expect(accounts.result.value.cursor).toBeNull()
 
-      const balances = (yield* rpc(emu, "getCompressedTokenBalancesByOwnerV2", { owner: s["compressedTokenOwner"] })).json
+      const balances =
+        (yield* rpc(emu, "getCompressedTokenBalancesByOwnerV2", { owner: s["compressedTokenOwner"] })).json
       expect(Object.keys(balances.result.value.items[0]).sort()).toEqual(["balance", "mint"])
 
       const sigs = (yield* rpc(emu, "getCompressionSignaturesForTokenOwner", { owner: s["compressedTokenOwner"] })).json
@@ -54,9 +55,18 @@ describe("compression area", () => {
       const proof = (yield* rpc(emu, "getValidityProof", { hashes: [s["compressedAccountHash"]] })).json.result.value
       expect([proof.compressedProof.a.length, proof.compressedProof.b.length, proof.compressedProof.c.length])
         .toEqual([32, 64, 32])
-      expect(proof.compressedProof.b.every((x: unknown) => Number.isInteger(x) && (x as number) >= 0 && (x as number) < 256))
+      expect(
+        proof.compressedProof.b.every((x: unknown) => Number.isInteger(x) && (x as number) >= 0 && (x as number) < 256)
+      )
         .toBe(true)
-      expect(Object.keys(proof).sort()).toEqual(["compressedProof", "leafIndices", "leaves", "merkleTrees", "rootIndices", "roots"])
+      expect(Object.keys(proof).sort()).toEqual([
+        "compressedProof",
+        "leafIndices",
+        "leaves",
+        "merkleTrees",
+        "rootIndices",
+        "roots"
+      ])
     }))
 
   it.scopedLive("writes balances above 2^53 as bare JSON numbers with every digit", () =>

@@ -29,12 +29,29 @@ describe("digital-assets area (raw JSON-RPC)", () => {
   it.scopedLive("getAssetsByAuthority answers the spec's list wrapper and asset fields", () =>
     Effect.gen(function*() {
       const emu = yield* start()
-      const r = yield* rpc(emu, "getAssetsByAuthority", { authorityAddress: emu.samples["dasAuthority"], page: 1, limit: 4 })
+      const r = yield* rpc(emu, "getAssetsByAuthority", {
+        authorityAddress: emu.samples["dasAuthority"],
+        page: 1,
+        limit: 4
+      })
       expect(r.status).toBe(200)
       expect(Object.keys(r.json.result).sort()).toEqual(["items", "last_indexed_slot", "limit", "page", "total"])
       expect(r.json.result).toMatchObject({ total: 10_000, limit: 4, page: 1 })
       const asset = r.json.result.items[1]
-      for (const key of ["interface", "id", "content", "authorities", "compression", "grouping", "royalty", "creators", "ownership", "burnt"]) {
+      for (
+        const key of [
+          "interface",
+          "id",
+          "content",
+          "authorities",
+          "compression",
+          "grouping",
+          "royalty",
+          "creators",
+          "ownership",
+          "burnt"
+        ]
+      ) {
         expect(asset).toHaveProperty(key)
       }
       expect(Object.keys(asset.compression).sort()).toEqual(
@@ -83,7 +100,12 @@ describe("digital-assets area (raw JSON-RPC)", () => {
       let cursor: string | undefined = undefined
       let pages = 0
       do {
-        const r: any = yield* rpc(emu, "getAssetsByAuthority", { authorityAddress, sortBy, limit: 1000, ...(cursor ? { cursor } : {}) })
+        const r: any = yield* rpc(emu, "getAssetsByAuthority", {
+          authorityAddress,
+          sortBy,
+          limit: 1000,
+          ...(cursor ? { cursor } : {})
+        })
         byCursor.push(...r.json.result.items.map((a: any) => a.id))
         cursor = r.json.result.cursor ?? undefined
         pages++
@@ -93,16 +115,29 @@ describe("digital-assets area (raw JSON-RPC)", () => {
       expect(byCursor).toEqual(byPage)
       const after = yield* rpc(emu, "getAssetsByAuthority", { authorityAddress, sortBy, after: byPage[99], limit: 3 })
       expect(after.json.result.items.map((a: any) => a.id)).toEqual(byPage.slice(100, 103))
-      const between = yield* rpc(emu, "getAssetsByAuthority", { authorityAddress, sortBy, after: byPage[9], before: byPage[13] })
+      const between = yield* rpc(emu, "getAssetsByAuthority", {
+        authorityAddress,
+        sortBy,
+        after: byPage[9],
+        before: byPage[13]
+      })
       expect(between.json.result.items.map((a: any) => a.id)).toEqual(byPage.slice(10, 13))
-      const big = yield* rpc(emu, "getAssetsByAuthority", { authorityAddress: emu.samples["dasBigAuthority"], page: 1, limit: 1 })
+      const big = yield* rpc(emu, "getAssetsByAuthority", {
+        authorityAddress: emu.samples["dasBigAuthority"],
+        page: 1,
+        limit: 1
+      })
       expect(big.json.result.total).toBe(100_000)
     }))
 
   it.scopedLive("getAssetProofBatch: real keccak proofs for compressed assets, null for the others", () =>
     Effect.gen(function*() {
       const emu = yield* start()
-      const list = yield* rpc(emu, "getAssetsByAuthority", { authorityAddress: emu.samples["dasAuthority"], page: 7, limit: 20 })
+      const list = yield* rpc(emu, "getAssetsByAuthority", {
+        authorityAddress: emu.samples["dasAuthority"],
+        page: 7,
+        limit: 20
+      })
       const items: Array<any> = list.json.result.items
       const r = yield* rpc(emu, "getAssetProofBatch", { ids: items.map((a) => a.id) })
       expect(Object.keys(r.json.result).sort()).toEqual(items.map((a) => a.id).sort())
@@ -112,7 +147,15 @@ describe("digital-assets area (raw JSON-RPC)", () => {
           expect(proof).toBeNull()
           continue
         }
-        expect(Object.keys(proof).sort()).toEqual(["burnt", "last_indexed_slot", "leaf", "node_index", "proof", "root", "tree_id"])
+        expect(Object.keys(proof).sort()).toEqual([
+          "burnt",
+          "last_indexed_slot",
+          "leaf",
+          "node_index",
+          "proof",
+          "root",
+          "tree_id"
+        ])
         expect(proof.proof.length).toBe(14)
         expect(proof.leaf).toBe(asset.compression.asset_hash)
         expect(verifies(proof)).toBe(true)
@@ -126,7 +169,11 @@ describe("digital-assets area (raw JSON-RPC)", () => {
       const r = yield* rpc(emu, "getTokenAccounts", { owner: emu.samples["dasOwner"], page: 1, limit: 50 })
       expect(r.json.result.total).toBe(2250)
       expect(r.text).toMatch(/"amount":1152921\d{12}[,}]/) // 2^60 + n, unquoted
-      const sigs = yield* rpc(emu, "getSignaturesForAsset", { id: emu.samples["dasCompressedAsset"], page: 1, limit: 2 })
+      const sigs = yield* rpc(emu, "getSignaturesForAsset", {
+        id: emu.samples["dasCompressedAsset"],
+        page: 1,
+        limit: 2
+      })
       expect(sigs.json.result.items[0]).toEqual([expect.any(String), "MintToCollectionV1"])
       expect(sigs.json.result.total).toBe(2000)
     }))
@@ -142,7 +189,12 @@ describe("token-metadata area (raw REST)", () => {
       const plain = yield* tm(emu, { mintAccounts: mints })
       expect(plain.status).toBe(200)
       expect(plain.json.map((r: any) => r.account)).toEqual(mints)
-      expect(Object.keys(plain.json[0]).sort()).toEqual(["account", "legacyMetadata", "onChainAccountInfo", "onChainMetadata"])
+      expect(Object.keys(plain.json[0]).sort()).toEqual([
+        "account",
+        "legacyMetadata",
+        "onChainAccountInfo",
+        "onChainMetadata"
+      ])
       expect(plain.json[0].onChainMetadata.error).toBe("")
       expect(plain.json[1].onChainMetadata.error).not.toBe("")
       const full = yield* tm(emu, { mintAccounts: mints, includeOffChain: true })
@@ -154,7 +206,9 @@ describe("token-metadata area (raw REST)", () => {
     Effect.gen(function*() {
       const emu = yield* start()
       const mint = emu.samples["tokenMetadataMint"]
-      for (const body of [{ mintAccounts: Array.from({ length: 101 }, () => mint) }, { mintAccounts: [mint, "nope"] }, {}]) {
+      for (
+        const body of [{ mintAccounts: Array.from({ length: 101 }, () => mint) }, { mintAccounts: [mint, "nope"] }, {}]
+      ) {
         const r = yield* tm(emu, body)
         expect(r.status).toBe(400)
         expect(typeof r.json.error).toBe("string")

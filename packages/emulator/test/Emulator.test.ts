@@ -34,7 +34,11 @@ describe("Emulator", () => {
         for (const key of [null, "not-a-key", ""]) {
           const r = yield* rpc(emu, "echo", {}, "abc", key)
           expect(r.status).toBe(401)
-          expect(r.json).toEqual({ jsonrpc: "2.0", error: { code: -32401, message: "invalid api key provided" }, id: "abc" })
+          expect(r.json).toEqual({
+            jsonrpc: "2.0",
+            error: { code: -32401, message: "invalid api key provided" },
+            id: "abc"
+          })
         }
         expect(emu.usage().usage.rpc).toBe(0)
         expect(emu.requests.map((r) => r.status)).toEqual([401, 401, 401])
@@ -54,7 +58,10 @@ describe("Emulator", () => {
     it.scopedLive("X-Api-Key is accepted only where the route allows header auth", () =>
       Effect.gen(function*() {
         const emu = yield* start()
-        const admin = yield* get(emu, `/v0/test-admin/${emu.projectId}`, { key: null, headers: { "x-api-key": emu.apiKey } })
+        const admin = yield* get(emu, `/v0/test-admin/${emu.projectId}`, {
+          key: null,
+          headers: { "x-api-key": emu.apiKey }
+        })
         expect(admin.status).toBe(200)
         expect(admin.json).toEqual({ id: emu.projectId })
         const other = yield* get(emu, "/v1/test/abc/things", { key: null, headers: { "x-api-key": emu.apiKey } })
@@ -122,7 +129,11 @@ describe("Emulator", () => {
         const scalar = yield* rpc(emu, "echo", 5, "p")
         expect(scalar.json.error).toEqual({ code: -32602, message: "Invalid params" })
         const cursor = yield* rpc(emu, "bigList", { cursor: "not-a-cursor" }, "c")
-        expect(cursor.json).toEqual({ jsonrpc: "2.0", error: { code: -32602, message: "Invalid params: cursor" }, id: "c" })
+        expect(cursor.json).toEqual({
+          jsonrpc: "2.0",
+          error: { code: -32602, message: "Invalid params: cursor" },
+          id: "c"
+        })
         const limit = yield* rpc(emu, "bigList", { limit: 1001 }, "l")
         expect(limit.json.error.code).toBe(-32602)
         expect(limit.json.error.message).toContain("limit")
@@ -194,11 +205,20 @@ describe("Emulator", () => {
         const emu = yield* start({ creditsLimit: 3, prepaidCredits: 2 })
         for (let i = 0; i < 5; i++) expect((yield* rpc(emu, "echo", {}, i)).status).toBe(200)
         const u = emu.usage()
-        expect(u).toMatchObject({ creditsRemaining: 0, creditsUsed: 5, prepaidCreditsRemaining: 0, prepaidCreditsUsed: 2 })
+        expect(u).toMatchObject({
+          creditsRemaining: 0,
+          creditsUsed: 5,
+          prepaidCreditsRemaining: 0,
+          prepaidCreditsUsed: 2
+        })
         const denied = yield* rpc(emu, "echo", {}, "last")
         expect(denied.status).toBe(429)
         expect(denied.headers.get("retry-after")).toBeNull()
-        expect(denied.json).toEqual({ jsonrpc: "2.0", error: { code: -32429, message: "max usage reached" }, id: "last" })
+        expect(denied.json).toEqual({
+          jsonrpc: "2.0",
+          error: { code: -32429, message: "max usage reached" },
+          id: "last"
+        })
         const rest = yield* get(emu, "/v1/test/x/things")
         expect(rest.status).toBe(429)
         expect(rest.json).toEqual({ error: "max usage reached" })

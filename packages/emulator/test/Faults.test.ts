@@ -74,7 +74,14 @@ describe("fault injection", () => {
       // The handler ran and was charged: the client cannot know whether a send landed.
       expect(emu.usage().usage.das).toBe(1)
       expect(emu.requests).toMatchObject([{ operation: "bigList", fault: "truncate", status: 0 }])
-      const rest = yield* attempt(() => fetch(new URL(`/v1/test/x/things?api-key=${emu.apiKey}`, emu.url)).then((res) => res.text()).then((text) => ({ status: 200, headers: new Headers(), text, json: undefined })))
+      const rest = yield* attempt(() =>
+        fetch(new URL(`/v1/test/x/things?api-key=${emu.apiKey}`, emu.url)).then((res) => res.text()).then((text) => ({
+          status: 200,
+          headers: new Headers(),
+          text,
+          json: undefined
+        }))
+      )
       expect(rest.ok).toBe(false)
       expect(emu.faultsHit.truncate).toBe(2)
     }))
@@ -112,7 +119,11 @@ describe("fault injection", () => {
       emu.setFaults(faults)
       const second = yield* run
       expect(second).toEqual(first)
-      expect(first.filter((s) => s === 200).length).toBeGreaterThan(5)
+      expect(
+        first.filter((s) =>
+          s === 200
+        ).length
+      ).toBeGreaterThan(5)
       expect(first.filter((s) => s !== 200).length).toBeGreaterThan(5)
       emu.setFaults({ ...faults, seed: 100 })
       expect(yield* run).not.toEqual(first)

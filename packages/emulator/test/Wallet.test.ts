@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Emulator from "../src/Emulator.js"
 import * as WalletArea from "../src/areas/Wallet.js"
+import * as Emulator from "../src/Emulator.js"
 import { get, post } from "./support/Http.js"
 
 const NATIVE_MINT = "So11111111111111111111111111111111111111112"
@@ -108,7 +108,11 @@ describe("wallet area", () => {
       const p3 = (yield* get(emu, path, { query: { showNfts: "true", page: "3" } })).json
       expect(p3.nfts).toEqual([])
       expect(p3.pagination.hasMore).toBe(false)
-      const tokens = [...p1.balances.slice(1), ...(yield* get(emu, path, { query: { page: "2" } })).json.balances, ...p3.balances]
+      const tokens = [
+        ...p1.balances.slice(1),
+        ...(yield* get(emu, path, { query: { page: "2" } })).json.balances,
+        ...p3.balances
+      ]
       expect(tokens).toHaveLength(250)
       expect(new Set(tokens.map((b: { mint: string }) => b.mint)).size).toBe(250)
       const v = (b: { usdValue: number | null }) => b.usdValue ?? -1
@@ -118,7 +122,10 @@ describe("wallet area", () => {
       expect("nfts" in noNative).toBe(false)
       // An unknown wallet: native SOL only, at zero.
       const unknown = (yield* get(emu, `/v1/wallet/${emu.samples["walletUnknown"]}/balances`)).json
-      expect(unknown.balances.map((b: { mint: string; balance: number }) => [b.mint, b.balance])).toEqual([[NATIVE_MINT, 0]])
+      expect(unknown.balances.map((b: { mint: string; balance: number }) => [b.mint, b.balance])).toEqual([[
+        NATIVE_MINT,
+        0
+      ]])
     }))
 
   it.scopedLive("transfers: the size knob, limit default 50, consistent cursor pages", () =>

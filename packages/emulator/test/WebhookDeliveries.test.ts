@@ -114,7 +114,9 @@ describe("webhook payloads", () => {
       expect(WebhookDeliveries.matches(target({}), transferTx)).toBe(true)
       expect(WebhookDeliveries.matches(target({ transactionTypes: ["TRANSFER"] }), transferTx)).toBe(true)
       expect(WebhookDeliveries.matches(target({ transactionTypes: ["SWAP"] }), transferTx)).toBe(false)
-      expect(WebhookDeliveries.matches(target({ webhookType: "raw", transactionTypes: ["SWAP"] }), transferTx)).toBe(true)
+      expect(WebhookDeliveries.matches(target({ webhookType: "raw", transactionTypes: ["SWAP"] }), transferTx)).toBe(
+        true
+      )
       expect(WebhookDeliveries.matches(target({ webhookType: "discord" }), transferTx)).toBe(false)
       expect(WebhookDeliveries.matches(target({}), memoTx)).toBe(false)
       expect(WebhookDeliveries.matches(target({ accountAddresses: [k.payer] }), memoTx)).toBe(true)
@@ -124,26 +126,29 @@ describe("webhook payloads", () => {
 /** A node:http server answering with `statuses` in turn (the last one repeats). */
 const receiver = (statuses: ReadonlyArray<number>) =>
   Effect.acquireRelease(
-    Effect.async<{ url: string; seen: Array<{ auth: string | undefined; body: string }>; server: Http.Server }>((resume) => {
-      const seen: Array<{ auth: string | undefined; body: string }> = []
-      const server = Http.createServer((req, res) => {
-        let body = ""
-        req.on("data", (c) => (body += c))
-        req.on("end", () => {
-          seen.push({ auth: req.headers.authorization, body })
-          res.statusCode = statuses[Math.min(seen.length - 1, statuses.length - 1)]!
-          res.end()
+    Effect.async<{ url: string; seen: Array<{ auth: string | undefined; body: string }>; server: Http.Server }>(
+      (resume) => {
+        const seen: Array<{ auth: string | undefined; body: string }> = []
+        const server = Http.createServer((req, res) => {
+          let body = ""
+          req.on("data", (c) => (body += c))
+          req.on("end", () => {
+            seen.push({ auth: req.headers.authorization, body })
+            res.statusCode = statuses[Math.min(seen.length - 1, statuses.length - 1)]!
+            res.end()
+          })
         })
+        server.listen(0, "127.0.0.1", () => {
+          const port = (server.address() as { port: number }).port
+          resume(Effect.succeed({ url: `http://127.0.0.1:${port}/hook`, seen, server }))
+        })
+      }
+    ),
+    ({ server }) =>
+      Effect.async<void>((resume) => {
+        server.closeAllConnections()
+        server.close(() => resume(Effect.void))
       })
-      server.listen(0, "127.0.0.1", () => {
-        const port = (server.address() as { port: number }).port
-        resume(Effect.succeed({ url: `http://127.0.0.1:${port}/hook`, seen, server }))
-      })
-    }),
-    ({ server }) => Effect.async<void>((resume) => {
-      server.closeAllConnections()
-      server.close(() => resume(Effect.void))
-    })
   )
 
 const stateFn = () => {

@@ -13,6 +13,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { SolfxConfig } from "@solfx/core/Config"
 import type { Host, RetryPolicy, SolfxConfigShape } from "@solfx/core/Config"
+import { decodeWith } from "@solfx/core/Decode"
 import {
   type ApiError,
   CreditsExhausted,
@@ -36,7 +37,6 @@ import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { decodeWith } from "@solfx/core/Decode"
 import { excerpt, parseRetryAfter, transportFailure } from "./internal/errors.js"
 
 /**
@@ -294,7 +294,9 @@ export const make: Effect.Effect<HttpTransportShape, never, SolfxConfig | HttpCl
           new DecodeError({
             operation,
             path: "$",
-            expected: `a JSON body, got ${raw.text.length === 0 ? "an empty body" : JSON.stringify(excerpt(raw.text, scrub))}`
+            expected: `a JSON body, got ${
+              raw.text.length === 0 ? "an empty body" : JSON.stringify(excerpt(raw.text, scrub))
+            }`
           })
       })
 
@@ -303,7 +305,11 @@ export const make: Effect.Effect<HttpTransportShape, never, SolfxConfig | HttpCl
         Effect.flatMap((raw) =>
           Effect.flatMap(parseBody(request.operation, raw), (body) =>
             restBodyError(request.operation, exactIfError(body, raw.text)) ??
-              decodeWith(schema, request.operation, body, "$", { text: raw.text, select: (b) => b }))
+              decodeWith(schema, request.operation, body, "$", {
+                text: raw.text,
+                select: (b) =>
+                  b
+              }))
         )
       )
 
@@ -464,7 +470,9 @@ const rpcResult = (method: string, id: string | number, body: unknown): Effect.E
   if (envelope.error !== undefined && envelope.error !== null) {
     return isRpcErrorObject(envelope.error)
       ? Effect.fail(rpcError(method, envelope.error))
-      : Effect.fail(new DecodeError({ operation: method, path: "$.error", expected: "{ code: number, message: string }" }))
+      : Effect.fail(
+        new DecodeError({ operation: method, path: "$.error", expected: "{ code: number, message: string }" })
+      )
   }
   if (envelope.id !== undefined && envelope.id !== null && envelope.id !== id) {
     return Effect.fail(

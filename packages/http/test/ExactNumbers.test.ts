@@ -20,9 +20,7 @@ const rpc = <A, I>(body: (id: string) => string, schema: Schema.Schema<A, I>) =>
     const t = yield* HttpTransport.HttpTransport
     return yield* Effect.exit(t.rpc("getX", {}, schema))
   }).pipe(
-    Effect.provide(HttpTesting.layerTransport((req) =>
-      text(body(String((req.body as { id: unknown }).id)))()
-    ))
+    Effect.provide(HttpTesting.layerTransport((req) => text(body(String((req.body as { id: unknown }).id)))()))
   )
 
 const rest = <A, I>(body: string, schema: Schema.Schema<A, I>, status = 200) =>
@@ -75,14 +73,18 @@ describe("integers beyond 2^53 through the transport", () => {
 
   it.effect("one value written two ways is still exact (the text is read again losslessly)", () =>
     Effect.gen(function*() {
-      const exit = yield* rest(`{"a":18446744073709551615,"b":18446744073709551616}`, Schema.Struct({ a: U64, b: Schema.Unknown }))
+      const exit = yield* rest(
+        `{"a":18446744073709551615,"b":18446744073709551616}`,
+        Schema.Struct({ a: U64, b: Schema.Unknown })
+      )
       expect(exit).toStrictEqual(Exit.succeed({ a: 18446744073709551615n, b: "18446744073709551616" }))
     }))
 
   it.effect("an error's data keeps its digits", () =>
     Effect.gen(function*() {
       const exit = yield* rpc(
-        (id) => `{"jsonrpc":"2.0","id":"${id}","error":{"code":-32000,"message":"boom","data":{"slot":18446744073709551615}}}`,
+        (id) =>
+          `{"jsonrpc":"2.0","id":"${id}","error":{"code":-32000,"message":"boom","data":{"slot":18446744073709551615}}}`,
         Schema.Number
       )
       expect(exit).toMatchObject({

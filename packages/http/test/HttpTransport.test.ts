@@ -84,14 +84,19 @@ describe("HttpTransport", () => {
       const missing = yield* run(() => Response.json({ error: "not found" }, { status: 404 }), (t) =>
         t.restOption(spec, Schema.Unknown))
       expect(missing.exit).toMatchObject({ _tag: "Success", value: { _tag: "None" } })
-      const found = yield* run(() => Response.json({ a: 1 }), (t) => t.restOption(spec, Schema.Struct({ a: Schema.Number })))
+      const found = yield* run(() =>
+        Response.json({ a: 1 }), (t) =>
+        t.restOption(spec, Schema.Struct({ a: Schema.Number })))
       expect(found.exit).toMatchObject({ _tag: "Success", value: { _tag: "Some", value: { a: 1 } } })
     }))
 
   it.effect("admin-style header auth sends X-Api-Key and no api-key parameter", () =>
     Effect.gen(function*() {
       const r = yield* run(() => Response.json({}), (t) =>
-        t.rest({ operation: "GET /u", host: "admin", method: "GET", path: "/u", idempotent: true, auth: "header" }, Schema.Unknown))
+        t.rest(
+          { operation: "GET /u", host: "admin", method: "GET", path: "/u", idempotent: true, auth: "header" },
+          Schema.Unknown
+        ))
       expect(r.requests[0]!.headers["x-api-key"]).toBe("test-key")
       expect(r.requests[0]!.url.searchParams.has("api-key")).toBe(false)
     }))
@@ -126,7 +131,9 @@ describe("HttpTransport", () => {
       const r = yield* Fiber.join(fiber)
       expect(r.exit).toMatchObject({ _tag: "Success", value: 3 })
       expect(r.count).toBe(4)
-      const always = yield* Effect.fork(run(() => new Response("", { status: 503 }), (t) => t.rpc("m", {}, Schema.Number)))
+      const always = yield* Effect.fork(
+        run(() => new Response("", { status: 503 }), (t) => t.rpc("m", {}, Schema.Number))
+      )
       yield* TestClock.adjust("10 minutes")
       const bounded = yield* Fiber.join(always)
       expect(failureTag(bounded.exit)).toBe("HttpError")
@@ -141,8 +148,9 @@ describe("HttpTransport", () => {
       ))
       yield* TestClock.adjust("1 minute")
       expect((yield* Fiber.join(fiber)).count).toBe(2)
-      const reset = yield* Effect.fork(run(() => Effect.fail("reset" as const), (t) =>
-        t.rpc("sendBundle", [], Schema.String, { idempotent: false })))
+      const reset = yield* Effect.fork(
+        run(() => Effect.fail("reset" as const), (t) => t.rpc("sendBundle", [], Schema.String, { idempotent: false }))
+      )
       yield* TestClock.adjust("1 minute")
       const r = yield* Fiber.join(reset)
       expect(failureTag(r.exit)).toBe("TransportError")
@@ -186,7 +194,8 @@ describe("HttpTransport", () => {
           const log = yield* HttpTesting.RequestLog
           const exit = yield* Effect.exit(t.rpc("m", {}, Schema.Number))
           return { exit, count: yield* log.count }
-        }).pipe(Effect.provide(HttpTesting.layerTransport((req) => HttpTesting.rpcResult(req, 1), { baseUrl, allowInsecureHttp })))
+        }).pipe(Effect.provide(HttpTesting.layerTransport((req) =>
+          HttpTesting.rpcResult(req, 1), { baseUrl, allowInsecureHttp })))
       const refused = yield* attempt("http://rpc.example.com", false)
       expect(failureTag(refused.exit)).toBe("InsecureTransport")
       expect(refused.count).toBe(0)

@@ -22,8 +22,14 @@ const KEY = "SECRET-123"
 
 /** Every server behaviour that ends in a different error kind; several echo the key back. */
 const scenarios: Record<string, [tag: string, handler: HttpTesting.Handler]> = {
-  Unauthorized: ["Unauthorized", (req) => Response.json({ error: `invalid api key ${req.url.searchParams.get("api-key")}` }, { status: 401 })],
-  RateLimited: ["RateLimited", () => new Response(`slow down ${KEY}`, { status: 429, headers: { "retry-after": "0" } })],
+  Unauthorized: [
+    "Unauthorized",
+    (req) => Response.json({ error: `invalid api key ${req.url.searchParams.get("api-key")}` }, { status: 401 })
+  ],
+  RateLimited: [
+    "RateLimited",
+    () => new Response(`slow down ${KEY}`, { status: 429, headers: { "retry-after": "0" } })
+  ],
   CreditsExhausted: [
     "CreditsExhausted",
     (req) =>
@@ -87,7 +93,9 @@ describe("API key redaction", () => {
         ).pipe(Effect.tap(() => TestClock.adjust("1 minute")), Effect.flatMap(Fiber.join))
         expect(Exit.isFailure(exit)).toBe(true)
         if (Exit.isFailure(exit)) {
-          expect(Cause.isFailType(exit.cause) ? exit.cause.error : Cause.pretty(exit.cause)).toMatchObject({ _tag: tag })
+          expect(Cause.isFailType(exit.cause) ? exit.cause.error : Cause.pretty(exit.cause)).toMatchObject({
+            _tag: tag
+          })
           for (const text of renderings(exit.cause)) expect(text).not.toContain(KEY)
         }
         expect(spans.length).toBeGreaterThan(0)

@@ -93,7 +93,12 @@ export interface AwaitOptions {
  * @category models
  */
 export type BundleOutcome = Data.TaggedEnum<{
-  Landed: { readonly id: BundleId; readonly status: ConfirmationStatus; readonly slot: number; readonly bundle: BundleStatus }
+  Landed: {
+    readonly id: BundleId
+    readonly status: ConfirmationStatus
+    readonly slot: number
+    readonly bundle: BundleStatus
+  }
   Failed: { readonly id: BundleId; readonly err: unknown; readonly slot: number; readonly bundle: BundleStatus }
   TimedOut: { readonly id: BundleId; readonly after: Duration.Duration; readonly last: Option.Option<BundleStatus> }
 }>

@@ -204,17 +204,19 @@ export const make = (options: Options = {}): Effect.Effect<CompressionShape, nev
     ) => {
       const c = call(method, params, result)
       const pages = (input: PI): Stream.Stream<SlotPage<A>, CompressionError> =>
-        Stream.unwrap(Effect.map(c.validate(input), (p) =>
-          Pagination.cursorPages<WithContext<CursorPage<A>>, ApiError, never>(
-            method,
-            (cursor) => Effect.map(c.send({ ...p, cursor }), (r) => ({ items: [r], cursor: r.value.cursor })),
-            p.cursor
-          ).pipe(
-            Stream.map((page): SlotPage<A> => {
-              const r = page.items[0]!
-              return { slot: r.context.slot, items: r.value.items, next: page.next }
-            })
-          )))
+        Stream.unwrap(
+          Effect.map(c.validate(input), (p) =>
+            Pagination.cursorPages<WithContext<CursorPage<A>>, ApiError, never>(
+              method,
+              (cursor) => Effect.map(c.send({ ...p, cursor }), (r) => ({ items: [r], cursor: r.value.cursor })),
+              p.cursor
+            ).pipe(
+              Stream.map((page): SlotPage<A> => {
+                const r = page.items[0]!
+                return { slot: r.context.slot, items: r.value.items, next: page.next }
+              })
+            ))
+        )
       const items = (input: PI): Stream.Stream<A, CompressionError | DecodeError> =>
         Pagination.flattenPages(pages(input))
       return { run: c.run, pages, items }

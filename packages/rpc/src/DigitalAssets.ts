@@ -259,7 +259,8 @@ const pagesOf = <A, E>(
     const from = start !== undefined && "cursor" in start ? start.cursor : undefined
     return Pagination.cursorPages(
       operation,
-      (cursor) => Effect.map(fetch(cursor === undefined ? {} : { cursor }), (r) => ({ items: r.items, cursor: r.cursor })),
+      (cursor) =>
+        Effect.map(fetch(cursor === undefined ? {} : { cursor }), (r) => ({ items: r.items, cursor: r.cursor })),
       from
     ).pipe(Stream.map((page): Pagination.Page<A, Position> => ({
       items: page.items,
@@ -319,13 +320,21 @@ export const make = (options: Options = {}): Effect.Effect<DigitalAssetsShape, n
           })))
       }))
 
-    const tokenAccountPages = paged<TokenAccount.GetTokenAccountsParams, TokenAccount.TokenAccount, TokenAccount.TokenAccountList>(
+    const tokenAccountPages = paged<
+      TokenAccount.GetTokenAccountsParams,
+      TokenAccount.TokenAccount,
+      TokenAccount.TokenAccountList
+    >(
       "getTokenAccounts",
       validateTokenAccounts,
       TokenAccount.TokenAccountList,
       (l) => l.token_accounts
     )
-    const assetPages = paged<DigitalAsset.GetAssetsByAuthorityParams, DigitalAsset.DigitalAsset, DigitalAsset.DigitalAssetList>(
+    const assetPages = paged<
+      DigitalAsset.GetAssetsByAuthorityParams,
+      DigitalAsset.DigitalAsset,
+      DigitalAsset.DigitalAssetList
+    >(
       "getAssetsByAuthority",
       validateAssets,
       DigitalAsset.DigitalAssetList,

@@ -42,7 +42,11 @@ describe("Bundles against the emulator", () => {
       const id = yield* bundles.sendBundle(txs, { encoding: "base64", region: "ams" })
       expect(id).toBe(local)
 
-      const outcome = yield* bundles.awaitBundle(id, { commitment: "finalized", interval: "50 millis", timeout: "20 seconds" })
+      const outcome = yield* bundles.awaitBundle(id, {
+        commitment: "finalized",
+        interval: "50 millis",
+        timeout: "20 seconds"
+      })
       expect(outcome._tag).toBe("Landed")
       if (outcome._tag === "Landed") {
         expect(outcome.status).toBe("finalized")
@@ -53,7 +57,11 @@ describe("Bundles against the emulator", () => {
 
       // the same bundle again passes pre-flight, and the emulator refuses it
       const again = yield* Effect.flip(bundles.sendBundle(txs))
-      expect(again).toMatchObject({ _tag: "JsonRpcError", code: -32602, detail: "bundle contains an already processed transaction" })
+      expect(again).toMatchObject({
+        _tag: "JsonRpcError",
+        code: -32602,
+        detail: "bundle contains an already processed transaction"
+      })
       expect(emu.count("sendBundle")).toBe(2)
       expect(emu.requests.find((r) => r.operation === "sendBundle")).toBeDefined()
     }).pipe(Effect.provide(layerFor({ slotMs: 20 }))))
@@ -71,12 +79,17 @@ describe("Bundles against the emulator", () => {
       expect(emu.count("sendBundle")).toBe(0)
 
       const raw = yield* Effect.flip(
-        transport.rpc("sendBundle", [txs, { encoding: "base64" }], Schema.String, { idempotent: false, numericId: true })
+        transport.rpc("sendBundle", [txs, { encoding: "base64" }], Schema.String, {
+          idempotent: false,
+          numericId: true
+        })
       )
       expect(raw).toMatchObject({ _tag: "JsonRpcError", code: -32602, detail: NO_TIP })
       expect(emu.count("sendBundle")).toBe(1)
       // nothing landed: the transactions are still unknown
-      const statuses = yield* bundles.getBundleStatuses([Bundle.bundleId([k.swap.signatures[0]!, k.untipped.signatures[0]!])])
+      const statuses = yield* bundles.getBundleStatuses([
+        Bundle.bundleId([k.swap.signatures[0]!, k.untipped.signatures[0]!])
+      ])
       expect(statuses).toEqual([Option.none()])
     }).pipe(Effect.provide(layerFor({ slotMs: 60_000 }))))
 })

@@ -25,7 +25,12 @@ const fixtures = (async () => {
     build({ version: 0, payer, instructions: [transfer(payer, TIP, 999n)] }),
     build({ version: "legacy", payer, instructions: [memo("no tip")] }),
     build({ version: "legacy", payer, instructions: [transfer(payer, SENDER_TIP, 50_000n)] }),
-    build({ version: 0, payer, instructions: [transfer(payer, TIP, 50_000n)], lookupTables: { [LOOKUP_TABLE]: [TIP] } }),
+    build({
+      version: 0,
+      payer,
+      instructions: [transfer(payer, TIP, 50_000n)],
+      lookupTables: { [LOOKUP_TABLE]: [TIP] }
+    }),
     build({ version: 0, payer, instructions: [transfer(other, TIP, 5000n)], signWith: [payer] }),
     build({ version: 0, payer, instructions: [transfer(payer, TIP, 5000n)], signWith: [] }),
     build({ version: 1, payer, instructions: [transfer(payer, TIP, 5000n)] }),
@@ -81,31 +86,103 @@ describe("sendBundle pre-flight", () => {
   it.effect("refuses every bad bundle with InvalidRequest naming the field and the rule, sending nothing", () =>
     Effect.gen(function*() {
       const k = yield* kit
-      type Row = [name: string, txs: ReadonlyArray<any>, options: Bundles.SendOptions | undefined, field: string, rule: RegExp]
+      type Row = [
+        name: string,
+        txs: ReadonlyArray<any>,
+        options: Bundles.SendOptions | undefined,
+        field: string,
+        rule: RegExp
+      ]
       const table: Array<Row> = [
         ["empty bundle", [], undefined, "transactions", /1 to 5 transactions, got none/],
         ["six transactions", Array(6).fill(k.tipped.base64), undefined, "transactions", /1 to 5 transactions, got 6/],
         ["not an array", "abc" as any, undefined, "transactions", /array/i],
         ["a number among strings", [k.tipped.base64, 123], undefined, "transactions[1]", /string/],
-        ["bad base64 character", [k.tipped.base64, "AAAA$AAA"], undefined, "transactions[1]", /character 4: invalid base64 character "\$"/],
-        ["base64 declared as base58", [k.tipped.base64], { encoding: "base58" }, "transactions[0]", /invalid base58 character/],
-        ["base58 declared as base64", [k.tipped.base58], { encoding: "base64" }, "transactions[0]", /declared encoding/],
-        ["oversized", [k.tipped.base64, k.oversized], undefined, "transactions[1]", /oversized: 1300 bytes, the maximum is 1232/],
-        ["trailing byte", [k.swap.base64, k.tipped.base64, k.trailing], undefined, "transactions[2]", /1 trailing byte/],
+        [
+          "bad base64 character",
+          [k.tipped.base64, "AAAA$AAA"],
+          undefined,
+          "transactions[1]",
+          /character 4: invalid base64 character "\$"/
+        ],
+        [
+          "base64 declared as base58",
+          [k.tipped.base64],
+          { encoding: "base58" },
+          "transactions[0]",
+          /invalid base58 character/
+        ],
+        [
+          "base58 declared as base64",
+          [k.tipped.base58],
+          { encoding: "base64" },
+          "transactions[0]",
+          /declared encoding/
+        ],
+        [
+          "oversized",
+          [k.tipped.base64, k.oversized],
+          undefined,
+          "transactions[1]",
+          /oversized: 1300 bytes, the maximum is 1232/
+        ],
+        [
+          "trailing byte",
+          [k.swap.base64, k.tipped.base64, k.trailing],
+          undefined,
+          "transactions[2]",
+          /1 trailing byte/
+        ],
         ["truncated", [k.truncated], undefined, "transactions[0]", /truncated/],
-        ["non-minimal compact-u16", [k.nonMinimal], undefined, "transactions[0]", /byte 1: non-minimal compact-u16 \(signature count\)/],
+        [
+          "non-minimal compact-u16",
+          [k.nonMinimal],
+          undefined,
+          "transactions[0]",
+          /byte 1: non-minimal compact-u16 \(signature count\)/
+        ],
         ["v1 transaction", [k.tipped.base64, k.v1.base64], undefined, "transactions[1]", /0x81/],
-        ["partially signed", [k.tipped.base64, k.partial.base64], undefined, "transactions[1]", /fully signed; missing signature\(s\) 1/],
+        [
+          "partially signed",
+          [k.tipped.base64, k.partial.base64],
+          undefined,
+          "transactions[1]",
+          /fully signed; missing signature\(s\) 1/
+        ],
         ["unsigned", [k.unsigned.base64], undefined, "transactions[0]", /missing signature\(s\) 0/],
         ["forged signature", [k.forged], undefined, "transactions[0]", /not a valid Ed25519 signature/],
-        ["duplicate transaction", [k.swap.base64, k.tipped.base64, k.swap.base64], undefined, "transactions[2]", /appear twice.*transactions\[0\]/],
-        ["no tip at all", [k.swap.base64, k.noTip.base64], undefined, "transactions", /1000 lamports .*tip account.*no tip found/],
-        ["tip below the minimum", [k.swap.base64, k.small.base64], undefined, "transactions", /largest tip found is 999 lamports in transactions\[1\]/],
+        [
+          "duplicate transaction",
+          [k.swap.base64, k.tipped.base64, k.swap.base64],
+          undefined,
+          "transactions[2]",
+          /appear twice.*transactions\[0\]/
+        ],
+        [
+          "no tip at all",
+          [k.swap.base64, k.noTip.base64],
+          undefined,
+          "transactions",
+          /1000 lamports .*tip account.*no tip found/
+        ],
+        [
+          "tip below the minimum",
+          [k.swap.base64, k.small.base64],
+          undefined,
+          "transactions",
+          /largest tip found is 999 lamports in transactions\[1\]/
+        ],
         ["tip to a non-tip account", [k.senderTip.base64], undefined, "transactions", /no tip found/],
         ["tip account in a lookup table", [k.lutTip.base64], undefined, "transactions", /static key only/],
         ["unknown region", [k.tipped.base64], { region: "eu" as any }, "region", /ams/],
         ["unknown encoding", [k.tipped.base64], { encoding: "hex" as any }, "encoding", /base64/],
-        ["base58 text declared base64 (v0 tipped)", [k.tipped58.base58], undefined, "transactions[0]", /declared encoding/]
+        [
+          "base58 text declared base64 (v0 tipped)",
+          [k.tipped58.base58],
+          undefined,
+          "transactions[0]",
+          /declared encoding/
+        ]
       ]
       expect(table.length).toBeGreaterThanOrEqual(15)
       for (const [name, txs, options, field, rule] of table) {
@@ -163,7 +240,8 @@ describe("sendBundle over the wire", () => {
     Effect.gen(function*() {
       const k = yield* kit
       // as in the preview docs' example: a transaction signature instead of the hex id
-      const r = yield* run((req) => HttpTesting.rpcResult(req, k.tipped.signatures[0]), (b) => b.sendBundle([k.tipped.base64]))
+      const r = yield* run((req) => HttpTesting.rpcResult(req, k.tipped.signatures[0]), (b) =>
+        b.sendBundle([k.tipped.base64]))
       expect(failure(r.exit)).toMatchObject({
         _tag: "BundleIdMismatch",
         expected: idOf([k.tipped.signatures[0]!]),
@@ -187,7 +265,9 @@ describe("sendBundle over the wire", () => {
     Effect.gen(function*() {
       const k = yield* kit
       const id = idOf([k.tipped.signatures[0]!])
-      const attempt = (first: (req: HttpTesting.RecordedRequest) => Response | Effect.Effect<Response, "reset" | "refused">) =>
+      const attempt = (
+        first: (req: HttpTesting.RecordedRequest) => Response | Effect.Effect<Response, "reset" | "refused">
+      ) =>
         Effect.gen(function*() {
           const fiber = yield* Effect.fork(run(
             (req, i) => (i === 0 ? first(req) : HttpTesting.rpcResult(req, id)),
@@ -257,7 +337,13 @@ describe("awaitBundle", () => {
   it.effect("polls on its interval until the commitment is reached", () =>
     Effect.gen(function*() {
       const id = hexId(7)
-      const steps = [null, null, statusOf(id, "processed", 90), statusOf(id, "confirmed", 90), statusOf(id, "finalized", 90)]
+      const steps = [
+        null,
+        null,
+        statusOf(id, "processed", 90),
+        statusOf(id, "confirmed", 90),
+        statusOf(id, "finalized", 90)
+      ]
       const fiber = yield* Effect.fork(run(script(steps), (b) => b.awaitBundle(id, { interval: "2 seconds" })))
       yield* TestClock.adjust("5 seconds")
       expect(fiber.unsafePoll()).toBeNull() // third poll (t = 4 s) saw `processed`

@@ -6,9 +6,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Json from "@solfx/core/Json"
 import { encodeBase58, encodeBase64 } from "@solfx/core/Primitives"
+import * as Credits from "@solfx/http/Credits"
 import * as HttpTesting from "@solfx/http/HttpTesting"
 import * as Compression from "@solfx/rpc/Compression"
-import * as Credits from "@solfx/http/Credits"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -80,7 +80,10 @@ describe("Compression (unit)", () => {
       expect(bodyOf(requests[0]!).params).toEqual({ owner: OWNER })
       expect(bodyOf(requests[1]!).params).toEqual({})
     }).pipe(provide((req) =>
-      reply(req, { context: { slot: 1 }, value: { items: [], ...(bodyOf(req).method.startsWith("getLatest") ? {} : { cursor: null }) } })
+      reply(req, {
+        context: { slot: 1 },
+        value: { items: [], ...(bodyOf(req).method.startsWith("getLatest") ? {} : { cursor: null }) }
+      })
     )))
 
   it.effect("invalid input fails with InvalidRequest and sends nothing", () =>
@@ -215,7 +218,10 @@ describe("Compression (unit)", () => {
             cursor: null
           }
         })
-        : reply(req, { context: { slot: 1 }, value: { items: [{ mint: MINT, balance: 9007199254740993n }], cursor: null } })
+        : reply(req, {
+          context: { slot: 1 },
+          value: { items: [{ mint: MINT, balance: 9007199254740993n }], cursor: null }
+        })
     )))
 
   it.effect("the stream follows the cursor, in order, without loss or repetition", () =>
@@ -240,7 +246,9 @@ describe("Compression (unit)", () => {
       )
       expect(Chunk.size(five)).toBe(5)
       expect(yield* log.count).toBe(1)
-      yield* Stream.runDrain(compression.getCompressedMintTokenHoldersStream({ mint: MINT, limit: 100 }).pipe(Stream.take(101)))
+      yield* Stream.runDrain(
+        compression.getCompressedMintTokenHoldersStream({ mint: MINT, limit: 100 }).pipe(Stream.take(101))
+      )
       expect(yield* log.count).toBe(3)
     }).pipe(provide(holdersHandler)))
 
@@ -269,7 +277,10 @@ describe("Compression (unit)", () => {
       expect(error._tag).toBe("DecodeError")
       expect(yield* (yield* HttpTesting.RequestLog).count).toBe(2)
     }).pipe(provide((req) =>
-      reply(req, { context: { slot: 1 }, value: { items: [{ signature: sig(1), slot: 1, blockTime: 1 }], cursor: "abc" } })
+      reply(req, {
+        context: { slot: 1 },
+        value: { items: [{ signature: sig(1), slot: 1, blockTime: 1 }], cursor: "abc" }
+      })
     )))
 
   it.effect("non-voting signatures carry their error", () =>

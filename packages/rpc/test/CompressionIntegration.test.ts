@@ -27,7 +27,9 @@ describe("Compression (integration, loopback emulator)", () => {
   it.live("a 5,000-holder mint streams with limit 100 in exactly 50 requests, in descending balance order", () =>
     Effect.gen(function*() {
       const { compression, emu, s } = yield* setup
-      const holders = yield* all(compression.getCompressedMintTokenHoldersStream({ mint: s["compressedMint"]!, limit: 100 }))
+      const holders = yield* all(
+        compression.getCompressedMintTokenHoldersStream({ mint: s["compressedMint"]!, limit: 100 })
+      )
       expect(holders).toHaveLength(5000)
       expect(emu.count("getCompressedMintTokenHolders")).toBe(50)
       expect(isDescending(holders.map((h) => h.balance))).toBe(true)
@@ -43,7 +45,9 @@ describe("Compression (integration, loopback emulator)", () => {
       expect(pages.every((p) => p.slot >= 300_000_000)).toBe(true)
       expect(pages.at(-1)!.next).toBeUndefined()
       const head = pages.slice(0, 2).flatMap((p) => p.items)
-      const rest = yield* all(compression.getCompressedMintTokenHoldersStream({ mint, limit: 700, cursor: pages[1]!.next! }))
+      const rest = yield* all(
+        compression.getCompressedMintTokenHoldersStream({ mint, limit: 700, cursor: pages[1]!.next! })
+      )
       expect([...head, ...rest]).toEqual(pages.flatMap((p) => p.items))
     }).pipe(Effect.provide(TestLayer())))
 
@@ -70,7 +74,12 @@ describe("Compression (integration, loopback emulator)", () => {
         fetch(`${emu.url}/?api-key=${emu.apiKey}`, {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify({ jsonrpc: "2.0", id: "raw", method: "getCompressedMintTokenHolders", params: { mint, limit: 1 } })
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: "raw",
+            method: "getCompressedMintTokenHolders",
+            params: { mint, limit: 1 }
+          })
         }).then((r) => r.text())
       )
       expect(raw).toContain(`"balance":${top.balance.toString()}`)
@@ -162,10 +171,14 @@ describe("Compression (integration, loopback emulator)", () => {
   it.live("getValidityProof: one entry per input, proof bytes of 32, 64 and 32", () =>
     Effect.gen(function*() {
       const { compression, s } = yield* setup
-      const accounts = (yield* compression.getCompressedTokenAccountsByOwner({ owner: s["compressedTokenOwner"]!, limit: 3 }))
-        .value.items
+      const accounts =
+        (yield* compression.getCompressedTokenAccountsByOwner({ owner: s["compressedTokenOwner"]!, limit: 3 }))
+          .value.items
       const hashes = accounts.map((a) => a.account.hash)
-      const newAddress = { address: "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU", tree: "amt1Ayt45jfbdw5YSo7iz6WZxUmnZsQTYXy82hVwyC2" }
+      const newAddress = {
+        address: "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+        tree: "amt1Ayt45jfbdw5YSo7iz6WZxUmnZsQTYXy82hVwyC2"
+      }
       const { value } = yield* compression.getValidityProof({ hashes, newAddressesWithTrees: [newAddress] })
       expect([value.compressedProof.a.length, value.compressedProof.b.length, value.compressedProof.c.length])
         .toEqual([32, 64, 32])
@@ -195,7 +208,10 @@ describe("Compression (integration, loopback emulator)", () => {
     Effect.gen(function*() {
       const { compression, emu } = yield* setup
       const nobody = "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU"
-      expect((yield* compression.getCompressedMintTokenHolders({ mint: nobody })).value).toEqual({ items: [], cursor: null })
+      expect((yield* compression.getCompressedMintTokenHolders({ mint: nobody })).value).toEqual({
+        items: [],
+        cursor: null
+      })
       expect((yield* compression.getCompressedTokenAccountsByOwner({ owner: nobody })).value.items).toEqual([])
       expect((yield* compression.getCompressionSignaturesForAddress({ address: nobody })).value.items).toEqual([])
       const before = emu.count()
@@ -207,7 +223,9 @@ describe("Compression (integration, loopback emulator)", () => {
   it.live("the sizes are knobs: a 10-holder mint is one page", () =>
     Effect.gen(function*() {
       const { compression, s } = yield* setup
-      const holders = yield* all(compression.getCompressedMintTokenHoldersStream({ mint: s["compressedMint"]!, limit: 4 }))
+      const holders = yield* all(
+        compression.getCompressedMintTokenHoldersStream({ mint: s["compressedMint"]!, limit: 4 })
+      )
       expect(holders).toHaveLength(10)
       expect(Json.stringify(holders[0]!.balance)).toMatch(/^\d+$/)
     }).pipe(Effect.provide(TestLayer({ sizes: { "compression.mintHolders": 10 } }))))

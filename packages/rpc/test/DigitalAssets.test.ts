@@ -3,12 +3,12 @@
  * any I/O, page streaming and resumption, proof chunking and verification, credits.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { keccak_256 } from "@noble/hashes/sha3.js"
 import * as MerkleProof from "@solfx/core/MerkleProof"
 import { encodeBase58 } from "@solfx/core/Primitives"
 import { HttpTesting } from "@solfx/http"
 import * as Credits from "@solfx/http/Credits"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
-import { keccak_256 } from "@noble/hashes/sha3.js"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -112,11 +112,24 @@ describe("DigitalAssets (unit)", () => {
         [(das) => das.getTokenAccounts({ owner: OWNER, limit: 1001 }), "limit"],
         [(das) => das.getTokenAccounts({ owner: OWNER, page: 0 }), "page"],
         [(das) => das.getTokenAccounts({ owner: "nope" }), "owner"],
-        [(das) => das.getAssetsByAuthority({ authorityAddress: AUTHORITY, sortBy: { sortBy: "id" as any } }), "sortBy.sortBy"],
+        [
+          (das) => das.getAssetsByAuthority({ authorityAddress: AUTHORITY, sortBy: { sortBy: "id" as any } }),
+          "sortBy.sortBy"
+        ],
         [(das) => das.getSignaturesForAsset({ id: AUTHORITY, page: 1, cursor: "x" }), "cursor"],
-        [(das) => Stream.runDrain(das.getAssetsByAuthorityStream({ authorityAddress: AUTHORITY }, { concurrency: 0 })), "options.concurrency"],
-        [(das) => Stream.runDrain(das.getAssetsByAuthorityStream({ authorityAddress: AUTHORITY, page: 2 } as any)), "page"],
-        [(das) => Stream.runDrain(das.getTokenAccountsStream({ owner: OWNER }, { mode: "page", start: { cursor: "c" } })), "options.start"],
+        [
+          (das) => Stream.runDrain(das.getAssetsByAuthorityStream({ authorityAddress: AUTHORITY }, { concurrency: 0 })),
+          "options.concurrency"
+        ],
+        [
+          (das) => Stream.runDrain(das.getAssetsByAuthorityStream({ authorityAddress: AUTHORITY, page: 2 } as any)),
+          "page"
+        ],
+        [
+          (das) =>
+            Stream.runDrain(das.getTokenAccountsStream({ owner: OWNER }, { mode: "page", start: { cursor: "c" } })),
+          "options.start"
+        ],
         [(das) => das.getAssetProofBatch([OWNER, "bad"]), "ids[1]"],
         [(das) => das.getAssetProofBatch([OWNER], { batchSize: 1001 }), "options.batchSize"]
       ]
@@ -147,9 +160,11 @@ describe("DigitalAssets (unit)", () => {
   it.effect("Stream.take(5) sends exactly one request", () =>
     Effect.gen(function*() {
       const r = yield* run(assetPages(10_000), (das) =>
-        Stream.runCollect(das.getAssetsByAuthorityStream({ authorityAddress: AUTHORITY }, { concurrency: 8 }).pipe(
-          Stream.take(5)
-        )))
+        Stream.runCollect(
+          das.getAssetsByAuthorityStream({ authorityAddress: AUTHORITY }, { concurrency: 8 }).pipe(
+            Stream.take(5)
+          )
+        ))
       expect(r.exit._tag === "Success" && r.exit.value.length).toBe(5)
       expect(r.count).toBe(1)
     }))
@@ -157,14 +172,20 @@ describe("DigitalAssets (unit)", () => {
   it.effect("pages report where to resume, and a start page resumes there", () =>
     Effect.gen(function*() {
       const first = yield* run(assetPages(450), (das) =>
-        Stream.runCollect(das.getAssetsByAuthorityPages({ authorityAddress: AUTHORITY, limit: 100 }).pipe(Stream.take(2))))
+        Stream.runCollect(
+          das.getAssetsByAuthorityPages({ authorityAddress: AUTHORITY, limit: 100 }).pipe(Stream.take(2))
+        ))
       const pages = first.exit._tag === "Success" ? Chunk.toReadonlyArray(first.exit.value) : []
       expect(pages.map((p) => p.next)).toEqual([{ page: 2 }, { page: 3 }])
       const resumed = yield* run(assetPages(450), (das) =>
         Stream.runCollect(das.getAssetsByAuthorityStream({ authorityAddress: AUTHORITY, limit: 100 }, {
           start: pages[1]!.next!
         })))
-      const ids = resumed.exit._tag === "Success" ? Chunk.toReadonlyArray(resumed.exit.value).map((a) => a.id) : []
+      const ids = resumed.exit._tag === "Success"
+        ? Chunk.toReadonlyArray(resumed.exit.value).map((a) =>
+          a.id
+        )
+        : []
       expect(ids).toEqual(Array.from({ length: 250 }, (_, i) => addr(5000 + 200 + i)))
       expect(params(resumed.requests[0]!).page).toBe(3)
     }))
@@ -176,15 +197,24 @@ describe("DigitalAssets (unit)", () => {
         const start = p.cursor === undefined ? 0 : Number(p.cursor.slice(1))
         const end = Math.min(25, start + p.limit)
         const token_accounts = Array.from({ length: end - start }, (_, k) => tokenAccount(start + k))
-        return HttpTesting.rpcResult(req, { total: end - start, limit: p.limit, cursor: end < 25 ? `c${end}` : null, token_accounts })
+        return HttpTesting.rpcResult(req, {
+          total: end - start,
+          limit: p.limit,
+          cursor: end < 25 ? `c${end}` : null,
+          token_accounts
+        })
       }
-      const r = yield* run(handler, (das) =>
-        Stream.runCollect(das.getTokenAccountsStream({ owner: OWNER, limit: 10 }, { mode: "cursor" })))
+      const r = yield* run(
+        handler,
+        (das) => Stream.runCollect(das.getTokenAccountsStream({ owner: OWNER, limit: 10 }, { mode: "cursor" }))
+      )
       const amounts = r.exit._tag === "Success" ? Chunk.toReadonlyArray(r.exit.value).map((t) => t.amount) : []
       expect(amounts).toEqual(Array.from({ length: 25 }, (_, i) => BigInt(i)))
       expect(r.requests.map((q) => params(q).cursor)).toEqual([undefined, "c10", "c20"])
-      const resumed = yield* run(handler, (das) =>
-        Stream.runCollect(das.getTokenAccountsPages({ owner: OWNER, limit: 10 }, { start: { cursor: "c20" } })))
+      const resumed = yield* run(
+        handler,
+        (das) => Stream.runCollect(das.getTokenAccountsPages({ owner: OWNER, limit: 10 }, { start: { cursor: "c20" } }))
+      )
       const pages = resumed.exit._tag === "Success" ? Chunk.toReadonlyArray(resumed.exit.value) : []
       expect(pages.map((p) => [p.items.length, p.next])).toEqual([[5, undefined]])
     }))
@@ -203,7 +233,10 @@ describe("DigitalAssets (unit)", () => {
         })
         return HttpTesting.rpcResult(req, result)
       }
-      const r = yield* run(handler, (das) => das.getAssetProofBatch([...ids, ids[0]!], { batchSize: 1000, concurrency: 2 }))
+      const r = yield* run(
+        handler,
+        (das) => das.getAssetProofBatch([...ids, ids[0]!], { batchSize: 1000, concurrency: 2 })
+      )
       expect(r.requests.map((q) => (params(q).ids as Array<string>).length)).toEqual([1000, 1000, 500])
       expect(r.exit._tag).toBe("Success")
       if (r.exit._tag !== "Success") return
@@ -226,7 +259,11 @@ describe("DigitalAssets (unit)", () => {
         const tampered = MerkleProof.proofRecord(tree, 2)
         return HttpTesting.rpcResult(req, {
           [good]: { ...MerkleProof.proofRecord(tree, 1), tree_id: OWNER },
-          [bad]: { ...tampered, tree_id: OWNER, proof: [tampered.proof[1], tampered.proof[0], ...tampered.proof.slice(2)] }
+          [bad]: {
+            ...tampered,
+            tree_id: OWNER,
+            proof: [tampered.proof[1], tampered.proof[0], ...tampered.proof.slice(2)]
+          }
         })
       }
       const ok = yield* run(handler, (das) => das.getAssetProofBatchVerified([good]))

@@ -2,9 +2,9 @@
  * DigitalAssets and TokenMetadata against the emulator over loopback: real HTTP,
  * the real Node client, the emulator's seeded assets and real keccak Merkle trees.
  */
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as MerkleProof from "@solfx/core/MerkleProof"
 import * as Emulator from "@solfx/emulator/Emulator"
@@ -29,7 +29,10 @@ const clientLayer = (tamper?: (body: any) => any) =>
             const body = JSON.parse(text)
             return HttpClientResponse.fromWeb(
               res.request,
-              new Response(JSON.stringify(tamper(body)), { status: res.status, headers: { "content-type": "application/json" } })
+              new Response(JSON.stringify(tamper(body)), {
+                status: res.status,
+                headers: { "content-type": "application/json" }
+              })
             )
           })
         ))))
@@ -69,9 +72,11 @@ describe("DigitalAssets (integration, loopback emulator)", () => {
   it.live("Stream.take(5) sends exactly one request", () =>
     Effect.gen(function*() {
       const { das, emu, s } = yield* setup
-      const five = yield* all(das.getAssetsByAuthorityStream({ authorityAddress: s["dasAuthority"]! }, { concurrency: 8 }).pipe(
-        Stream.take(5)
-      ))
+      const five = yield* all(
+        das.getAssetsByAuthorityStream({ authorityAddress: s["dasAuthority"]! }, { concurrency: 8 }).pipe(
+          Stream.take(5)
+        )
+      )
       expect(five.length).toBe(5)
       expect(emu.count("getAssetsByAuthority")).toBe(1)
     }).pipe(Effect.provide(TestLayer())))
@@ -88,7 +93,9 @@ describe("DigitalAssets (integration, loopback emulator)", () => {
       const byCursor = (yield* all(das.getAssetsByAuthorityStream(params, { mode: "cursor" }))).map((a) => a.id)
       expect(byPage.length).toBe(10_000)
       expect(byCursor).toEqual(byPage)
-      const created = (yield* all(das.getAssetsByAuthorityStream({ ...params, sortBy: { sortBy: "created" } }))).map((a) => a.id)
+      const created = (yield* all(das.getAssetsByAuthorityStream({ ...params, sortBy: { sortBy: "created" } }))).map((
+        a
+      ) => a.id)
       expect(created).not.toEqual(byPage)
       expect([...created].sort()).toEqual([...byPage].sort())
       // A job saved after three cursor pages resumes exactly where it stopped.
@@ -97,7 +104,8 @@ describe("DigitalAssets (integration, loopback emulator)", () => {
       expect("cursor" in saved).toBe(true)
       const rest = (yield* all(das.getAssetsByAuthorityStream(params, { start: saved }))).map((a) => a.id)
       expect([...first.flatMap((p) => p.items.map((a) => a.id)), ...rest]).toEqual(byPage)
-      const fromPage = (yield* all(das.getAssetsByAuthorityStream(params, { start: { page: 14 }, concurrency: 2 }))).map((a) => a.id)
+      const fromPage = (yield* all(das.getAssetsByAuthorityStream(params, { start: { page: 14 }, concurrency: 2 })))
+        .map((a) => a.id)
       expect(fromPage).toEqual(byPage.slice(13 * 700))
     }).pipe(Effect.provide(TestLayer())))
 
@@ -124,7 +132,9 @@ describe("DigitalAssets (integration, loopback emulator)", () => {
       const { das, emu, s } = yield* setup
       const owner = s["dasOwner"]!
       const visible = yield* all(das.getTokenAccountsStream({ owner, limit: 1000 }, { concurrency: 3 }))
-      const withZero = yield* all(das.getTokenAccountsStream({ owner, limit: 1000, options: { showZeroBalance: true } }))
+      const withZero = yield* all(
+        das.getTokenAccountsStream({ owner, limit: 1000, options: { showZeroBalance: true } })
+      )
       expect(visible.length).toBe(2250)
       expect(withZero.length).toBe(2500)
       expect(visible.every((t) => t.amount > 0n && t.owner === owner)).toBe(true)
@@ -229,7 +239,8 @@ describe("TokenMetadata (integration, loopback emulator)", () => {
       const { metadata, s } = yield* setup
       const mint = s["tokenMetadataLiveMint"]!
       const supply = (records: ReadonlyArray<any>) =>
-        Either.getOrThrow(records[0]!.onChainAccountInfo as Either.Either<any, any>).accountInfo.data.parsed.info.supply as bigint
+        Either.getOrThrow(records[0]!.onChainAccountInfo as Either.Either<any, any>).accountInfo.data.parsed.info
+          .supply as bigint
       const first = supply(yield* metadata.getTokenMetadata({ mintAccounts: [mint] }))
       yield* Effect.sleep("50 millis")
       const cached = supply(yield* metadata.getTokenMetadata({ mintAccounts: [mint] }))

@@ -3,10 +3,10 @@
  * 100 mints, input order, per-part errors as values, validation before any I/O.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { keccak_256 } from "@noble/hashes/sha3.js"
 import { encodeBase58 } from "@solfx/core/Primitives"
 import { HttpTesting } from "@solfx/http"
 import * as TokenMetadata from "@solfx/rpc/TokenMetadata"
-import { keccak_256 } from "@noble/hashes/sha3.js"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -28,7 +28,11 @@ const record = (mint: string, i: number) => ({
       isSigner: false,
       isWritable: false,
       lamports: 1461600,
-      data: { parsed: { info: { decimals: 6, supply: "1000", isInitialized: true }, type: "mint" }, program: "spl-token", space: 82 },
+      data: {
+        parsed: { info: { decimals: 6, supply: "1000", isInitialized: true }, type: "mint" },
+        program: "spl-token",
+        space: 82
+      },
       owner: OWNER,
       executable: false,
       rentEpoch: 361
@@ -43,7 +47,13 @@ const record = (mint: string, i: number) => ({
         key: "MetadataV1",
         mint,
         updateAuthority: OWNER,
-        data: { name: `Token ${i}`, symbol: "TK", uri: "https://x.test/t.json", sellerFeeBasisPoints: 0, creators: null }
+        data: {
+          name: `Token ${i}`,
+          symbol: "TK",
+          uri: "https://x.test/t.json",
+          sellerFeeBasisPoints: 0,
+          creators: null
+        }
       },
       error: ""
     },
@@ -72,7 +82,10 @@ const failure = (exit: any) => (exit._tag === "Failure" ? exit.cause.error : und
 describe("TokenMetadata (unit)", () => {
   it.effect("250 mints: 3 POSTs of ≤ 100 to /v0/token-metadata, results in input order, part errors as values", () =>
     Effect.gen(function*() {
-      const r = yield* run(handler, (svc) => svc.getTokenMetadata({ mintAccounts: mints, includeOffChain: true, disableCache: true }))
+      const r = yield* run(
+        handler,
+        (svc) => svc.getTokenMetadata({ mintAccounts: mints, includeOffChain: true, disableCache: true })
+      )
       expect(r.count).toBe(3)
       expect(r.requests.map((q) => [q.method, q.url.pathname, (q.body as Body).mintAccounts.length])).toEqual([
         ["POST", "/v0/token-metadata", 100],
@@ -116,12 +129,23 @@ describe("TokenMetadata (unit)", () => {
 
   it.effect("batchSize and concurrency are honoured; invalid input sends nothing", () =>
     Effect.gen(function*() {
-      const r = yield* run(handler, (svc) => svc.getTokenMetadata({ mintAccounts: mints }, { batchSize: 30, concurrency: 2 }))
+      const r = yield* run(handler, (svc) =>
+        svc.getTokenMetadata({ mintAccounts: mints }, { batchSize: 30, concurrency: 2 }))
       expect(r.count).toBe(9)
-      for (const [call, field] of [
-        [(svc: TokenMetadata.TokenMetadataShape) => svc.getTokenMetadata({ mintAccounts: [mints[0]!, "0OIl"] }), "mintAccounts[1]"],
-        [(svc: TokenMetadata.TokenMetadataShape) => svc.getTokenMetadata({ mintAccounts: mints }, { batchSize: 101 }), "options.batchSize"]
-      ] as const) {
+      for (
+        const [call, field] of [
+          [
+            (svc: TokenMetadata.TokenMetadataShape) =>
+              svc.getTokenMetadata({ mintAccounts: [mints[0]!, "0OIl"] }),
+            "mintAccounts[1]"
+          ],
+          [
+            (svc: TokenMetadata.TokenMetadataShape) =>
+              svc.getTokenMetadata({ mintAccounts: mints }, { batchSize: 101 }),
+            "options.batchSize"
+          ]
+        ] as const
+      ) {
         const bad = yield* run(handler, call)
         expect([failure(bad.exit)?._tag, failure(bad.exit)?.field, bad.count]).toEqual(["InvalidRequest", field, 0])
       }

@@ -18,8 +18,8 @@
  * program.pipe(Effect.provide(Solfx.layerConfig), NodeRuntime.runMain)
  * @since 0.1.0
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Admin from "@solfx/admin/Admin"
 import * as Webhooks from "@solfx/admin/Webhooks"
 import * as Config from "@solfx/core/Config"

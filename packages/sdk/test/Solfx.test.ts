@@ -4,9 +4,9 @@
  * Each client is wrapped to count what it sent, so the tests show every service
  * went through the ONE client (built once) that the layer was given.
  */
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Emulator from "@solfx/emulator/Emulator"
 import {

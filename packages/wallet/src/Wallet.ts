@@ -14,8 +14,8 @@
  * const names = yield* wallet.batchIdentity(wallets, { concurrency: 2 }) // aligned with `wallets`
  * @since 0.1.0
  */
-import { type ApiError, DecodeError, InvalidRequest } from "@solfx/core/Errors"
 import * as Decode from "@solfx/core/Decode"
+import { type ApiError, DecodeError, InvalidRequest } from "@solfx/core/Errors"
 import * as Pagination from "@solfx/core/Pagination"
 import * as WalletParams from "@solfx/core/WalletParams"
 import * as WalletRecords from "@solfx/core/WalletRecords"
@@ -299,7 +299,9 @@ const billed = <A, E>(exit: Exit.Exit<A, E>): boolean => {
   if (Exit.isSuccess(exit)) return true
   const failure = Cause.failureOption(exit.cause)
   if (Option.isNone(failure)) return false
-  const error = failure.value as { readonly _tag?: unknown; readonly status?: unknown; readonly reason?: unknown } | null
+  const error = failure.value as
+    | { readonly _tag?: unknown; readonly status?: unknown; readonly reason?: unknown }
+    | null
   return (error?._tag === "HttpError" && error.status === 404) ||
     (error?._tag === "TransportError" && error.reason === "body")
 }
@@ -501,7 +503,10 @@ export const make: Effect.Effect<WalletShape, never, HttpTransport> = Effect.gen
             (cursor) =>
               transfersRequest(defined({ ...req, cursor, limit: req.limit ?? WalletParams.MAX_LIMIT })).pipe(
                 Effect.flatMap((result) =>
-                  Effect.map(nextCursor(OP.transfers, result.pagination), (next) => ({ items: result.data, cursor: next }))
+                  Effect.map(
+                    nextCursor(OP.transfers, result.pagination),
+                    (next) => ({ items: result.data, cursor: next })
+                  )
                 )
               ),
             req.cursor

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { WALLET_REGEX } from "@solfx/core/Primitives"
-import * as Emulator from "@solfx/emulator/Emulator"
 import * as WalletArea from "@solfx/emulator/areas/Wallet"
+import * as Emulator from "@solfx/emulator/Emulator"
 import * as Loopback from "@solfx/testing/Loopback"
 import { Wallet } from "@solfx/wallet"
 import * as Chunk from "effect/Chunk"
@@ -126,7 +126,9 @@ describe("Wallet over loopback", () => {
           yield* Stream.runCollect(wallet.transfersPages(w, { limit: 100 }).pipe(Stream.take(5)))
         )
         const saved = first[4]!.next!
-        const rest = Chunk.toReadonlyArray(yield* Stream.runCollect(wallet.transfersStream(w, { limit: 100, cursor: saved })))
+        const rest = Chunk.toReadonlyArray(
+          yield* Stream.runCollect(wallet.transfersStream(w, { limit: 100, cursor: saved }))
+        )
         expect([...first.flatMap((p) => p.items), ...rest].map((t) => t.signature)).toEqual(all.map((t) => t.signature))
 
         // One page, service default limit 50.
@@ -155,7 +157,9 @@ describe("Wallet over loopback", () => {
         expect(newer.map((e) => e.signature)).toEqual(all.slice(0, 500).map((e) => e.signature))
 
         // Resume from a page's `next` (a signature sent as `before`).
-        const [page1] = Chunk.toReadonlyArray(yield* Stream.runCollect(wallet.historyPages(w, { limit: 40 }).pipe(Stream.take(1))))
+        const [page1] = Chunk.toReadonlyArray(
+          yield* Stream.runCollect(wallet.historyPages(w, { limit: 40 }).pipe(Stream.take(1)))
+        )
         const resumed = yield* wallet.history(w, { before: page1!.next!, limit: 10 })
         expect(resumed.data.map((e) => e.signature)).toEqual(all.slice(40, 50).map((e) => e.signature))
 
@@ -164,7 +168,9 @@ describe("Wallet over loopback", () => {
         expect(swaps.length).toBeGreaterThan(0)
         expect(swaps.length).toBeLessThan(all.length)
         const order = new Map(all.map((e, k) => [e.signature, k]))
-        expect(swaps.every((e, k) => k === 0 || order.get(swaps[k - 1]!.signature)! < order.get(e.signature)!)).toBe(true)
+        expect(swaps.every((e, k) => k === 0 || order.get(swaps[k - 1]!.signature)! < order.get(e.signature)!)).toBe(
+          true
+        )
 
         // tokenAccounts=none keeps SOL changes only.
         const none = yield* wallet.history(w, { tokenAccounts: "none" })
@@ -278,7 +284,9 @@ describe("Wallet over loopback", () => {
       const w = emu.samples["wallet"]!
       const transfers = yield* Stream.runCollect(wallet.transfersStream(w, { limit: 100 }))
       expect(Chunk.size(transfers)).toBe(1234)
-      const ids = yield* wallet.batchIdentity(Array.from({ length: 150 }, (_, i) => WalletArea.walletAt(emu.dataset, i)))
+      const ids = yield* wallet.batchIdentity(
+        Array.from({ length: 150 }, (_, i) => WalletArea.walletAt(emu.dataset, i))
+      )
       expect(ids.filter(Option.isSome)).toHaveLength(120)
       yield* wallet.portfolioUsdValue(w)
       const hits = emu.faultsHit

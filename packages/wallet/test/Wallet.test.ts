@@ -2,11 +2,11 @@
  * Unit tests over the HTTP test layer: what goes on the wire, what never does,
  * how pages are followed and how credits are estimated.
  */
+import { describe, expect, it } from "@effect/vitest"
 import { sha256 } from "@noble/hashes/sha2.js"
 import { encodeBase58 } from "@solfx/core/Primitives"
 import { Credits, HttpTesting } from "@solfx/http"
 import { Wallet } from "@solfx/wallet"
-import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"

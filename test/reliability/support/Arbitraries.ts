@@ -38,7 +38,13 @@ const byIdentifier: Record<string, (node: AST.AST) => Lazy> = {
     const from = Arbitrary.makeLazy(Schema.make(withArbitraries((node as AST.Refinement).from)))
     return (fc) =>
       from(fc).map((p: any) => {
-        const n = Math.min(p.roots.length, p.rootIndices.length, p.leafIndices.length, p.leaves.length, p.merkleTrees.length)
+        const n = Math.min(
+          p.roots.length,
+          p.rootIndices.length,
+          p.leafIndices.length,
+          p.leaves.length,
+          p.merkleTrees.length
+        )
         return {
           ...p,
           roots: p.roots.slice(0, n),
@@ -60,7 +66,9 @@ export const withArbitraries = (ast: AST.AST): AST.AST => {
   const id = Option.getOrUndefined(AST.getIdentifierAnnotation(ast)) ??
     Option.getOrUndefined(Option.flatMap(AST.getBrandAnnotation(ast), (brands) => Option.fromNullable(brands.at(-1))))
   const known = typeof id === "string" ? byIdentifier[id] : undefined
-  const out = known !== undefined ? AST.annotations(ast, { [AST.ArbitraryAnnotationId]: () => known(ast) }) : rebuild(ast)
+  const out = known !== undefined
+    ? AST.annotations(ast, { [AST.ArbitraryAnnotationId]: () => known(ast) })
+    : rebuild(ast)
   memo.set(ast, out)
   return out
 }
@@ -87,11 +95,21 @@ const rebuild = (ast: AST.AST): AST.AST => {
     case "Refinement":
       return new AST.Refinement(withArbitraries(ast.from), ast.filter, ast.annotations)
     case "Transformation":
-      return new AST.Transformation(withArbitraries(ast.from), withArbitraries(ast.to), ast.transformation, ast.annotations)
+      return new AST.Transformation(
+        withArbitraries(ast.from),
+        withArbitraries(ast.to),
+        ast.transformation,
+        ast.annotations
+      )
     case "Suspend":
       return new AST.Suspend(() => withArbitraries(ast.f()), ast.annotations)
     case "Declaration":
-      return new AST.Declaration(ast.typeParameters.map(withArbitraries), ast.decodeUnknown, ast.encodeUnknown, ast.annotations)
+      return new AST.Declaration(
+        ast.typeParameters.map(withArbitraries),
+        ast.decodeUnknown,
+        ast.encodeUnknown,
+        ast.annotations
+      )
     case "BigIntKeyword":
       // The type side of a transformation (`typeSchema`, a struct with defaults) loses the U64 node, keeping its
       // bigint: every bigint of a response is a u64 (or a smaller non-negative amount).
@@ -116,6 +134,8 @@ export const jsonSafe = (u: unknown): unknown => {
     return Number.isInteger(u) && !Number.isSafeInteger(u) ? Math.sign(u) * Number.MAX_SAFE_INTEGER : u
   }
   if (Array.isArray(u)) return u.map(jsonSafe)
-  if (typeof u === "object" && u !== null) return Object.fromEntries(Object.entries(u).map(([k, v]) => [k, jsonSafe(v)]))
+  if (typeof u === "object" && u !== null) {
+    return Object.fromEntries(Object.entries(u).map(([k, v]) => [k, jsonSafe(v)]))
+  }
   return u
 }

@@ -42,7 +42,11 @@ export const usageLines = (u: ProjectUsage, indent = ""): ReadonlyArray<string> 
     ...Format.table(
       [
         { header: "service", cell: ([k]: readonly [string, unknown]) => k },
-        { header: "requests", cell: ([, v]: readonly [string, unknown]) => Format.integer(Number(v)), align: "right" as const }
+        {
+          header: "requests",
+          cell: ([, v]: readonly [string, unknown]) => Format.integer(Number(v)),
+          align: "right" as const
+        }
       ],
       counts.filter(([, v]) => typeof v === "number")
     ).map((l) => `${indent}  ${l}`)

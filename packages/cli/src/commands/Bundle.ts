@@ -91,7 +91,11 @@ export const inspect = (wires: ReadonlyArray<string>, enc: Transaction.Encoding)
         signatures: tx.signatures,
         signed: Transaction.isFullySigned(tx, { verify: true }),
         version: tx.version,
-        transfers: tx.transfers.map((t) => ({ from: accountName(t.from), to: accountName(t.to), lamports: t.lamports })),
+        transfers: tx.transfers.map((t) => ({
+          from: accountName(t.from),
+          to: accountName(t.to),
+          lamports: t.lamports
+        })),
         tips: Bundle.tipsOf(tx, undefined, i).map((t) => ({ to: t.account, lamports: t.lamports })),
         unresolvedAccounts: tx.unresolved.length
       })
@@ -101,7 +105,10 @@ export const inspect = (wires: ReadonlyArray<string>, enc: Transaction.Encoding)
   const check = Bundle.check(wires, enc)
   return {
     bundleId: all.length === parsed.length ? Bundle.bundleIdOf(all) : null,
-    preflight: Either.match(check, { onLeft: (v) => `${Bundle.describe(v).field}: ${Bundle.describe(v).rule}`, onRight: () => "ok" }),
+    preflight: Either.match(check, {
+      onLeft: (v) => `${Bundle.describe(v).field}: ${Bundle.describe(v).rule}`,
+      onRight: () => "ok"
+    }),
     transactions: txs
   }
 }
@@ -158,7 +165,10 @@ const sendCommand = Command.make(
   {
     transactions,
     encoding,
-    region: Options.choice("region", Region.literals).pipe(Options.withDescription("Block-engine region"), Options.optional),
+    region: Options.choice("region", Region.literals).pipe(
+      Options.withDescription("Block-engine region"),
+      Options.optional
+    ),
     wait: Options.boolean("wait").pipe(Options.withDescription("Wait until the bundle lands (or fails, or 60 s pass)"))
   },
   (o) =>
@@ -166,11 +176,16 @@ const sendCommand = Command.make(
       const bundles = yield* Bundles
       const out = yield* Output
       const region = opt(o.region)
-      const id = yield* bundles.sendBundle(o.transactions, { encoding: o.encoding, ...(region === undefined ? {} : { region }) })
+      const id = yield* bundles.sendBundle(o.transactions, {
+        encoding: o.encoding,
+        ...(region === undefined ? {} : { region })
+      })
       if (!o.wait) return yield* out.value({ bundleId: id }, () => `bundleId: ${id}`)
       const outcome = yield* bundles.awaitBundle(id, { commitment: "finalized" })
       yield* out.value({ bundleId: id, outcome }, () => [`bundleId: ${id}`, outcomeLine(outcome)])
-      if (outcome._tag !== "Landed") return yield* new BundleNotLanded({ message: `bundle ${id} ${outcomeLine(outcome)}` })
+      if (outcome._tag !== "Landed") {
+        return yield* new BundleNotLanded({ message: `bundle ${id} ${outcomeLine(outcome)}` })
+      }
     }))
 ).pipe(Command.withDescription("Send 1 to 5 signed transactions as an atomic bundle (checked before sending)"))
 
@@ -187,12 +202,21 @@ const statusCommand = Command.make(
           { header: "bundle", cell: (r) => r.id },
           {
             header: "status",
-            cell: (r) => Option.match(r.status, { onNone: () => "unknown / not landed", onSome: (s) => s.confirmation_status })
+            cell: (r) =>
+              Option.match(r.status, { onNone: () => "unknown / not landed", onSome: (s) => s.confirmation_status })
           },
-          { header: "slot", cell: (r) => Option.match(r.status, { onNone: () => "-", onSome: (s) => String(s.slot) }), align: "right" },
+          {
+            header: "slot",
+            cell: (r) => Option.match(r.status, { onNone: () => "-", onSome: (s) => String(s.slot) }),
+            align: "right"
+          },
           {
             header: "result",
-            cell: (r) => Option.match(r.status, { onNone: () => "-", onSome: (s) => Bundle.succeeded(s) ? "ok" : JSON.stringify(s.err) })
+            cell: (r) =>
+              Option.match(r.status, {
+                onNone: () => "-",
+                onSome: (s) => Bundle.succeeded(s) ? "ok" : JSON.stringify(s.err)
+              })
           }
         ]
       })

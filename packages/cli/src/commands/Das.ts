@@ -73,7 +73,10 @@ const assetsByAuthority = Command.make(
       Options.withDescription("Sort field"),
       Options.optional
     ),
-    direction: Options.choice("direction", ["asc", "desc"]).pipe(Options.withDescription("Sort direction"), Options.optional),
+    direction: Options.choice("direction", ["asc", "desc"]).pipe(
+      Options.withDescription("Sort direction"),
+      Options.optional
+    ),
     concurrency: Options.integer("concurrency").pipe(
       Options.withDescription("Pages in flight at once with --all (default 4)"),
       Options.optional
@@ -155,7 +158,9 @@ const proofs = Command.make(
   "proofs",
   {
     ids: values("id", "Asset ids", 1),
-    verify: Options.boolean("verify").pipe(Options.withDescription("Check each proof hashes to its root (adds verified)"))
+    verify: Options.boolean("verify").pipe(
+      Options.withDescription("Check each proof hashes to its root (adds verified)")
+    )
   },
   (o) =>
     withServices(Effect.gen(function*() {
@@ -175,8 +180,15 @@ const proofs = Command.make(
           ...(o.verify
             ? [{ header: "verified", cell: (r: ProofRow) => r.verified ? "yes" : `NO (${r.reason})` }]
             : []),
-          { header: "depth", cell: (r) => Option.match(r.proof, { onNone: () => "-", onSome: (p) => String(p.proof.length) }), align: "right" },
-          { header: "tree", cell: (r) => Option.match(r.proof, { onNone: () => "(no proof)", onSome: (p) => p.tree_id }) },
+          {
+            header: "depth",
+            cell: (r) => Option.match(r.proof, { onNone: () => "-", onSome: (p) => String(p.proof.length) }),
+            align: "right"
+          },
+          {
+            header: "tree",
+            cell: (r) => Option.match(r.proof, { onNone: () => "(no proof)", onSome: (p) => p.tree_id })
+          },
           { header: "root", cell: (r) => Option.match(r.proof, { onNone: () => "-", onSome: (p) => p.root }) }
         ]
       })

@@ -16,7 +16,12 @@ import { root } from "../Globals.js"
  */
 export const command = Command.make(
   "demo",
-  { seed: Options.integer("seed").pipe(Options.withDescription("Seed of the emulator's dataset (default 42)"), Options.optional) },
+  {
+    seed: Options.integer("seed").pipe(
+      Options.withDescription("Seed of the emulator's dataset (default 42)"),
+      Options.optional
+    )
+  },
   (o) =>
     Effect.gen(function*() {
       const globals = yield* root
@@ -24,4 +29,6 @@ export const command = Command.make(
       const Demo = yield* Effect.promise(() => import("../Demo.js"))
       return yield* Demo.run({ json: globals.json, seed: Option.getOrUndefined(o.seed) })
     })
-).pipe(Command.withDescription("The main job: a tour of every API area on an embedded emulator (--emulator is implied)"))
+).pipe(
+  Command.withDescription("The main job: a tour of every API area on an embedded emulator (--emulator is implied)")
+)

@@ -56,4 +56,8 @@ export const command = Command.make(
       })
       return yield* Effect.never
     }).pipe(Effect.scoped)
-).pipe(Command.withDescription("Run the emulator in the foreground until Ctrl-C; prints {url, apiKey, projectId, samples} first"))
+).pipe(
+  Command.withDescription(
+    "Run the emulator in the foreground until Ctrl-C; prints {url, apiKey, projectId, samples} first"
+  )
+)

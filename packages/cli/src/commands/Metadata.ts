@@ -102,11 +102,14 @@ export const command = Command.make(
         Stream.flatMap(Stream.fromIterable)
       )
       let failed = 0
-      yield* (yield* Output).rows(records.pipe(Stream.tap((r) => Effect.sync(() => void (failed += partErrors(r).length > 0 ? 1 : 0)))), {
-        columns: metadataColumns,
-        progress: mints.length > CHUNK ? "metadata" : undefined,
-        total: mints.length,
-        footer: (n) => `${n} mint(s), ${failed} with part errors`
-      })
+      yield* (yield* Output).rows(
+        records.pipe(Stream.tap((r) => Effect.sync(() => void (failed += partErrors(r).length > 0 ? 1 : 0)))),
+        {
+          columns: metadataColumns,
+          progress: mints.length > CHUNK ? "metadata" : undefined,
+          total: mints.length,
+          footer: (n) => `${n} mint(s), ${failed} with part errors`
+        }
+      )
     }))
 ).pipe(Command.withDescription("Token metadata of mints (deprecated endpoint; see das); reads stdin without mints"))

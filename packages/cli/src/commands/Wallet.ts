@@ -17,7 +17,9 @@ import * as Format from "../Format.js"
 import { all, firstOrAll, limit, opt, values, withServices } from "../Handler.js"
 import { Output } from "../Output.js"
 
-const wallet = Args.text({ name: "wallet" }).pipe(Args.withDescription("A wallet address (or a name-service domain for identity)"))
+const wallet = Args.text({ name: "wallet" }).pipe(
+  Args.withDescription("A wallet address (or a name-service domain for identity)")
+)
 
 const identityLines = (id: WalletRecords.Identity): ReadonlyArray<string> =>
   Format.fields([
@@ -32,7 +34,8 @@ const identityLines = (id: WalletRecords.Identity): ReadonlyArray<string> =>
 const identity = Command.make("identity", { wallet }, ({ wallet }) =>
   withServices(Effect.gen(function*() {
     const found = yield* (yield* Wallet).identity(wallet)
-    yield* (yield* Output).value(found, (o) => Option.match(o, { onNone: () => `${wallet}: unknown wallet (no identity)`, onSome: identityLines }))
+    yield* (yield* Output).value(found, (o) =>
+      Option.match(o, { onNone: () => `${wallet}: unknown wallet (no identity)`, onSome: identityLines }))
   }))).pipe(Command.withDescription("The identity of a wallet (absent when unknown)"))
 
 const identities = Command.make(
@@ -106,7 +109,10 @@ const balances = Command.make(
       yield* (yield* Output).rows(rows, {
         columns: balanceColumns,
         progress: o.all ? "balances" : undefined,
-        footer: (n) => `${n} balance(s), total ${Format.usd(usd)}${o.all ? " (whole portfolio)" : " (first page; --all for the portfolio)"}`
+        footer: (n) =>
+          `${n} balance(s), total ${Format.usd(usd)}${
+            o.all ? " (whole portfolio)" : " (first page; --all for the portfolio)"
+          }`
       })
     }))
 ).pipe(Command.withDescription("Token balances with their USD value; --all sums the whole portfolio"))
@@ -115,7 +121,11 @@ const history = Command.make("history", { wallet, all, limit }, (o) =>
   withServices(Effect.gen(function*() {
     const service = yield* Wallet
     const options = { limit: opt(o.limit) }
-    const rows = firstOrAll(o, Effect.map(service.history(o.wallet, options), (p) => p.data), service.historyStream(o.wallet, options))
+    const rows = firstOrAll(
+      o,
+      Effect.map(service.history(o.wallet, options), (p) => p.data),
+      service.historyStream(o.wallet, options)
+    )
     yield* (yield* Output).rows(rows, {
       progress: o.all ? "history" : undefined,
       columns: [
@@ -133,7 +143,11 @@ const transfers = Command.make("transfers", { wallet, all, limit }, (o) =>
   withServices(Effect.gen(function*() {
     const service = yield* Wallet
     const options = { limit: opt(o.limit) }
-    const rows = firstOrAll(o, Effect.map(service.transfers(o.wallet, options), (p) => p.data), service.transfersStream(o.wallet, options))
+    const rows = firstOrAll(
+      o,
+      Effect.map(service.transfers(o.wallet, options), (p) => p.data),
+      service.transfersStream(o.wallet, options)
+    )
     yield* (yield* Output).rows(rows, {
       progress: o.all ? "transfers" : undefined,
       columns: [

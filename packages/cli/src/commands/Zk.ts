@@ -183,7 +183,10 @@ const newAddress = Options.text("new-address").pipe(
 const validityProof = Command.make(
   "validity-proof",
   {
-    hashes: Options.text("hash").pipe(Options.withDescription("An account hash to prove valid (repeatable)"), Options.repeated),
+    hashes: Options.text("hash").pipe(
+      Options.withDescription("An account hash to prove valid (repeatable)"),
+      Options.repeated
+    ),
     newAddresses: newAddress
   },
   (o) =>
@@ -192,7 +195,10 @@ const validityProof = Command.make(
         ...(o.hashes.length > 0 ? { hashes: o.hashes } : {}),
         ...(o.newAddresses.length > 0 ? { newAddressesWithTrees: o.newAddresses } : {})
       })
-      yield* (yield* Output).value(result, (r) => [`validity proof at slot ${r.context.slot}`, ...proofLines(r.value, "  ")])
+      yield* (yield* Output).value(
+        result,
+        (r) => [`validity proof at slot ${r.context.slot}`, ...proofLines(r.value, "  ")]
+      )
     }))
 ).pipe(Command.withDescription("A validity proof for account hashes and new addresses"))
 

@@ -4,7 +4,7 @@
  * variable, plus what the test passes.
  */
 import * as Effect from "effect/Effect"
-import { spawn, type ChildProcess } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 
 const bin = fileURLToPath(new URL("../../src/bin.ts", import.meta.url))
@@ -75,8 +75,9 @@ export const firstLine = (child: ChildProcess): Promise<string> =>
 
 export const exited = (child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> =>
   new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode })
-    else child.on("exit", (code, signal) => resolve({ code, signal }))
+    if (child.exitCode !== null || child.signalCode !== null) {
+      resolve({ code: child.exitCode, signal: child.signalCode })
+    } else child.on("exit", (code, signal) => resolve({ code, signal }))
   })
 
 /** Each stdout line parsed as JSON (throws on the first line that is not). */

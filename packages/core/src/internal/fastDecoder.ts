@@ -488,7 +488,9 @@ export const makeCompiler = (generate: boolean): (ast: AST.AST) => Compiled => {
     const lines = ast.propertySignatures.map((ps, i) => {
       const type = presentType(ps)
       const key = JSON.stringify(ps.name)
-      const read = (ps.name as string) in Object.prototype ? `hasOwn.call(u, ${key}) ? u[${key}] : undefined` : `u[${key}]`
+      const read = (ps.name as string) in Object.prototype
+        ? `hasOwn.call(u, ${key}) ? u[${key}] : undefined`
+        : `u[${key}]`
       const absent = ps.isOptional ? `if (hasOwn.call(u, ${key})) return BAIL;` : "return BAIL;"
       const leaf = leafCheck(type, "v", c)
       // A rounded large number made exact before anything looks at it (see `rounded`).

@@ -30,8 +30,7 @@ interface State {
   readonly processed: Set<string>
 }
 
-const stateOf = (ctx: AreaContext) =>
-  ctx.state<State>("bundles", () => ({ bundles: new Map(), processed: new Set() }))
+const stateOf = (ctx: AreaContext) => ctx.state<State>("bundles", () => ({ bundles: new Map(), processed: new Set() }))
 
 const REGIONS: ReadonlySet<string> = new Set(["ams", "dub", "fra", "lon", "nyc", "slc", "sgp", "tyo", "mainnet"])
 

@@ -168,7 +168,9 @@ export const holderCount = (ds: Dataset.Dataset, k: number): number =>
  * @category data
  */
 export const signatureCount = (ds: Dataset.Dataset, n: number): number =>
-  n === 0 ? Math.max(1, ds.size("compression.bigAddressSignatures", 1_000_000)) : 1 + ds.int(`compression:asigs:${n}`, 40)
+  n === 0
+    ? Math.max(1, ds.size("compression.bigAddressSignatures", 1_000_000))
+    : 1 + ds.int(`compression:asigs:${n}`, 40)
 
 const ownerOf = (ds: Dataset.Dataset, k: number, i: number): string =>
   i < FEATURED ? featuredOwner(ds, (i + k) % FEATURED) : seal(ds, 32, Kind.holderOwner, k, i)
@@ -286,7 +288,11 @@ const tokenAccount = (ds: Dataset.Dataset, k: number, i: number, a: number, prev
   const account = {
     hash: seal(ds, 32, previous ? Kind.previousTokenAccount : Kind.tokenAccount, k, i, a),
     address: null,
-    data: { discriminator: 2, data: tokenAccountData(tokenData), dataHash: hash32(ds, `compression:datahash:${label}`) },
+    data: {
+      discriminator: 2,
+      data: tokenAccountData(tokenData),
+      dataHash: hash32(ds, `compression:datahash:${label}`)
+    },
     owner: TOKEN_PROGRAM,
     lamports: 0,
     tree: STATE_TREE,
@@ -429,7 +435,9 @@ const paramsOf = (
     const params = raw as Params
     for (const key of Object.keys(params)) {
       if (!all.includes(key)) {
-        return Effect.fail(invalid(`unknown field \`${key}\`, expected one of ${all.map((f) => `\`${f}\``).join(", ")}`))
+        return Effect.fail(
+          invalid(`unknown field \`${key}\`, expected one of ${all.map((f) => `\`${f}\``).join(", ")}`)
+        )
       }
     }
     for (const key of fields.required) {
@@ -443,11 +451,16 @@ const pubkey = (params: Params, key: string): Effect.Effect<string | undefined, 
   if (v === undefined || v === null) return Effect.succeed(undefined)
   return typeof v === "string" && base58ByteLength(v) === 32
     ? Effect.succeed(v)
-    : Effect.fail(invalid(`invalid value: ${shown(v)}, expected a base58-encoded 32-byte public key (field \`${key}\`)`))
+    : Effect.fail(
+      invalid(`invalid value: ${shown(v)}, expected a base58-encoded 32-byte public key (field \`${key}\`)`)
+    )
 }
 
 const requiredPubkey = (params: Params, key: string): Effect.Effect<string, RpcFailure> =>
-  Effect.flatMap(pubkey(params, key), (v) => v === undefined ? Effect.fail(invalid(`missing field \`${key}\``)) : Effect.succeed(v))
+  Effect.flatMap(
+    pubkey(params, key),
+    (v) => v === undefined ? Effect.fail(invalid(`missing field \`${key}\``)) : Effect.succeed(v)
+  )
 
 const limitOf = (params: Params): Effect.Effect<number, RpcFailure> => {
   const v = params["limit"]
@@ -456,16 +469,22 @@ const limitOf = (params: Params): Effect.Effect<number, RpcFailure> => {
     return Effect.fail(invalid(`invalid type: ${shown(v)}, expected u64`))
   }
   if (v > Request.MAX_LIMIT) {
-    return Effect.fail(invalid(`invalid value: integer \`${v}\`, expected a value less than or equal to ${Request.MAX_LIMIT}`))
+    return Effect.fail(
+      invalid(`invalid value: integer \`${v}\`, expected a value less than or equal to ${Request.MAX_LIMIT}`)
+    )
   }
-  if (v === 0) return Effect.fail(invalid(`invalid value: integer \`0\`, expected a value from 1 to ${Request.MAX_LIMIT}`))
+  if (v === 0) {
+    return Effect.fail(invalid(`invalid value: integer \`0\`, expected a value from 1 to ${Request.MAX_LIMIT}`))
+  }
   return Effect.succeed(v)
 }
 
 const cursorOf = (params: Params): Effect.Effect<string | undefined, RpcFailure> => {
   const v = params["cursor"]
   if (v === undefined || v === null) return Effect.succeed(undefined)
-  return typeof v === "string" ? Effect.succeed(v) : Effect.fail(invalid(`invalid type: ${shown(v)}, expected a string`))
+  return typeof v === "string"
+    ? Effect.succeed(v)
+    : Effect.fail(invalid(`invalid type: ${shown(v)}, expected a string`))
 }
 
 const paging = { optional: ["cursor", "limit"] } as const
@@ -489,13 +508,16 @@ const notFound = (what: string) => new RpcFailure(-32000, `Record Not Found: ${w
 // ---------------------------------------------------------------------------
 // The methods.
 
-const getCompressionSignaturesForAddress = method("getCompressionSignaturesForAddress", (raw, ctx) =>
-  Effect.gen(function*() {
-    const params = yield* paramsOf(raw, { required: ["address"], ...paging })
-    const address = yield* requiredPubkey(params, "address")
-    const n = addressIndex(ctx.dataset, address)
-    return yield* page(ctx, params, n === undefined ? arrayList([]) : addressSignatures(ctx.dataset, n))
-  }))
+const getCompressionSignaturesForAddress = method(
+  "getCompressionSignaturesForAddress",
+  (raw, ctx) =>
+    Effect.gen(function*() {
+      const params = yield* paramsOf(raw, { required: ["address"], ...paging })
+      const address = yield* requiredPubkey(params, "address")
+      const n = addressIndex(ctx.dataset, address)
+      return yield* page(ctx, params, n === undefined ? arrayList([]) : addressSignatures(ctx.dataset, n))
+    })
+)
 
 const getCompressedMintTokenHolders = method("getCompressedMintTokenHolders", (raw, ctx) =>
   Effect.gen(function*() {
@@ -529,54 +551,63 @@ const getLatestNonVotingSignatures = method("getLatestNonVotingSignatures", (raw
     return { context: { slot: now }, value: { items: slice.items } }
   }))
 
-const getCompressedTokenAccountsByOwner = method("getCompressedTokenAccountsByOwner", (raw, ctx) =>
-  Effect.gen(function*() {
-    const params = yield* paramsOf(raw, { required: ["owner"], optional: ["mint", "cursor", "limit"] })
-    const owner = yield* requiredPubkey(params, "owner")
-    const mint = yield* pubkey(params, "mint")
-    const ds = ctx.dataset
-    const k = mint === undefined ? undefined : mintIndex(ds, mint)
-    const refs = mint !== undefined && k === undefined ? [] : ownerAccounts(ds, owner, k)
-    return yield* page(
-      ctx,
-      params,
-      Dataset.lazyList(refs.length, (x) => {
-        const r = refs[x]!
-        return tokenAccount(ds, r.k, r.i, r.a, false)
-      })
-    )
-  }))
+const getCompressedTokenAccountsByOwner = method(
+  "getCompressedTokenAccountsByOwner",
+  (raw, ctx) =>
+    Effect.gen(function*() {
+      const params = yield* paramsOf(raw, { required: ["owner"], optional: ["mint", "cursor", "limit"] })
+      const owner = yield* requiredPubkey(params, "owner")
+      const mint = yield* pubkey(params, "mint")
+      const ds = ctx.dataset
+      const k = mint === undefined ? undefined : mintIndex(ds, mint)
+      const refs = mint !== undefined && k === undefined ? [] : ownerAccounts(ds, owner, k)
+      return yield* page(
+        ctx,
+        params,
+        Dataset.lazyList(refs.length, (x) => {
+          const r = refs[x]!
+          return tokenAccount(ds, r.k, r.i, r.a, false)
+        })
+      )
+    })
+)
 
-const getCompressedTokenBalancesByOwnerV2 = method("getCompressedTokenBalancesByOwnerV2", (raw, ctx) =>
-  Effect.gen(function*() {
-    const params = yield* paramsOf(raw, { required: ["owner"], optional: ["mint", "cursor", "limit"] })
-    const owner = yield* requiredPubkey(params, "owner")
-    const mint = yield* pubkey(params, "mint")
-    const ds = ctx.dataset
-    const k = mint === undefined ? undefined : mintIndex(ds, mint)
-    const positions = mint !== undefined && k === undefined
-      ? []
-      : positionsOf(ds, owner).filter((p) => k === undefined || p.k === k)
-    return yield* page(
-      ctx,
-      params,
-      Dataset.lazyList(positions.length, (x) => {
-        const p = positions[x]!
-        return { mint: mintAt(ds, p.k), balance: balanceOf(ds, p.k, p.i) }
-      })
-    )
-  }))
+const getCompressedTokenBalancesByOwnerV2 = method(
+  "getCompressedTokenBalancesByOwnerV2",
+  (raw, ctx) =>
+    Effect.gen(function*() {
+      const params = yield* paramsOf(raw, { required: ["owner"], optional: ["mint", "cursor", "limit"] })
+      const owner = yield* requiredPubkey(params, "owner")
+      const mint = yield* pubkey(params, "mint")
+      const ds = ctx.dataset
+      const k = mint === undefined ? undefined : mintIndex(ds, mint)
+      const positions = mint !== undefined && k === undefined
+        ? []
+        : positionsOf(ds, owner).filter((p) => k === undefined || p.k === k)
+      return yield* page(
+        ctx,
+        params,
+        Dataset.lazyList(positions.length, (x) => {
+          const p = positions[x]!
+          return { mint: mintAt(ds, p.k), balance: balanceOf(ds, p.k, p.i) }
+        })
+      )
+    })
+)
 
-const getCompressionSignaturesForTokenOwner = method("getCompressionSignaturesForTokenOwner", (raw, ctx) =>
-  Effect.gen(function*() {
-    const params = yield* paramsOf(raw, { required: ["owner"], ...paging })
-    const owner = yield* requiredPubkey(params, "owner")
-    const ds = ctx.dataset
-    const items = ownerAccounts(ds, owner, undefined)
-      .map((r) => signatureItem(seal(ds, 64, Kind.tokenTx, r.k, r.i, r.a), tokenTxSlot(ds, r.k, r.i, r.a)))
-      .sort((x, y) => y.slot - x.slot || (x.signature < y.signature ? -1 : 1))
-    return yield* page(ctx, params, arrayList(items))
-  }))
+const getCompressionSignaturesForTokenOwner = method(
+  "getCompressionSignaturesForTokenOwner",
+  (raw, ctx) =>
+    Effect.gen(function*() {
+      const params = yield* paramsOf(raw, { required: ["owner"], ...paging })
+      const owner = yield* requiredPubkey(params, "owner")
+      const ds = ctx.dataset
+      const items = ownerAccounts(ds, owner, undefined)
+        .map((r) => signatureItem(seal(ds, 64, Kind.tokenTx, r.k, r.i, r.a), tokenTxSlot(ds, r.k, r.i, r.a)))
+        .sort((x, y) => y.slot - x.slot || (x.signature < y.signature ? -1 : 1))
+      return yield* page(ctx, params, arrayList(items))
+    })
+)
 
 interface ProofInput {
   readonly hash: string
@@ -599,7 +630,9 @@ const provable = (ds: Dataset.Dataset, hash: string): Effect.Effect<ProofInput, 
       const account = addressAccount(ds, s.a, s.b)
       return Effect.succeed({ hash, tree: account.tree, leafIndex: account.leafIndex })
     }
-    if (s.b >= 1 && s.b < current) return Effect.fail(new RpcFailure(-32000, `Validation Error: account ${hash} is spent`))
+    if (s.b >= 1 && s.b < current) {
+      return Effect.fail(new RpcFailure(-32000, `Validation Error: account ${hash} is spent`))
+    }
   }
   if (s !== undefined && s.kind === Kind.previousTokenAccount) {
     return Effect.fail(new RpcFailure(-32000, `Validation Error: account ${hash} is spent`))
@@ -640,7 +673,10 @@ const getValidityProof = method("getValidityProof", (raw, ctx) =>
     }
     if (hashes.length > Request.MAX_PROOF_INPUTS || addresses.length > Request.MAX_PROOF_INPUTS) {
       return yield* Effect.fail(
-        new RpcFailure(-32000, `Validation Error: at most ${Request.MAX_PROOF_INPUTS} hashes and ${Request.MAX_PROOF_INPUTS} new addresses`)
+        new RpcFailure(
+          -32000,
+          `Validation Error: at most ${Request.MAX_PROOF_INPUTS} hashes and ${Request.MAX_PROOF_INPUTS} new addresses`
+        )
       )
     }
     const accounts = yield* Effect.forEach(hashes, (h) => provable(ds, h))
@@ -680,46 +716,62 @@ const withTokenData = (entry: ReturnType<typeof tokenAccount>) => ({
   optionalTokenData: entry.tokenData
 })
 
-const getTransactionWithCompressionInfo = method("getTransactionWithCompressionInfo", (raw, ctx) =>
-  Effect.gen(function*() {
-    const params = yield* paramsOf(raw, { required: ["signature"], optional: [] })
-    const signature = params["signature"]
-    if (typeof signature !== "string" || base58ByteLength(signature) !== 64) {
-      return yield* Effect.fail(invalid(`invalid value: ${shown(signature)}, expected a base58-encoded 64-byte signature`))
-    }
-    const ds = ctx.dataset
-    const s = unseal(ds, 64, signature)
-    if (s !== undefined && s.kind === Kind.addressTx && s.a < addressCount(ds) && s.b < signatureCount(ds, s.a)) {
-      const version = signatureCount(ds, s.a) - s.b
-      const opened = addressAccount(ds, s.a, version)
-      return {
-        compressionInfo: {
-          closedAccounts: version > 1 ? [{ account: addressAccount(ds, s.a, version - 1), optionalTokenData: null }] : [],
-          openedAccounts: [{ account: opened, optionalTokenData: null }]
-        },
-        transaction: transactionBody(ds, signature, addressTxSlot(ds, s.a, s.b), ds.address(`compression:payer:${s.a}`), opened.owner)
+const getTransactionWithCompressionInfo = method(
+  "getTransactionWithCompressionInfo",
+  (raw, ctx) =>
+    Effect.gen(function*() {
+      const params = yield* paramsOf(raw, { required: ["signature"], optional: [] })
+      const signature = params["signature"]
+      if (typeof signature !== "string" || base58ByteLength(signature) !== 64) {
+        return yield* Effect.fail(
+          invalid(`invalid value: ${shown(signature)}, expected a base58-encoded 64-byte signature`)
+        )
       }
-    }
-    if (
-      s !== undefined && s.kind === Kind.tokenTx && s.a < mintCount(ds) && s.b < holderCount(ds, s.a) &&
-      s.c < accountCount(ds, s.a, s.b)
-    ) {
-      const { a: k, b: i, c: a } = s
-      const current = tokenAccount(ds, k, i, a, false)
-      const opened = a === 0
-        ? [
-          withTokenData(current),
-          ...Array.from({ length: accountCount(ds, k, i) - 1 }, (_, x) => withTokenData(tokenAccount(ds, k, i, x + 1, true)))
-        ]
-        : [withTokenData(current)]
-      const closed = a === 0 ? [] : [withTokenData(tokenAccount(ds, k, i, a, true))]
-      return {
-        compressionInfo: { closedAccounts: closed, openedAccounts: opened },
-        transaction: transactionBody(ds, signature, tokenTxSlot(ds, k, i, a), ownerOf(ds, k, i), TOKEN_PROGRAM)
+      const ds = ctx.dataset
+      const s = unseal(ds, 64, signature)
+      if (s !== undefined && s.kind === Kind.addressTx && s.a < addressCount(ds) && s.b < signatureCount(ds, s.a)) {
+        const version = signatureCount(ds, s.a) - s.b
+        const opened = addressAccount(ds, s.a, version)
+        return {
+          compressionInfo: {
+            closedAccounts: version > 1
+              ? [{ account: addressAccount(ds, s.a, version - 1), optionalTokenData: null }]
+              : [],
+            openedAccounts: [{ account: opened, optionalTokenData: null }]
+          },
+          transaction: transactionBody(
+            ds,
+            signature,
+            addressTxSlot(ds, s.a, s.b),
+            ds.address(`compression:payer:${s.a}`),
+            opened.owner
+          )
+        }
       }
-    }
-    return yield* Effect.fail(notFound(`transaction ${signature} not found`))
-  }))
+      if (
+        s !== undefined && s.kind === Kind.tokenTx && s.a < mintCount(ds) && s.b < holderCount(ds, s.a) &&
+        s.c < accountCount(ds, s.a, s.b)
+      ) {
+        const { a: k, b: i, c: a } = s
+        const current = tokenAccount(ds, k, i, a, false)
+        const opened = a === 0
+          ? [
+            withTokenData(current),
+            ...Array.from(
+              { length: accountCount(ds, k, i) - 1 },
+              (_, x) => withTokenData(tokenAccount(ds, k, i, x + 1, true))
+            )
+          ]
+          : [withTokenData(current)]
+        const closed = a === 0 ? [] : [withTokenData(tokenAccount(ds, k, i, a, true))]
+        return {
+          compressionInfo: { closedAccounts: closed, openedAccounts: opened },
+          transaction: transactionBody(ds, signature, tokenTxSlot(ds, k, i, a), ownerOf(ds, k, i), TOKEN_PROGRAM)
+        }
+      }
+      return yield* Effect.fail(notFound(`transaction ${signature} not found`))
+    })
+)
 
 /**
  * The compression area.

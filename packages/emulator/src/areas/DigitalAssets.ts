@@ -257,7 +257,10 @@ const assetJson = (dataset: Dataset.Dataset, authority: string, i: number): Asse
         seq: 0,
         leaf_id: 0
       },
-    grouping: [{ group_key: "collection", group_value: pooled(dataset, `das:${authority}:collection:${Math.floor(i / 1000)}`) }],
+    grouping: [{
+      group_key: "collection",
+      group_value: pooled(dataset, `das:${authority}:collection:${Math.floor(i / 1000)}`)
+    }],
     royalty: {
       royalty_model: "creators",
       target: null,
@@ -294,7 +297,9 @@ const sortKey = (dataset: Dataset.Dataset, authority: string, i: number, by: Das
   const created = BASE_SLOT + i * 7
   if (by === "none" || by === "created") return created
   const updated = created + dataset.int(`das:${authority}:${i}:updated`, 2_000_000)
-  return by === "updated" ? updated : Math.max(updated, created + dataset.int(`das:${authority}:${i}:action`, 3_000_000))
+  return by === "updated"
+    ? updated
+    : Math.max(updated, created + dataset.int(`das:${authority}:${i}:action`, 3_000_000))
 }
 
 // -- ordered views and pagination ---------------------------------------------
@@ -411,7 +416,11 @@ const withOptionsAlias = (params: unknown): unknown => {
 
 // -- getAssetsByAuthority ---------------------------------------------------------
 
-const assetView = (ctx: AreaContext, authority: string, sorting: typeof DasParams.AssetSorting.Type | undefined): View => {
+const assetView = (
+  ctx: AreaContext,
+  authority: string,
+  sorting: typeof DasParams.AssetSorting.Type | undefined
+): View => {
   const by = sorting?.sortBy ?? "none"
   const descending = sorting?.sortDirection === "desc"
   const n = assetCount(ctx.dataset, authority)
@@ -448,7 +457,9 @@ const getAssetsByAuthority: RpcMethod = {
     Effect.gen(function*() {
       const params = yield* decodeParams(DigitalAssetSchema.GetAssetsByAuthorityParams, withOptionsAlias(raw))
       const view = assetView(ctx, params.authorityAddress, params.sortBy)
-      const sortKeyName = `assets:${params.authorityAddress}:${params.sortBy?.sortBy ?? "none"}:${params.sortBy?.sortDirection ?? "asc"}`
+      const sortKeyName = `assets:${params.authorityAddress}:${params.sortBy?.sortBy ?? "none"}:${
+        params.sortBy?.sortDirection ?? "asc"
+      }`
       const w = yield* windowOf(ctx, sortKeyName, view, params)
       const items = positions(w).map((p) => {
         const i = view.indexAt(p)
@@ -476,7 +487,9 @@ const getAssetsByAuthority: RpcMethod = {
  * @category data
  */
 export const ownerAccountCount = (dataset: Dataset.Dataset, owner: string): number =>
-  owner === sampleOwner(dataset) ? dataset.size("das.ownerTokenAccounts", 2_500) : dataset.int(`das:ta:${owner}:count`, 30)
+  owner === sampleOwner(dataset)
+    ? dataset.size("das.ownerTokenAccounts", 2_500)
+    : dataset.int(`das:ta:${owner}:count`, 30)
 
 /**
  * How many holders a mint has (zero balances included).
@@ -494,7 +507,15 @@ const amountOf = (dataset: Dataset.Dataset, label: string, i: number): bigint =>
   return BigInt(1 + dataset.int(`${label}:amount`, 1_000_000_000))
 }
 
-const tokenAccountJson = (address: string, mint: string, owner: string, amount: bigint, dataset: Dataset.Dataset, i: number, label: string): TokenAccountJson => {
+const tokenAccountJson = (
+  address: string,
+  mint: string,
+  owner: string,
+  amount: bigint,
+  dataset: Dataset.Dataset,
+  i: number,
+  label: string
+): TokenAccountJson => {
   const delegated = i % 11 === 0 && amount > 0n
   return {
     address,
@@ -518,7 +539,15 @@ const ownerAccount = (dataset: Dataset.Dataset, owner: string, i: number): Token
 
 const holderAccount = (dataset: Dataset.Dataset, mint: string, i: number): TokenAccountJson => {
   const label = `das:mh:${mint}:${i}`
-  return tokenAccountJson(dataset.address(label), mint, dataset.address(`${label}:owner`), amountOf(dataset, label, i), dataset, i, label)
+  return tokenAccountJson(
+    dataset.address(label),
+    mint,
+    dataset.address(`${label}:owner`),
+    amountOf(dataset, label, i),
+    dataset,
+    i,
+    label
+  )
 }
 
 const getTokenAccounts: RpcMethod = {
@@ -533,11 +562,13 @@ const getTokenAccounts: RpcMethod = {
       const mint = params.mint
       // The visible natural indices, materialised once per query shape.
       const key = `ta:${owner ?? ""}:${mint ?? ""}:${showZero}`
-      const lists = ctx.state("das:token-lists", () => new Map<string, { readonly indices: Int32Array; readonly get: (i: number) => TokenAccountJson }>())
+      const lists = ctx.state("das:token-lists", () =>
+        new Map<string, { readonly indices: Int32Array; readonly get: (i: number) => TokenAccountJson }>())
       let list = lists.get(key)
       if (list === undefined) {
         const get = owner !== undefined
-          ? (i: number) => ownerAccount(dataset, owner, i)
+          ? (i: number) =>
+            ownerAccount(dataset, owner, i)
           : (i: number) => holderAccount(dataset, mint!, i)
         const n = owner !== undefined ? ownerAccountCount(dataset, owner) : mintHolderCount(dataset, mint!)
         const visible: Array<number> = []
@@ -571,7 +602,9 @@ const getTokenAccounts: RpcMethod = {
  * @category data
  */
 export const signatureCount = (dataset: Dataset.Dataset, id: string): number =>
-  id === sampleCompressedAsset(dataset) ? dataset.size("das.assetSignatures", 2_000) : 1 + dataset.int(`das:sig:${id}:count`, 8)
+  id === sampleCompressedAsset(dataset)
+    ? dataset.size("das.assetSignatures", 2_000)
+    : 1 + dataset.int(`das:sig:${id}:count`, 8)
 
 const signatureAt = (dataset: Dataset.Dataset, id: string, k: number) => dataset.signature(`das:sig:${id}:${k}`)
 
@@ -584,7 +617,8 @@ const getSignaturesForAsset: RpcMethod = {
     Effect.gen(function*() {
       const params = yield* decodeParams(AssetSignatureSchema.GetSignaturesForAssetParams, raw)
       const descending = params.sortDirection === "desc"
-      const view = naturalView(signatureCount(ctx.dataset, params.id), (k) => signatureAt(ctx.dataset, params.id, k), descending)
+      const view = naturalView(signatureCount(ctx.dataset, params.id), (k) =>
+        signatureAt(ctx.dataset, params.id, k), descending)
       const w = yield* windowOf(ctx, `sig:${params.id}:${descending}`, view, params)
       return {
         last_indexed_slot: ctx.slot(),

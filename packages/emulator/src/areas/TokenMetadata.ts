@@ -96,7 +96,9 @@ const render = (dataset: Dataset.Dataset, mint: string, slot: number, includeOff
   const nft = decimals === 0
   // A fractional part too, as real supplies have: a large supply is then not a round double.
   const dust = nft ? 0n : BigInt(dataset.int(`${label}:dust`, 10 ** decimals))
-  const baseSupply = nft ? 1n : BigInt(1 + dataset.int(`${label}:supply`, 1_000_000_000)) * 10n ** BigInt(decimals) + dust
+  const baseSupply = nft
+    ? 1n
+    : BigInt(1 + dataset.int(`${label}:supply`, 1_000_000_000)) * 10n ** BigInt(decimals) + dust
   const supply = mint === liveMint(dataset) ? baseSupply + BigInt(slot) * 10n ** BigInt(decimals) : baseSupply
   const updateAuthority = dataset.address(`${label}:update-authority`)
   const creator = dataset.address(`${label}:creator`)

@@ -87,8 +87,7 @@ export const hasFunder = (i: number): boolean => i % 7 !== 6
  * @since 0.1.0
  * @category data
  */
-export const domainOf = (i: number): string | undefined =>
-  hasIdentity(i) && i % 3 === 0 ? `wallet${i}.sol` : undefined
+export const domainOf = (i: number): string | undefined => hasIdentity(i) && i % 3 === 0 ? `wallet${i}.sol` : undefined
 
 /**
  * Transfers (and history entries) of seeded wallet `i`.
@@ -171,7 +170,9 @@ const tokenBalance = (dataset: Dataset.Dataset, i: number, j: number, zero: bool
   const raw = zero ? 0n : scaled > 0n ? scaled : 1n
   const balance = ui(raw, decimals)
   const priced = dataset.int(`${label}:priced`, 8) !== 0
-  const price = priced ? round((1 + dataset.int(`${label}:price`, 100_000)) / 10 ** (1 + dataset.int(`${label}:pexp`, 5)), 6) : null
+  const price = priced
+    ? round((1 + dataset.int(`${label}:price`, 100_000)) / 10 ** (1 + dataset.int(`${label}:pexp`, 5)), 6)
+    : null
   const named = dataset.int(`${label}:named`, 10) !== 0
   return {
     mint,
@@ -213,8 +214,10 @@ const sortedTokens = (ctx: AreaContext, i: number, zero: boolean): ReadonlyArray
   ctx.state(`wallet:tokens:${i}:${zero}`, () => {
     const list: Array<Balance> = []
     for (let j = 0; j < tokenCount(ctx.dataset, i); j++) list.push(tokenBalance(ctx.dataset, i, j, false))
-    if (zero) for (let j = 0; j < 1 + ctx.dataset.int(`wallet:${i}:zeros`, 8); j++) {
-      list.push(tokenBalance(ctx.dataset, i, j, true))
+    if (zero) {
+      for (let j = 0; j < 1 + ctx.dataset.int(`wallet:${i}:zeros`, 8); j++) {
+        list.push(tokenBalance(ctx.dataset, i, j, true))
+      }
     }
     return list.sort(byUsdValue)
   })
@@ -327,11 +330,12 @@ const boolOf = (query: URLSearchParams, name: string, fallback: boolean): boolea
   return raw === null ? fallback : raw === "true" ? true : raw === "false" ? false : undefined
 }
 
-const checkWallet = (request: RestRequest) =>
-  isWallet(request.params["wallet"] ?? "") ? Effect.void : bad(walletRule)
+const checkWallet = (request: RestRequest) => isWallet(request.params["wallet"] ?? "") ? Effect.void : bad(walletRule)
 
 const checkLimit = (request: RestRequest, fallback: number) =>
-  limitOf(request.query, fallback) === undefined ? bad(`limit must be an integer between 1 and ${MAX_LIMIT}`) : Effect.void
+  limitOf(request.query, fallback) === undefined
+    ? bad(`limit must be an integer between 1 and ${MAX_LIMIT}`)
+    : Effect.void
 
 /** The known wallet's index, or undefined for a valid address the dataset does not hold. */
 const seeded = (ctx: AreaContext, request: RestRequest) => indexOf(ctx, request.params["wallet"]!)
@@ -415,12 +419,17 @@ const balances = route(
       const tokens = i === undefined ? [] : sortedTokens(ctx, i, showZero)
       const native = showNative ? [nativeBalance(ctx.dataset, i)] : []
       // Native SOL is the first entry of page 1; the rest follow it in usdValue order.
-      const all = Dataset.lazyList(native.length + tokens.length, (k) => k < native.length ? native[k]! : tokens[k - native.length]!)
+      const all = Dataset.lazyList(native.length + tokens.length, (k) =>
+        k < native.length ? native[k]! : tokens[k - native.length]!)
       const slice = Paging.pageOf(all, page, limit)
       return {
         balances: slice.items,
         ...(showNfts ? { nfts: page === 1 && i !== undefined ? nftsOf(ctx.dataset, i) : [] } : {}),
-        totalUsdValue: round(slice.items.reduce((s, b) => s + (b.usdValue ?? 0), 0), 2),
+        totalUsdValue: round(
+          slice.items.reduce((s, b) =>
+            s + (b.usdValue ?? 0), 0),
+          2
+        ),
         pagination: { page, limit, hasMore: slice.hasMore }
       } satisfies Encoded<typeof WalletRecords.BalancesPage>
     })
@@ -497,10 +506,12 @@ const history = route(
         }
         data.push(historyAt(ctx.dataset, i!, k, tokenAccounts))
       }
-      return Effect.succeed({
-        data,
-        pagination: more ? { hasMore: true, nextCursor: data[data.length - 1]!.signature } : { hasMore: false }
-      } satisfies Encoded<typeof WalletRecords.HistoryPage>)
+      return Effect.succeed(
+        {
+          data,
+          pagination: more ? { hasMore: true, nextCursor: data[data.length - 1]!.signature } : { hasMore: false }
+        } satisfies Encoded<typeof WalletRecords.HistoryPage>
+      )
     })
 )
 
@@ -517,21 +528,23 @@ const fundedBy = route(
     const raw = BigInt(1 + ds.int(`wallet:${i}:funding:raw`, 100_000)) * 1_000_000n
     const signature = ds.signature(`wallet:${i}:funding`)
     const timestamp = timestampAt(ds, i, activityCount(ds, i)) - 3600
-    return Effect.succeed({
-      funder: walletAt(ds, f),
-      funderName: funder?.name ?? null,
-      funderType: funder?.type ?? null,
-      mint: NATIVE_MINT,
-      symbol: "SOL",
-      amount: ui(raw, 9),
-      amountRaw: raw.toString(),
-      decimals: 9,
-      signature,
-      timestamp,
-      date: new Date(timestamp * 1000).toISOString(),
-      slot: slotAt(i, activityCount(ds, i)) - 9000,
-      explorerUrl: `https://orbmarkets.io/tx/${signature}`
-    } satisfies Encoded<typeof WalletRecords.FundedBy>)
+    return Effect.succeed(
+      {
+        funder: walletAt(ds, f),
+        funderName: funder?.name ?? null,
+        funderType: funder?.type ?? null,
+        mint: NATIVE_MINT,
+        symbol: "SOL",
+        amount: ui(raw, 9),
+        amountRaw: raw.toString(),
+        decimals: 9,
+        signature,
+        timestamp,
+        date: new Date(timestamp * 1000).toISOString(),
+        slot: slotAt(i, activityCount(ds, i)) - 9000,
+        explorerUrl: `https://orbmarkets.io/tx/${signature}`
+      } satisfies Encoded<typeof WalletRecords.FundedBy>
+    )
   }
 )
 

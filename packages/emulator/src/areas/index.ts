@@ -23,5 +23,5 @@ export const areas: ReadonlyArray<Area> = [
   DigitalAssets.area,
   TokenMetadata.area,
   Wallet.area,
-  Webhooks.area,
+  Webhooks.area
 ]

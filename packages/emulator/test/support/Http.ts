@@ -30,7 +30,11 @@ export const urlFor = (emu: Emulator, path: string, key?: string | null, query: 
   return url
 }
 
-export const post = (emu: Emulator, body: unknown, options: { key?: string | null | undefined; path?: string; signal?: AbortSignal } = {}) =>
+export const post = (
+  emu: Emulator,
+  body: unknown,
+  options: { key?: string | null | undefined; path?: string; signal?: AbortSignal } = {}
+) =>
   Effect.promise(() =>
     fetch(urlFor(emu, options.path ?? "/", options.key), {
       method: "POST",
@@ -40,8 +44,13 @@ export const post = (emu: Emulator, body: unknown, options: { key?: string | nul
     }).then(read)
   )
 
-export const rpc = (emu: Emulator, method: string, params: unknown = {}, id: string | number = "1", key?: string | null) =>
-  post(emu, { jsonrpc: "2.0", id, method, params }, { key })
+export const rpc = (
+  emu: Emulator,
+  method: string,
+  params: unknown = {},
+  id: string | number = "1",
+  key?: string | null
+) => post(emu, { jsonrpc: "2.0", id, method, params }, { key })
 
 export const get = (
   emu: Emulator,
@@ -54,7 +63,9 @@ export const get = (
 
 /** A request expected to fail at the transport level: the error's message, or the reply. */
 export const attempt = (run: () => Promise<Reply>) =>
-  Effect.promise(() => run().then((reply) => ({ ok: true as const, reply }), (e: unknown) => ({ ok: false as const, error: e })))
+  Effect.promise(() =>
+    run().then((reply) => ({ ok: true as const, reply }), (e: unknown) => ({ ok: false as const, error: e }))
+  )
 
 export const rawRpc = (emu: Emulator, method: string, params: unknown = {}) => () =>
   fetch(urlFor(emu, "/"), {

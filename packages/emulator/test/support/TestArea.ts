@@ -60,7 +60,11 @@ export const testArea: Area = {
         if (!(page >= 1)) return Effect.fail(new RestFailure(400, "page must be at least 1"))
         const list = Dataset.lazyList(25, (i) => ctx.dataset.address(`test:thing:${request.params["wallet"]}:${i}`))
         const p = Paging.pageOf(list, page, 10)
-        return Effect.succeed({ wallet: request.params["wallet"], items: p.items, pagination: { page, hasMore: p.hasMore } })
+        return Effect.succeed({
+          wallet: request.params["wallet"],
+          items: p.items,
+          pagination: { page, hasMore: p.hasMore }
+        })
       }
     },
     {
