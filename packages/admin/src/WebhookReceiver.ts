@@ -21,6 +21,12 @@
  * receiver waits for the handler and answers that status when it fails, and
  * forgets the batch's signatures so the service's retry is processed.
  *
+ * @example
+ * const receiver = yield* WebhookReceiver.make({
+ *   authHeader: Redacted.make(process.env.WEBHOOK_AUTH!),
+ *   onEvents: (events) => Effect.log(`got ${events.length} transactions`)
+ * })
+ * yield* HttpServer.serveEffect(WebhookReceiver.router(receiver, "/webhooks"))
  * @since 0.1.0
  */
 import * as HttpApp from "@effect/platform/HttpApp"
@@ -45,6 +51,8 @@ import * as Stream from "effect/Stream"
 import { createHash, timingSafeEqual } from "node:crypto"
 
 /**
+ * How a receiver checks, bounds and hands over deliveries; only `authHeader` and `onEvents` are required.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -111,6 +119,8 @@ export interface Receiver {
 }
 
 /**
+ * A receiver provided by `layer`, for apps that mount it far from where it is configured.
+ *
  * @since 0.1.0
  * @category tags
  */

@@ -2,6 +2,8 @@
  * The `solfx` command tree and its runner: parse, run, and turn the outcome into
  * an exit code (0 success, 1 typed failure, 2 usage error, 130 interrupted).
  *
+ * @example
+ * const code = yield* Cli.main(["node", "solfx", "demo", "--json"]) // 0, 1, 2 or 130
  * @since 0.1.0
  */
 import type * as CliApp from "@effect/cli/CliApp"
@@ -40,6 +42,8 @@ export const command = root.pipe(
 )
 
 /**
+ * The version `solfx --version` prints: the package's.
+ *
  * @since 0.1.0
  * @category constants
  */

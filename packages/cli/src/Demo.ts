@@ -4,6 +4,9 @@
  * their proofs, wallet balances, token metadata, compression, a bundle, webhooks,
  * and the project usage record with the credits the tour itself spent.
  *
+ * @example
+ * // `solfx demo --json` from code: one JSON line per section
+ * yield* Demo.run({ json: true, seed: 7 })
  * @since 0.1.0
  */
 import { Admin } from "@solfx/admin/Admin"

@@ -7,6 +7,9 @@
  *   printed with help by @effect/cli), or a `UsageError` such as a missing API key.
  * - 130: interrupted (Ctrl-C).
  *
+ * @example
+ * Failure.report(Cause.fail(new Failure.UsageError({ message: "no key" })))
+ * // { code: 2, line: Option.some("UsageError: no key") }
  * @since 0.1.0
  */
 import * as ValidationError from "@effect/cli/ValidationError"
@@ -25,6 +28,8 @@ import * as Predicate from "effect/Predicate"
 export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
 
 /**
+ * What a run's failure becomes: the process's exit code and what stderr says.
+ *
  * @since 0.1.0
  * @category models
  */

@@ -18,6 +18,8 @@ import * as Faults from "@solfx/emulator/Faults"
 import * as Either from "effect/Either"
 
 /**
+ * The SPEC grammar in one line, for `--help`: built from the emulator's fault kinds so it cannot drift.
+ *
  * @since 0.1.0
  * @category constants
  */

@@ -1,6 +1,9 @@
 /**
  * Human formatting: amounts with their decimals, aligned tables, JSON-ready values.
  *
+ * @example
+ * Format.amount(1234567891n, 6) // "1,234.567891"
+ * Format.table([{ header: "mint", cell: (r) => r.mint }], rows).join("\n")
  * @since 0.1.0
  */
 import * as Either from "effect/Either"

@@ -4,6 +4,8 @@
  * `solfx --json das proofs ID`): `hoist` moves them in front of the subcommand,
  * where @effect/cli reads a parent's options.
  *
+ * @example
+ * hoist(["node", "solfx", "das", "proofs", "ID", "--json"]) // ["node", "solfx", "--json", "das", "proofs", "ID"]
  * @since 0.1.0
  */
 import * as Command from "@effect/cli/Command"
@@ -14,6 +16,8 @@ import type * as Redacted from "effect/Redacted"
 import { UsageError } from "./Failure.js"
 
 /**
+ * The global options, declared once on `root` so every subcommand shares them.
+ *
  * @since 0.1.0
  * @category options
  */

@@ -3,6 +3,9 @@
  * (a stream prints one line per item; bigints keep every digit). Otherwise: human
  * text, aligned tables, and a progress bar on stderr when it is a terminal.
  *
+ * @example
+ * const out = yield* Output.Output
+ * yield* out.rows(assets, { columns: assetColumns, progress: "assets" }) // a table, or one JSON line per asset
  * @since 0.1.0
  */
 import * as Json from "@solfx/core/Json"
@@ -33,6 +36,8 @@ export interface RowsOptions<A> {
 }
 
 /**
+ * What commands write through, so the `--json` choice is made once, not in every command.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -54,6 +59,8 @@ export interface OutputShape {
 }
 
 /**
+ * The output of the current run (see `layer`).
+ *
  * @since 0.1.0
  * @category tags
  */
@@ -75,6 +82,8 @@ const write = (text: string) => Effect.sync(() => void process.stdout.write(text
 export const jsonLine = (value: unknown): string => Json.stringify(Format.toJson(value))
 
 /**
+ * An output for one mode; `interactive` defaults to whether stderr is a terminal (tests set it).
+ *
  * @since 0.1.0
  * @category constructors
  */
@@ -130,6 +139,8 @@ export const make = (options: { readonly json: boolean; readonly interactive?: b
 }
 
 /**
+ * The output as a layer, human or `--json`.
+ *
  * @since 0.1.0
  * @category layers
  */

@@ -3,12 +3,17 @@
  * thousands of mints). It draws only when stderr is a terminal and the output is
  * not `--json`; otherwise every call is a no-op, so piped output stays clean.
  *
+ * @example
+ * const bar = yield* Progress.make("assets", { total: 10_000 })
+ * yield* bar.advance(1_000) // redrawn at most every 80 ms, erased when the scope closes
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 
 /**
+ * A bar in use: commands count items into it and clear it before printing other output.
+ *
  * @since 0.1.0
  * @category models
  */

@@ -4,6 +4,9 @@
  * comes from `SOLFX_*` environment variables with flag overrides, or, with
  * `--emulator`, from an emulator started in-process on a free port.
  *
+ * @example
+ * // what `--emulator` does: every service against an emulator started in-process
+ * program.pipe(Effect.provide(Services.layer({ ...globals, emulator: true })))
  * @since 0.1.0
  */
 import * as SolfxConfig from "@solfx/core/Config"

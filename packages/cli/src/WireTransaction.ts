@@ -5,6 +5,9 @@
  * count, Ed25519 signatures, then the message (header, static keys, recent
  * blockhash, instructions). Transfer data: u32 LE 2 ‖ u64 LE lamports.
  *
+ * @example
+ * const payer = WireTransaction.generateKeypair()
+ * const tx = WireTransaction.transferTransaction(payer, [{ to: recipient, lamports: 1_000_000n }]) // base64
  * @since 0.1.0
  */
 import { ed25519 } from "@noble/curves/ed25519.js"

@@ -1,6 +1,11 @@
 /**
  * @solfx/cli: the `solfx` command line, and the layer that composes every SDK service.
  *
+ * @example
+ * import { Cli } from "@solfx/cli"
+ *
+ * // what the `solfx` binary runs: parse argv, run the command, exit with its code
+ * NodeRuntime.runMain(Cli.main(process.argv).pipe(Effect.provide(NodeContext.layer)))
  * @since 0.1.0
  */
 

@@ -2,6 +2,9 @@
  * Schema decoding that fails with the SDK's own errors: `DecodeError` with a JSON
  * path for responses, `InvalidRequest` naming the field and the rule for input.
  *
+ * @example
+ * Decode.decodeWith(DigitalAsset.DigitalAssetList, "getAssetsByAuthority", body, "$.result")
+ * // fails with DecodeError at e.g. $.result.items[3].id
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"

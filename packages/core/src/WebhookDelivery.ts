@@ -10,6 +10,9 @@
  * amounts are exact `bigint`s (signed where balances can fall); UI token amounts
  * with decimals stay numbers. Unknown extra fields are tolerated.
  *
+ * @example
+ * const items = Either.getOrThrow(WebhookDelivery.decode(Json.parse(body)))
+ * items.map((item) => WebhookDelivery.signatureOf(item)) // raw or enhanced alike
  * @since 0.1.0
  */
 import * as Either from "effect/Either"
@@ -111,6 +114,8 @@ export const NativeTransfer = Schema.Struct({
 }).annotations({ identifier: "NativeTransfer" })
 
 /**
+ * A decoded `NativeTransfer`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -133,6 +138,8 @@ export const TokenTransfer = Schema.Struct({
 }).annotations({ identifier: "TokenTransfer" })
 
 /**
+ * A decoded `TokenTransfer`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -150,6 +157,8 @@ export const RawTokenAmount = Schema.Struct({
 }).annotations({ identifier: "RawTokenAmount" })
 
 /**
+ * How one token account's balance changed in the transaction.
+ *
  * @since 0.1.0
  * @category schemas
  */
@@ -161,6 +170,8 @@ export const TokenBalanceChange = Schema.Struct({
 }).annotations({ identifier: "TokenBalanceChange" })
 
 /**
+ * A decoded `TokenBalanceChange`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -180,6 +191,8 @@ export const AccountData = Schema.Struct({
 }).annotations({ identifier: "AccountData" })
 
 /**
+ * A decoded `AccountData`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -216,6 +229,8 @@ export const EnhancedTransaction = Schema.Struct({
 }).pipe(Schema.attachPropertySignature("kind", "enhanced")).annotations({ identifier: "EnhancedTransaction" })
 
 /**
+ * A decoded `EnhancedTransaction`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -237,12 +252,16 @@ export const CompiledInstruction = Schema.Struct({
 }).annotations({ identifier: "CompiledInstruction" })
 
 /**
+ * A decoded `CompiledInstruction`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
 export type CompiledInstruction = typeof CompiledInstruction.Type
 
 /**
+ * The instructions a top-level instruction invoked (CPIs), by its `index`.
+ *
  * @since 0.1.0
  * @category schemas
  */
@@ -271,6 +290,8 @@ export const TokenBalance = Schema.Struct({
 }).annotations({ identifier: "TokenBalance" })
 
 /**
+ * A decoded `TokenBalance`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -301,6 +322,8 @@ export const TransactionMeta = Schema.Struct({
 }).annotations({ identifier: "TransactionMeta" })
 
 /**
+ * A decoded `TransactionMeta`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -357,6 +380,8 @@ export const RawTransaction = Schema.Struct({
 }).pipe(Schema.attachPropertySignature("kind", "raw")).annotations({ identifier: "RawTransaction" })
 
 /**
+ * A decoded `RawTransaction`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -398,6 +423,8 @@ export const DeliveryItem = Schema.transformOrFail(
 ).annotations({ identifier: "DeliveryItem" })
 
 /**
+ * A decoded `DeliveryItem`: enhanced or raw, told apart by `kind`.
+ *
  * @since 0.1.0
  * @category models
  */
@@ -412,6 +439,8 @@ export type DeliveryItem = EnhancedTransaction | RawTransaction
 export const Delivery = Schema.Array(DeliveryItem).annotations({ identifier: "WebhookDelivery" })
 
 /**
+ * A decoded `Delivery`: the type of the schema of the same name.
+ *
  * @since 0.1.0
  * @category models
  */

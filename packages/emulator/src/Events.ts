@@ -7,6 +7,8 @@
  * Listeners run synchronously inside the publishing request: they must only
  * hand the event over (to a queue) and return.
  *
+ * @example
+ * const unsubscribe = Events.transactionsLanded(ctx.state).subscribe((landed) => Queue.unsafeOffer(queue, landed))
  * @since 0.1.0
  */
 import type * as Transaction from "@solfx/core/Transaction"
@@ -25,6 +27,8 @@ export interface Publisher<A> {
 }
 
 /**
+ * A new channel with no listeners. A listener that throws is skipped, so it cannot fail the publisher.
+ *
  * @since 0.1.0
  * @category constructors
  */

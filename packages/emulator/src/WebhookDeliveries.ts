@@ -18,6 +18,9 @@
  * The payloads are built from the parsed wire transaction and encoded with
  * core's `WebhookDelivery` schema, so what is sent is what the SDK decodes.
  *
+ * @example
+ * // tests: retry in milliseconds, not the service's minute
+ * Emulator.layerTest({ webhookDelivery: { retrySpacing: "20 millis", failureThreshold: 6 } })
  * @since 0.1.0
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
@@ -54,6 +57,8 @@ export interface Options {
 }
 
 /**
+ * The values of the unset `Options`: the real service's behaviour.
+ *
  * @since 0.1.0
  * @category constants
  */
