@@ -86,6 +86,32 @@ export interface Options<E = never, R = never> extends Config.Options {
 }
 
 /**
+ * Every service, over whatever `HttpTransport` is provided: a real one, or
+ * `HttpTesting.layerTransport` in unit tests.
+ *
+ * @example
+ * const test = Solfx.services().pipe(Layer.provideMerge(HttpTesting.layerTransport(handler)))
+ * @since 0.1.0
+ * @category layers
+ */
+export const services = (
+  options: ServiceOptions = {}
+): Layer.Layer<
+  Exclude<Services, HttpTransport.HttpTransport | Config.SolfxConfig>,
+  never,
+  HttpTransport.HttpTransport
+> =>
+  Layer.mergeAll(
+    options.digitalAssets === undefined ? DigitalAssets.layer : DigitalAssets.layerWith(options.digitalAssets),
+    TokenMetadata.layer,
+    options.compression === undefined ? Compression.layer : Compression.layerWith(options.compression),
+    Bundles.layer(options.bundles ?? {}),
+    Wallet.layer,
+    Admin.layer,
+    Webhooks.layer
+  )
+
+/**
  * Every service over one transport built on the given `HttpClient` layer; the
  * config is still needed (`Config.layer`, `Config.layerConfig`, or an emulator's
  * `Emulator.layerTest`).
@@ -99,17 +125,9 @@ export interface Options<E = never, R = never> extends Config.Options {
  */
 export const layerWith = <E, R>(
   httpClient: Layer.Layer<HttpClient.HttpClient, E, R>,
-  services: ServiceOptions = {}
+  options: ServiceOptions = {}
 ): Layer.Layer<Exclude<Services, Config.SolfxConfig>, E, R | Config.SolfxConfig> =>
-  Layer.mergeAll(
-    services.digitalAssets === undefined ? DigitalAssets.layer : DigitalAssets.layerWith(services.digitalAssets),
-    TokenMetadata.layer,
-    services.compression === undefined ? Compression.layer : Compression.layerWith(services.compression),
-    Bundles.layer(services.bundles ?? {}),
-    Wallet.layer,
-    Admin.layer,
-    Webhooks.layer
-  ).pipe(
+  services(options).pipe(
     // provideMerge: the one transport is shared by every service and also exposed.
     Layer.provideMerge(HttpTransport.layer),
     Layer.provide(httpClient)

@@ -3,42 +3,22 @@
  * emulator on loopback, or answered by an `HttpTesting` handler (which also
  * counts the requests). Retries are fast so that fault runs stay short in real time.
  */
-import * as Admin from "@solfx/admin/Admin"
-import * as Webhooks from "@solfx/admin/Webhooks"
 import type * as SolfxConfig from "@solfx/core/Config"
 import type * as Emulator from "@solfx/emulator/Emulator"
 import type { FaultKind } from "@solfx/emulator/Faults"
 import * as HttpTesting from "@solfx/http/HttpTesting"
 import type * as HttpTransport from "@solfx/http/HttpTransport"
-import * as Bundles from "@solfx/rpc/Bundles"
-import * as Compression from "@solfx/rpc/Compression"
-import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
-import * as TokenMetadata from "@solfx/rpc/TokenMetadata"
+import * as Solfx from "@solfx/sdk/Solfx"
 import * as Loopback from "@solfx/testing/Loopback"
-import * as Wallet from "@solfx/wallet/Wallet"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 
-export type Services =
-  | DigitalAssets.DigitalAssets
-  | TokenMetadata.TokenMetadata
-  | Compression.Compression
-  | Bundles.Bundles
-  | Wallet.Wallet
-  | Admin.Admin
-  | Webhooks.Webhooks
+/** Every area service (not the transport or config). */
+export type Services = Exclude<Solfx.Services, HttpTransport.HttpTransport | SolfxConfig.SolfxConfig>
 
 /** The service layers, needing an `HttpTransport`. */
-export const services: Layer.Layer<Services, never, HttpTransport.HttpTransport> = Layer.mergeAll(
-  DigitalAssets.layer,
-  TokenMetadata.layer,
-  Compression.layer,
-  Bundles.layer(),
-  Wallet.layer,
-  Admin.layer,
-  Webhooks.layer
-)
+export const services: Layer.Layer<Services, never, HttpTransport.HttpTransport> = Solfx.services()
 
 /** Small delays: 1 ms doubling, capped at 20 ms, up to 10 retries. */
 export const fastRetry = { times: 10, base: Duration.millis(1), maxDelay: Duration.millis(20) }

@@ -16,7 +16,7 @@
  *
  * @since 0.1.0
  */
-import type * as Webhook from "@solfx/core/Webhook"
+import * as Webhook from "@solfx/core/Webhook"
 import * as Effect from "effect/Effect"
 import type { Area, AreaContext, Project, RestRoute } from "../Area.js"
 import type { Dataset } from "../Dataset.js"
@@ -103,14 +103,7 @@ interface Owner {
 
 const STATE_KEY = "webhooks:store"
 
-const KINDS: ReadonlyArray<Webhook.WebhookType> = [
-  "enhanced",
-  "raw",
-  "discord",
-  "enhancedDevnet",
-  "rawDevnet",
-  "discordDevnet"
-]
+const KINDS: ReadonlyArray<Webhook.WebhookType> = Webhook.WebhookType.literals
 
 const ENHANCED_TYPES: ReadonlyArray<ReadonlyArray<string>> = [
   ["ANY"],
