@@ -21,7 +21,7 @@ import { fileURLToPath } from "node:url"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 // The published packages. @solfx/testing (private: test support only) is never packed.
-const PACKAGES = ["core", "http", "rpc", "wallet", "admin", "emulator", "sdk", "cli"]
+const PACKAGES = ["core", "http", "rpc", "wallet", "admin", "webhooks", "emulator", "sdk", "cli"]
 // Installed next to the tarballs, at the versions the workspace builds and tests with.
 const PEERS = ["effect", "@effect/platform", "@effect/platform-node", "typescript", "@types/node"]
 const keep = process.argv.includes("--keep")
