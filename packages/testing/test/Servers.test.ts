@@ -9,6 +9,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
 import { Redis as IORedis } from "ioredis"
 import { existsSync } from "node:fs"
 import * as Net from "node:net"
@@ -25,47 +26,47 @@ const accepts = (port: number) =>
     socket.once("error", () => resume(Effect.succeed(false)))
   })
 
+/** Starts a server, hands it to `use` inside a scope, then checks that it is gone: directory removed, port closed. */
+const usedThenGone = <S extends { readonly dir: string; readonly port: number }, E, R>(
+  start: Effect.Effect<S, Servers.ServerError, Scope.Scope>,
+  use: (server: S) => Effect.Effect<void, E, R>
+) =>
+  Effect.gen(function*() {
+    const server = yield* Effect.scoped(Effect.tap(start, (server) => {
+      expect(existsSync(server.dir)).toBe(true)
+      return use(server)
+    }))
+    expect(existsSync(server.dir)).toBe(false)
+    expect(yield* accepts(server.port)).toBe(false)
+  })
+
 const redisMissing = Servers.unavailable("redis")
 describe.skipIf(redisMissing !== undefined)(Servers.title("redis-server", redisMissing), () => {
   it.live("starts on loopback, answers SET/GET, and is gone after its scope", () =>
-    Effect.gen(function*() {
-      const server = yield* Effect.scoped(Effect.gen(function*() {
-        const redis = yield* Servers.redis
+    usedThenGone(Servers.redis, (redis) =>
+      Effect.gen(function*() {
         const client = yield* Effect.acquireRelease(
           Effect.sync(() => new IORedis(redis.port, redis.host, { lazyConnect: true, maxRetriesPerRequest: 0 })),
           (c) => Effect.promise(() => c.quit())
         )
-        const got = yield* Effect.promise(async () => {
+        const [value, version] = yield* Effect.promise(async () => {
           await client.connect()
           await client.set("solfx:test", "42")
           return [await client.get("solfx:test"), (await client.info("server")).match(/redis_version:(\S+)/)?.[1]]
         })
-        expect(got[0]).toBe("42")
-        expect(existsSync(redis.dir)).toBe(true)
-        console.log(`redis-server ${got[1]} ran on ${redis.url}`)
-        return redis
-      }))
-      expect(existsSync(server.dir)).toBe(false)
-      expect(yield* accepts(server.port)).toBe(false)
-    }))
+        expect(value).toBe("42")
+        console.log(`redis-server ${version} ran on ${redis.url}`)
+      })))
 })
 
 const postgresMissing = Servers.unavailable("postgres")
 describe.skipIf(postgresMissing !== undefined)(Servers.title("postgres", postgresMissing), () => {
   it.live("initdb and postgres on loopback, answers SELECT 1, and is gone after its scope", () =>
-    Effect.gen(function*() {
-      const server = yield* Effect.scoped(Effect.gen(function*() {
-        const pg = yield* Servers.postgres
-        const [row] = yield* Effect.gen(function*() {
-          const sql = yield* SqlClient.SqlClient
-          return yield* sql<{ one: number; version: string }>`select 1 as one, version() as version`
-        }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(pg.url) })))
+    usedThenGone(Servers.postgres, (pg) =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const [row] = yield* sql<{ one: number; version: string }>`select 1 as one, version() as version`
         expect(row?.one).toBe(1)
-        expect(existsSync(pg.dir)).toBe(true)
         console.log(`${row?.version.split(" on ")[0]} ran on ${pg.url}`)
-        return pg
-      }))
-      expect(existsSync(server.dir)).toBe(false)
-      expect(yield* accepts(server.port)).toBe(false)
-    }))
+      }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(pg.url) })))))
 })
