@@ -31,7 +31,7 @@ import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { accessSync, chownSync, constants, readdirSync, readFileSync } from "node:fs"
 import * as Net from "node:net"
-import { delimiter, join } from "node:path"
+import { delimiter, dirname, join } from "node:path"
 
 /** The servers this module can start. */
 export type Server = "redis" | "postgres"
@@ -84,8 +84,8 @@ const onPath = (name: string): string | undefined =>
 
 /** Debian's postgresql package keeps its binaries off PATH, in /usr/lib/postgresql/<major>/bin. */
 const postgresBin = (): string | undefined => {
-  const onPathDir = onPath("postgres")
-  if (onPathDir !== undefined && onPath("initdb") !== undefined) return join(onPathDir, "..")
+  const onPathBinary = onPath("postgres")
+  if (onPathBinary !== undefined && executable(join(dirname(onPathBinary), "initdb"))) return dirname(onPathBinary)
   let majors: Array<string> = []
   try {
     majors = readdirSync("/usr/lib/postgresql").filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a))
@@ -152,7 +152,7 @@ const platformError = (server: Server) => (e: unknown) =>
  * Starts `command` in the current scope and waits until a line of its output
  * matches `ready`. Output is drained the whole time (a full pipe would stall the
  * server) and its last lines go into the error if it exits or times out first.
- * The scope's end stops the process (Command.start's finalizer) unless `stop` did.
+ * The scope's end stops it: Command.start's finalizer sends SIGTERM and waits for the exit.
  */
 const startUntilReady = (server: Server, command: Command.Command, ready: RegExp) =>
   Effect.gen(function*() {
