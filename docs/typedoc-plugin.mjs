@@ -13,7 +13,7 @@
 // as one info line each instead: empty that list once they are documented.
 import { Application, Comment, CommentTag, Converter, ParameterType, ReflectionKind } from "typedoc"
 import { existsSync, readFileSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { basename, dirname, join } from "node:path"
 import ts from "typescript"
 
 /** The first `/** … *\/` of a file, as summary text and block tags. */
@@ -97,9 +97,12 @@ export function load(app) {
 
   app.converter.on(Converter.EVENT_CREATE_DECLARATION, (context, reflection) => {
     const file = context.getSymbolFromReflection(reflection)?.declarations?.find(ts.isSourceFile)
-    // An entry point (a package's barrel): named after its package, documented by its header.
+    // An entry point: a package's barrel is named after its package, another entry (`neutral.ts`)
+    // after its subpath (`@solfx/sdk/neutral`); documented by its header.
     if (reflection.kind === ReflectionKind.Module && file !== undefined) {
-      reflection.name = packageOf(file.fileName) ?? reflection.name
+      const pkg = packageOf(file.fileName)
+      const entry = basename(file.fileName, ".ts")
+      reflection.name = pkg === undefined ? reflection.name : entry === "index" ? pkg : `${pkg}/${entry}`
       reflection.comment ??= headerOf(file)
       return
     }

@@ -8,8 +8,9 @@
  * workspace's exact versions), type-checks an example program against the
  * published `.d.ts` (strict, NodeNext, library checks on), runs it against an
  * emulator it starts from the installed `@solfx/emulator`, and asserts its
- * output. It also checks that `internal/` paths are closed, to the type checker
- * and at run time, and that the `solfx` bin runs.
+ * output, the same through `@solfx/sdk/neutral` (and that `@solfx/webhooks`
+ * imports). It also checks that `internal/` paths are closed, to the type
+ * checker and at run time, and that the `solfx` bin runs.
  *
  * `--keep` leaves the temp project in place (it is always kept on failure).
  */
@@ -21,7 +22,7 @@ import { fileURLToPath } from "node:url"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 // The published packages. @solfx/testing (private: test support only) is never packed.
-const PACKAGES = ["core", "http", "rpc", "wallet", "admin", "emulator", "sdk", "cli"]
+const PACKAGES = ["core", "http", "rpc", "wallet", "admin", "webhooks", "emulator", "sdk", "cli"]
 // Installed next to the tarballs, at the versions the workspace builds and tests with.
 const PEERS = ["effect", "@effect/platform", "@effect/platform-node", "typescript", "@types/node"]
 const keep = process.argv.includes("--keep")
@@ -111,6 +112,8 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Emulator from "@solfx/emulator/Emulator"
 import { type ApiError, Compression, DigitalAssets, type InvalidRequest, Solfx, Wallet } from "@solfx/sdk"
+import { Solfx as SolfxNeutral } from "@solfx/sdk/neutral"
+import { WebhookReceiver } from "@solfx/webhooks"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
@@ -138,7 +141,11 @@ const main = Effect.scoped(Effect.gen(function*() {
   const viaFetch = yield* calls(emulator.samples).pipe(
     Effect.provide(Solfx.layer({ ...options, httpClient: FetchHttpClient.layer }))
   )
-  console.log(JSON.stringify({ node, viaFetch, requests: emulator.count() }))
+  const neutral = yield* calls(emulator.samples).pipe(
+    Effect.provide(SolfxNeutral.layer({ ...options, httpClient: FetchHttpClient.layer }))
+  )
+  const receiver = typeof WebhookReceiver.make === "function"
+  console.log(JSON.stringify({ node, viaFetch, neutral, receiver, requests: emulator.count() }))
 }))
 
 NodeRuntime.runMain(main)
@@ -163,7 +170,7 @@ try {
 const check = (ok, what) => {
   if (!ok) fail(`${what}\n  output: ${output}`)
 }
-for (const client of ["node", "viaFetch"]) {
+for (const client of ["node", "viaFetch", "neutral"]) {
   const r = result[client]
   check(typeof r.name === "string" && r.name.length > 0, `${client}: the sample wallet's identity has a name`)
   check(r.assets === 1500, `${client}: 1500 assets streamed`)
@@ -171,6 +178,8 @@ for (const client of ["node", "viaFetch"]) {
   check(r.bad === "InvalidRequest", `${client}: a bad address fails with InvalidRequest`)
 }
 check(JSON.stringify(result.node) === JSON.stringify(result.viaFetch), "undici and fetch give the same answers")
+check(JSON.stringify(result.node) === JSON.stringify(result.neutral), "@solfx/sdk/neutral gives the same answers")
+check(result.receiver === true, "@solfx/webhooks exports WebhookReceiver")
 check(result.requests >= 8, "the emulator served the requests")
 console.log(`  ${output}`)
 

@@ -14,5 +14,3 @@ export * as Admin from "./Admin.js"
 export * as SlidingWindowLimiter from "./SlidingWindowLimiter.js"
 /** @since 0.1.0 */
 export * as Webhooks from "./Webhooks.js"
-/** @since 0.1.0 */
-export * as WebhookReceiver from "./WebhookReceiver.js"

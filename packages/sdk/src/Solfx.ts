@@ -20,54 +20,44 @@
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
-import * as Admin from "@solfx/admin/Admin"
-import * as Webhooks from "@solfx/admin/Webhooks"
 import * as Config from "@solfx/core/Config"
-import * as HttpTransport from "@solfx/http/HttpTransport"
-import * as Bundles from "@solfx/rpc/Bundles"
-import * as Compression from "@solfx/rpc/Compression"
-import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
-import * as TokenMetadata from "@solfx/rpc/TokenMetadata"
-import * as Wallet from "@solfx/wallet/Wallet"
 import type * as ConfigError from "effect/ConfigError"
 import * as Layer from "effect/Layer"
+// The platform-independent composition lives in SolfxNeutral (the `@solfx/sdk/neutral` entry); Node adds undici.
+import * as SolfxNeutral from "./SolfxNeutral.js"
+
+export {
+  /**
+   * Every service over one transport built on the given `HttpClient` layer (see `SolfxNeutral.layerWith`).
+   *
+   * @since 0.1.0
+   * @category layers
+   */
+  layerWith,
+  /**
+   * Every service over whatever `HttpTransport` is provided (see `SolfxNeutral.services`).
+   *
+   * @since 0.1.0
+   * @category layers
+   */
+  services
+} from "./SolfxNeutral.js"
 
 /**
- * Everything the umbrella layer provides: each API service, the shared transport
- * and the config it was built from.
+ * Everything the umbrella layer provides (see `SolfxNeutral.Services`).
  *
- * @example
- * const program: Effect.Effect<void, ApiError, Solfx.Services> = Effect.gen(function*() {
- *   const das = yield* DigitalAssets.DigitalAssets
- *   const wallet = yield* Wallet.Wallet
- * })
  * @since 0.1.0
  * @category models
  */
-export type Services =
-  | DigitalAssets.DigitalAssets
-  | TokenMetadata.TokenMetadata
-  | Compression.Compression
-  | Bundles.Bundles
-  | Wallet.Wallet
-  | Admin.Admin
-  | Webhooks.Webhooks
-  | HttpTransport.HttpTransport
-  | Config.SolfxConfig
+export type Services = SolfxNeutral.Services
 
 /**
- * Options of the services that take some (cost tables, tip rules).
+ * Options of the services that take some (see `SolfxNeutral.ServiceOptions`).
  *
- * @example
- * Solfx.layer({ apiKey, services: { bundles: { minTip: 5_000n } } })
  * @since 0.1.0
  * @category models
  */
-export interface ServiceOptions {
-  readonly digitalAssets?: DigitalAssets.Options | undefined
-  readonly compression?: Compression.Options | undefined
-  readonly bundles?: Bundles.Options | undefined
-}
+export type ServiceOptions = SolfxNeutral.ServiceOptions
 
 /**
  * The config (`apiKey`, `urls` or `baseUrl`, `timeout`, `retry`, `allowInsecureHttp`,
@@ -86,54 +76,6 @@ export interface Options<E = never, R = never> extends Config.Options {
 }
 
 /**
- * Every service, over whatever `HttpTransport` is provided: a real one, or
- * `HttpTesting.layerTransport` in unit tests.
- *
- * @example
- * const test = Solfx.services().pipe(Layer.provideMerge(HttpTesting.layerTransport(handler)))
- * @since 0.1.0
- * @category layers
- */
-export const services = (
-  options: ServiceOptions = {}
-): Layer.Layer<
-  Exclude<Services, HttpTransport.HttpTransport | Config.SolfxConfig>,
-  never,
-  HttpTransport.HttpTransport
-> =>
-  Layer.mergeAll(
-    options.digitalAssets === undefined ? DigitalAssets.layer : DigitalAssets.layerWith(options.digitalAssets),
-    TokenMetadata.layer,
-    options.compression === undefined ? Compression.layer : Compression.layerWith(options.compression),
-    Bundles.layer(options.bundles ?? {}),
-    Wallet.layer,
-    Admin.layer,
-    Webhooks.layer
-  )
-
-/**
- * Every service over one transport built on the given `HttpClient` layer; the
- * config is still needed (`Config.layer`, `Config.layerConfig`, or an emulator's
- * `Emulator.layerTest`).
- *
- * @example
- * import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
- *
- * const live = Solfx.layerWith(FetchHttpClient.layer).pipe(Layer.provideMerge(Config.layerConfig))
- * @since 0.1.0
- * @category layers
- */
-export const layerWith = <E, R>(
-  httpClient: Layer.Layer<HttpClient.HttpClient, E, R>,
-  options: ServiceOptions = {}
-): Layer.Layer<Exclude<Services, Config.SolfxConfig>, E, R | Config.SolfxConfig> =>
-  services(options).pipe(
-    // provideMerge: the one transport is shared by every service and also exposed.
-    Layer.provideMerge(HttpTransport.layer),
-    Layer.provide(httpClient)
-  )
-
-/**
  * Every service on Node's undici client; the config is still needed. The shortest
  * way to run against an in-process emulator.
  *
@@ -142,9 +84,8 @@ export const layerWith = <E, R>(
  * @since 0.1.0
  * @category layers
  */
-export const layerNode: Layer.Layer<Exclude<Services, Config.SolfxConfig>, never, Config.SolfxConfig> = layerWith(
-  NodeHttpClient.layerUndici
-)
+export const layerNode: Layer.Layer<Exclude<Services, Config.SolfxConfig>, never, Config.SolfxConfig> = SolfxNeutral
+  .layerWith(NodeHttpClient.layerUndici)
 
 /**
  * Every service, configured from code. Node's undici client unless `httpClient` is given.
@@ -162,7 +103,7 @@ export const layerNode: Layer.Layer<Exclude<Services, Config.SolfxConfig>, never
  */
 export const layer = <E = never, R = never>(options: Options<E, R>): Layer.Layer<Services, E, R> => {
   const httpClient: Layer.Layer<HttpClient.HttpClient, E, R> = options.httpClient ?? NodeHttpClient.layerUndici
-  return layerWith(httpClient, options.services).pipe(Layer.provideMerge(Config.layer(options)))
+  return SolfxNeutral.layer({ ...options, httpClient })
 }
 
 /**

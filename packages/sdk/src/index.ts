@@ -1,7 +1,8 @@
 /**
  * @solfx/sdk: the entry point. `Solfx.layer` / `Solfx.layerConfig` give every
- * service at once, and every service's module is re-exported here, so one import
- * is enough.
+ * service at once over Node's undici client, and every service's module is
+ * re-exported here, so one import is enough. On a fetch-only runtime import
+ * `@solfx/sdk/neutral` instead: the same modules, no `@effect/platform-node`.
  *
  * @example
  * import { Solfx, Wallet } from "@solfx/sdk"
@@ -10,34 +11,9 @@
  * @since 0.1.0
  */
 
+// Every module of the neutral entry; this explicit `Solfx` (Node's undici by default) shadows its `Solfx`.
 /** @since 0.1.0 */
-export * as Solfx from "./Solfx.js"
+export * from "./neutral.js"
 
 /** @since 0.1.0 */
-export * as Admin from "@solfx/admin/Admin"
-/** @since 0.1.0 */
-export * as Bundle from "@solfx/core/Bundle"
-/** @since 0.1.0 */
-export * as Bundles from "@solfx/rpc/Bundles"
-/** @since 0.1.0 */
-export * as Compression from "@solfx/rpc/Compression"
-/** @since 0.1.0 */
-export * as Config from "@solfx/core/Config"
-/** @since 0.1.0 */
-export * as Credits from "@solfx/http/Credits"
-/** @since 0.1.0 */
-export * as DigitalAssets from "@solfx/rpc/DigitalAssets"
-/** @since 0.1.0 */
-export * as HttpTransport from "@solfx/http/HttpTransport"
-/** @since 0.1.0 */
-export * as Pagination from "@solfx/core/Pagination"
-/** @since 0.1.0 */
-export * as Primitives from "@solfx/core/Primitives"
-/** @since 0.1.0 */
-export * as TokenMetadata from "@solfx/rpc/TokenMetadata"
-/** @since 0.1.0 */
-export * as Wallet from "@solfx/wallet/Wallet"
-/** @since 0.1.0 */
-export * as Webhooks from "@solfx/admin/Webhooks"
-/** @since 0.1.0 */
-export * from "@solfx/core/Errors"
+export * as Solfx from "./Solfx.js"

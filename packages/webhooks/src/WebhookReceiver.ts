@@ -124,7 +124,7 @@ export interface Receiver {
  * @since 0.1.0
  * @category tags
  */
-export class WebhookReceiver extends Context.Tag("@solfx/admin/WebhookReceiver")<WebhookReceiver, Receiver>() {}
+export class WebhookReceiver extends Context.Tag("@solfx/webhooks/WebhookReceiver")<WebhookReceiver, Receiver>() {}
 
 /**
  * Defaults of the options.

@@ -6,9 +6,9 @@
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { describe, expect, it } from "@effect/vitest"
-import { WebhookReceiver } from "@solfx/admin"
 import { encodeBase58 } from "@solfx/core/Primitives"
 import * as WebhookDelivery from "@solfx/core/WebhookDelivery"
+import { WebhookReceiver } from "@solfx/webhooks"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Logger from "effect/Logger"

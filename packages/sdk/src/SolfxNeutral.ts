@@ -1,0 +1,157 @@
+/**
+ * Every solfx service in one Layer over any platform `HttpClient` layer: the
+ * platform-independent half of `Solfx`. Nothing here (nor anything it imports)
+ * loads `@effect/platform-node`, so `@solfx/sdk/neutral` runs on fetch-only
+ * runtimes (Deno, Bun, workers); `@solfx/sdk`'s `Solfx` adds Node's undici
+ * client as the default on top of it.
+ *
+ * @example
+ * import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+ * import { Solfx, Wallet } from "@solfx/sdk/neutral"
+ * import * as Effect from "effect/Effect"
+ *
+ * const live = Solfx.layer({ apiKey: "my-key", httpClient: FetchHttpClient.layer })
+ * Effect.flatMap(Wallet.Wallet, (w) => w.identity(address)).pipe(Effect.provide(live))
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Admin from "@solfx/admin/Admin"
+import * as Webhooks from "@solfx/admin/Webhooks"
+import * as Config from "@solfx/core/Config"
+import * as HttpTransport from "@solfx/http/HttpTransport"
+import * as Bundles from "@solfx/rpc/Bundles"
+import * as Compression from "@solfx/rpc/Compression"
+import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
+import * as TokenMetadata from "@solfx/rpc/TokenMetadata"
+import * as Wallet from "@solfx/wallet/Wallet"
+import type * as ConfigError from "effect/ConfigError"
+import * as Layer from "effect/Layer"
+
+/**
+ * Everything the umbrella layer provides: each API service, the shared transport
+ * and the config it was built from.
+ *
+ * @example
+ * const program: Effect.Effect<void, ApiError, Solfx.Services> = Effect.gen(function*() {
+ *   const das = yield* DigitalAssets.DigitalAssets
+ *   const wallet = yield* Wallet.Wallet
+ * })
+ * @since 0.1.0
+ * @category models
+ */
+export type Services =
+  | DigitalAssets.DigitalAssets
+  | TokenMetadata.TokenMetadata
+  | Compression.Compression
+  | Bundles.Bundles
+  | Wallet.Wallet
+  | Admin.Admin
+  | Webhooks.Webhooks
+  | HttpTransport.HttpTransport
+  | Config.SolfxConfig
+
+/**
+ * Options of the services that take some (cost tables, tip rules).
+ *
+ * @example
+ * Solfx.layer({ apiKey, services: { bundles: { minTip: 5_000n } } })
+ * @since 0.1.0
+ * @category models
+ */
+export interface ServiceOptions {
+  readonly digitalAssets?: DigitalAssets.Options | undefined
+  readonly compression?: Compression.Options | undefined
+  readonly bundles?: Bundles.Options | undefined
+}
+
+/**
+ * The config (see `Config.Options`), the services' own options, and the
+ * platform `HttpClient` layer, which has no default here.
+ *
+ * @example
+ * const options: Solfx.Options = { apiKey: Redacted.make("my-key"), httpClient: FetchHttpClient.layer }
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options<E = never, R = never> extends Config.Options {
+  /** The platform client, e.g. `FetchHttpClient.layer`. */
+  readonly httpClient: Layer.Layer<HttpClient.HttpClient, E, R>
+  readonly services?: ServiceOptions | undefined
+}
+
+/**
+ * Every service, over whatever `HttpTransport` is provided: a real one, or
+ * `HttpTesting.layerTransport` in unit tests.
+ *
+ * @example
+ * const test = Solfx.services().pipe(Layer.provideMerge(HttpTesting.layerTransport(handler)))
+ * @since 0.1.0
+ * @category layers
+ */
+export const services = (
+  options: ServiceOptions = {}
+): Layer.Layer<
+  Exclude<Services, HttpTransport.HttpTransport | Config.SolfxConfig>,
+  never,
+  HttpTransport.HttpTransport
+> =>
+  Layer.mergeAll(
+    options.digitalAssets === undefined ? DigitalAssets.layer : DigitalAssets.layerWith(options.digitalAssets),
+    TokenMetadata.layer,
+    options.compression === undefined ? Compression.layer : Compression.layerWith(options.compression),
+    Bundles.layer(options.bundles ?? {}),
+    Wallet.layer,
+    Admin.layer,
+    Webhooks.layer
+  )
+
+/**
+ * Every service over one transport built on the given `HttpClient` layer; the
+ * config is still needed (`Config.layer`, `Config.layerConfig`, or an emulator's
+ * `Emulator.layerTest`).
+ *
+ * @example
+ * import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+ *
+ * const live = Solfx.layerWith(FetchHttpClient.layer).pipe(Layer.provideMerge(Config.layerConfig))
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerWith = <E, R>(
+  httpClient: Layer.Layer<HttpClient.HttpClient, E, R>,
+  options: ServiceOptions = {}
+): Layer.Layer<Exclude<Services, Config.SolfxConfig>, E, R | Config.SolfxConfig> =>
+  services(options).pipe(
+    // provideMerge: the one transport is shared by every service and also exposed.
+    Layer.provideMerge(HttpTransport.layer),
+    Layer.provide(httpClient)
+  )
+
+/**
+ * Every service, configured from code, over the given `httpClient`.
+ *
+ * @example
+ * import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+ * import { Solfx } from "@solfx/sdk/neutral"
+ *
+ * const live = Solfx.layer({ apiKey: Redacted.make(Deno.env.get("MY_KEY")!), httpClient: FetchHttpClient.layer })
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = <E = never, R = never>(options: Options<E, R>): Layer.Layer<Services, E, R> =>
+  layerWith(options.httpClient, options.services).pipe(Layer.provideMerge(Config.layer(options)))
+
+/**
+ * Every service over the given `httpClient`, configured from the environment
+ * (the same variables as `Config.layerConfig`: `SOLFX_API_KEY` is required).
+ *
+ * @example
+ * program.pipe(Effect.provide(Solfx.layerConfig(FetchHttpClient.layer)))
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerConfig = <E, R>(
+  httpClient: Layer.Layer<HttpClient.HttpClient, E, R>,
+  options: ServiceOptions = {}
+): Layer.Layer<Services, E | ConfigError.ConfigError, R> =>
+  layerWith(httpClient, options).pipe(Layer.provideMerge(Config.layerConfig))
