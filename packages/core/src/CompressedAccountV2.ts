@@ -14,7 +14,7 @@ import * as Schema from "effect/Schema"
 import { CompressedAccount, TokenData } from "./CompressedAccount.js"
 import { MAX_LIMIT } from "./CompressionRequest.js"
 import { Count, nullable } from "./internal/schema.js"
-import { Address, Hash32 } from "./Primitives.js"
+import { Address, FieldHash } from "./Primitives.js"
 import { cursorPage, withContext } from "./SlotContext.js"
 
 /**
@@ -61,13 +61,15 @@ const { tree: _tree, ...v1Fields } = CompressedAccount.fields
 /**
  * A compressed account of the V2 methods: V1's fields without `tree`, plus
  * `merkleContext` and `proveByIndex` (true while the account sits in a batched
- * tree's output queue and is proven by its leaf index alone).
+ * tree's output queue and is proven by its leaf index alone). Its `hash` must be a
+ * BN254 field element, as stateless.js requires.
  *
  * @since 0.1.0
  * @category schemas
  */
 export const CompressedAccountV2 = Schema.Struct({
   ...v1Fields,
+  hash: FieldHash,
   proveByIndex: Schema.Boolean,
   merkleContext: MerkleContextV2
 }).annotations({ identifier: "CompressedAccountV2" })
@@ -118,7 +120,7 @@ export const TokenAccountsV2Result = withContext(cursorPage(CompressedTokenAccou
  */
 export const MultipleCompressedAccountsParams = Schema.Struct({
   hashes: Schema.optional(
-    Schema.Array(Hash32).pipe(Schema.maxItems(MAX_LIMIT, { message: () => `at most ${MAX_LIMIT} hashes` }))
+    Schema.Array(FieldHash).pipe(Schema.maxItems(MAX_LIMIT, { message: () => `at most ${MAX_LIMIT} hashes` }))
   ),
   addresses: Schema.optional(
     Schema.Array(Address).pipe(Schema.maxItems(MAX_LIMIT, { message: () => `at most ${MAX_LIMIT} addresses` }))

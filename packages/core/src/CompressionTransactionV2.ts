@@ -16,7 +16,7 @@ import { TokenData } from "./CompressedAccount.js"
 import { CompressedAccountV2 } from "./CompressedAccountV2.js"
 import { CompressionTransactionBody } from "./CompressionTransaction.js"
 import { nullable } from "./internal/schema.js"
-import { Hash32 } from "./Primitives.js"
+import { FieldHash } from "./Primitives.js"
 
 /**
  * A closed (spent) account: the account, its nullifier and the hash of the spending transaction.
@@ -26,8 +26,8 @@ import { Hash32 } from "./Primitives.js"
  */
 export const ClosedAccountV2 = Schema.Struct({
   account: CompressedAccountV2,
-  nullifier: Hash32,
-  txHash: Hash32
+  nullifier: FieldHash,
+  txHash: FieldHash
 }).annotations({ identifier: "ClosedAccountV2" })
 
 /**

@@ -14,7 +14,7 @@
 import * as Schema from "effect/Schema"
 import { MerkleContextV2 } from "./CompressedAccountV2.js"
 import { Count } from "./internal/schema.js"
-import { Address, Hash32 } from "./Primitives.js"
+import { Address, FieldHash } from "./Primitives.js"
 import { withContext } from "./SlotContext.js"
 import { CompressedProof } from "./ValidityProof.js"
 
@@ -30,14 +30,14 @@ export const RootIndex = Schema.Struct({
 }).annotations({ identifier: "RootIndex" })
 
 /**
- * The proof input of one account hash.
+ * The proof input of one account hash. Hashes and roots are BN254 field elements.
  *
  * @since 0.1.0
  * @category schemas
  */
 export const AccountProofInputs = Schema.Struct({
-  hash: Hash32,
-  root: Hash32,
+  hash: FieldHash,
+  root: FieldHash,
   rootIndex: RootIndex,
   leafIndex: Count,
   merkleContext: MerkleContextV2
@@ -59,7 +59,7 @@ export type AccountProofInputs = typeof AccountProofInputs.Type
  */
 export const AddressProofInputs = Schema.Struct({
   address: Address,
-  root: Hash32,
+  root: FieldHash,
   rootIndex: Count,
   merkleContext: MerkleContextV2
 }).annotations({ identifier: "AddressProofInputs" })

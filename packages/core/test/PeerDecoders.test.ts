@@ -22,7 +22,7 @@ import * as Decode from "@solfx/core/Decode"
 import * as IndexerStatus from "@solfx/core/IndexerStatus"
 import * as Json from "@solfx/core/Json"
 import * as NftEdition from "@solfx/core/NftEdition"
-import { encodeBase58 } from "@solfx/core/Primitives"
+import { BN254_MODULUS, encodeBase58, FieldHash } from "@solfx/core/Primitives"
 import * as ValidityProofV2 from "@solfx/core/ValidityProofV2"
 import * as RealFixtures from "@solfx/testing/RealFixtures"
 import * as Effect from "effect/Effect"
@@ -241,11 +241,13 @@ describe("stateless.js 0.23.3 accepts what our Photon V2 schemas encode", () => 
     const page = (account: unknown) => ({ context: { slot: 1 }, value: { items: [account] } })
     expect(() => viaStateless(withContext(Stateless.MultipleCompressedAccountsResultV2), page(v1))).toThrow()
     expect(Either.isLeft(Schema.decodeUnknownEither(CompressedAccountV2.MultipleAccountsV2Result)(page(v1)))).toBe(true)
-    // 0xff…: a valid Hash32, but no field element. Our schema lets it through (it is base58 of 32 bytes);
-    // stateless.js refuses it, so a server must only send hashes below the modulus.
+    // 0xff…: base58 of 32 bytes, but no BN254 field element. stateless.js refuses it, and so does FieldHash.
     const big = page({ ...accountsV2[0], hash: bytes(255, 255) })
-    expect(Either.isRight(Schema.decodeUnknownEither(CompressedAccountV2.MultipleAccountsV2Result)(big))).toBe(true)
     expect(() => viaStateless(withContext(Stateless.MultipleCompressedAccountsResultV2), big)).toThrow(/too large/)
+    const refused = Effect.runSync(
+      Effect.flip(Decode.decodeWith(CompressedAccountV2.MultipleAccountsV2Result, "op", big, "$.result"))
+    )
+    expect(refused.path).toBe("$.result.value.items[0].hash")
   })
 })
 
@@ -419,6 +421,26 @@ describe("bad input names the field", () => {
     expect(invalid(AssetSearch.SearchAssetsParams, { delegate: OWNER, delegateAddress: OWNER }).field)
       .toBe("delegateAddress")
     expect(invalid(NftEdition.GetNftEditionsParams, { page: 1 }).field).toBe("mint")
+  })
+
+  it("FieldHash: the modulus minus one is a field element, the modulus is not; stateless.js draws the line there too", () => {
+    const be32 = (n: bigint) =>
+      encodeBase58(Uint8Array.from({ length: 32 }, (_, i) => Number((n >> BigInt(8 * (31 - i))) & 255n)))
+    const ok = (n: bigint) => Either.isRight(Schema.decodeUnknownEither(FieldHash)(be32(n)))
+    const peerOk = (n: bigint) => {
+      try {
+        Stateless.createBN254(be32(n), "base58")
+        return true
+      } catch {
+        return false
+      }
+    }
+    for (const n of [0n, 1n, BN254_MODULUS - 1n, BN254_MODULUS, BN254_MODULUS + 1n, 2n ** 256n - 1n]) {
+      expect(ok(n), n.toString()).toBe(n < BN254_MODULUS)
+      expect(peerOk(n), n.toString()).toBe(n < BN254_MODULUS)
+    }
+    expect(invalid(CompressedAccountV2.MultipleCompressedAccountsParams, { hashes: [be32(BN254_MODULUS)] }).field)
+      .toBe("hashes[0]")
   })
 
   it("Photon V2 params", () => {
