@@ -50,9 +50,16 @@ const viaStateless = (struct: PeerStruct, result: unknown) => {
 const withContext = (value: PeerStruct) => Stateless.jsonRpcResultAndContext(value as never) as PeerStruct
 const plain = (value: PeerStruct) => Stateless.jsonRpcResult(value as never) as PeerStruct
 
-/** Wire → our decoded value → our encoded wire: what a server built on our schemas sends. */
-const roundTrip = <A, I>(schema: Schema.Schema<A, I>, wire: unknown): I =>
-  Schema.encodeSync(schema)(Schema.decodeUnknownSync(schema)(wire))
+/**
+ * Wire → our decoded value → our encoded wire: what a server built on our schemas
+ * sends. It also decodes on the compiled fast path, without falling back to Schema.
+ */
+const roundTrip = <A, I>(schema: Schema.Schema<A, I>, wire: unknown): I => {
+  const encoded = Schema.encodeSync(schema)(Schema.decodeUnknownSync(schema)(wire))
+  const json = JSON.parse(JSON.stringify(encoded))
+  expect(Decode.decodeFast(schema, json)).toEqual(Option.some(Schema.decodeUnknownSync(schema)(json)))
+  return encoded
+}
 
 const bytes = (fill: number, first = 0) => {
   const b = new Uint8Array(32).fill(fill)
@@ -220,8 +227,9 @@ describe("stateless.js 0.23.3 accepts what our Photon V2 schemas encode", () => 
     expect(viaStateless(withContext(Stateless.SignatureListWithCursorResult), sigs).value.cursor).toBe(
       "3J98t1WpEZ73CNm"
     )
-    expect(viaStateless(plain(Stateless.SlotResult), Schema.encodeSync(IndexerStatus.IndexerSlot)(123))).toBe(123)
-    expect(viaStateless(plain(Stateless.HealthResult), IndexerStatus.HEALTHY)).toBe("ok")
+    expect(viaStateless(plain(Stateless.SlotResult), roundTrip(IndexerStatus.IndexerSlot, 123))).toBe(123)
+    expect(viaStateless(plain(Stateless.HealthResult), roundTrip(IndexerStatus.IndexerHealth, IndexerStatus.HEALTHY)))
+      .toBe("ok")
   })
 
   it("getCompressedTokenBalancesByOwner (V1, snake_case on the wire): camelCased by stateless.js before its check", () => {
