@@ -6,7 +6,7 @@
  *
  * Peers spell the display options differently: Helius writes `options`, Metaplex's
  * client sends `displayOptions` (the reference implementation's alias). Both are
- * accepted, one at a time. See docs/peers.md.
+ * accepted, one at a time, and decode to `options`. See docs/peers.md.
  *
  * @example
  * const page = yield* das.getAssetsByOwner({ ownerAddress, page: 1, limit: 1000 })
@@ -16,6 +16,7 @@
 import * as Schema from "effect/Schema"
 import { AssetDisplayOptions, onePagingStyle, pagingFields, SortByField, SortDirection } from "./DasParams.js"
 import { DigitalAsset } from "./DigitalAsset.js"
+import { withAliases } from "./internal/schema.js"
 import { Address } from "./Primitives.js"
 
 /**
@@ -27,28 +28,12 @@ import { Address } from "./Primitives.js"
 export const MAX_BATCH = 1000
 
 /**
- * The display options, under either name: `options` (Helius) or `displayOptions` (Metaplex).
+ * Metaplex's name for `options`, accepted on the wire and decoded to `options`.
  *
  * @since 0.1.0
  * @category params
  */
-export const displayFields = {
-  options: Schema.optional(AssetDisplayOptions),
-  displayOptions: Schema.optional(AssetDisplayOptions)
-}
-
-/**
- * The display options given once: `options` or `displayOptions`, not both. Returns the issue, or undefined.
- *
- * @since 0.1.0
- * @category params
- */
-export const displayIssue = (
-  p: { readonly options?: unknown; readonly displayOptions?: unknown }
-): { readonly path: ReadonlyArray<string>; readonly message: string } | undefined =>
-  p.options !== undefined && p.displayOptions !== undefined
-    ? { path: ["displayOptions"], message: "cannot be combined with options: give the display options once" }
-    : undefined
+export const displayAlias = { displayOptions: "options" } as const
 
 /**
  * The sort fields of the read API: the spec's four, plus `id`, which Helius's SDK,
@@ -73,7 +58,7 @@ export const ListSorting = Schema.Struct({
 }).annotations({ identifier: "ListSorting" })
 
 /**
- * The fields every list method takes besides its key: paging, `sortBy` and the display options.
+ * The fields every list method takes besides its key: paging, `sortBy` and `options`.
  *
  * @since 0.1.0
  * @category params
@@ -81,18 +66,8 @@ export const ListSorting = Schema.Struct({
 export const listParamFields = {
   ...pagingFields,
   sortBy: Schema.optional(ListSorting),
-  ...displayFields
+  options: Schema.optional(AssetDisplayOptions)
 }
-
-/**
- * The rules of a list request: one pagination style and one display-options field.
- *
- * @since 0.1.0
- * @category params
- */
-export const listRules = (
-  p: Parameters<typeof onePagingStyle>[0] & Parameters<typeof displayIssue>[0]
-): true | { readonly path: ReadonlyArray<string>; readonly message: string } => displayIssue(p) ?? onePagingStyle(p)
 
 /**
  * The params of getAsset.
@@ -102,10 +77,8 @@ export const listRules = (
  * @since 0.1.0
  * @category params
  */
-export const GetAssetParams = Schema.Struct({ id: Address, ...displayFields }).pipe(
-  Schema.filter((p) => displayIssue(p)),
-  Schema.annotations({ identifier: "GetAssetParams" })
-)
+export const GetAssetParams = withAliases({ id: Address, options: Schema.optional(AssetDisplayOptions) }, displayAlias)
+  .annotations({ identifier: "GetAssetParams" })
 /** The input of getAsset, as callers write it. @since 0.1.0 @category params */
 export type GetAssetInput = typeof GetAssetParams.Encoded
 
@@ -115,16 +88,13 @@ export type GetAssetInput = typeof GetAssetParams.Encoded
  * @since 0.1.0
  * @category params
  */
-export const GetAssetBatchParams = Schema.Struct({
+export const GetAssetBatchParams = withAliases({
   ids: Schema.Array(Address).pipe(
     Schema.minItems(1, { message: () => "at least one asset id" }),
     Schema.maxItems(MAX_BATCH, { message: () => `at most ${MAX_BATCH} asset ids per request` })
   ),
-  ...displayFields
-}).pipe(
-  Schema.filter((p) => displayIssue(p)),
-  Schema.annotations({ identifier: "GetAssetBatchParams" })
-)
+  options: Schema.optional(AssetDisplayOptions)
+}, displayAlias).annotations({ identifier: "GetAssetBatchParams" })
 /** The input of getAssetBatch, as callers write it. @since 0.1.0 @category params */
 export type GetAssetBatchInput = typeof GetAssetBatchParams.Encoded
 
@@ -158,8 +128,8 @@ export type GetAssetProofInput = typeof GetAssetProofParams.Encoded
  * @since 0.1.0
  * @category params
  */
-export const GetAssetsByOwnerParams = Schema.Struct({ ownerAddress: Address, ...listParamFields }).pipe(
-  Schema.filter(listRules),
+export const GetAssetsByOwnerParams = withAliases({ ownerAddress: Address, ...listParamFields }, displayAlias).pipe(
+  Schema.filter(onePagingStyle),
   Schema.annotations({ identifier: "GetAssetsByOwnerParams" })
 )
 /** The input of getAssetsByOwner, as callers write it. @since 0.1.0 @category params */
@@ -174,12 +144,12 @@ const NonEmpty = Schema.String.pipe(Schema.minLength(1, { message: () => "a non-
  * @since 0.1.0
  * @category params
  */
-export const GetAssetsByGroupParams = Schema.Struct({
+export const GetAssetsByGroupParams = withAliases({
   groupKey: NonEmpty,
   groupValue: NonEmpty,
   ...listParamFields
-}).pipe(
-  Schema.filter(listRules),
+}, displayAlias).pipe(
+  Schema.filter(onePagingStyle),
   Schema.annotations({ identifier: "GetAssetsByGroupParams" })
 )
 /** The input of getAssetsByGroup, as callers write it. @since 0.1.0 @category params */
@@ -192,12 +162,12 @@ export type GetAssetsByGroupInput = typeof GetAssetsByGroupParams.Encoded
  * @since 0.1.0
  * @category params
  */
-export const GetAssetsByCreatorParams = Schema.Struct({
+export const GetAssetsByCreatorParams = withAliases({
   creatorAddress: Address,
   onlyVerified: Schema.optional(Schema.Boolean),
   ...listParamFields
-}).pipe(
-  Schema.filter(listRules),
+}, displayAlias).pipe(
+  Schema.filter(onePagingStyle),
   Schema.annotations({ identifier: "GetAssetsByCreatorParams" })
 )
 /** The input of getAssetsByCreator, as callers write it. @since 0.1.0 @category params */

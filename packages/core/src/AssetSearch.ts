@@ -6,16 +6,17 @@
  *
  * Names follow Helius and the reference implementation (`ownerAddress`,
  * `grouping: [key, value]`, `delegate`, `royaltyTargetType`, ...). Metaplex's client
- * sends `delegateAddress` and `displayOptions`: both are accepted as aliases. See
- * docs/peers.md for who sends what.
+ * sends `delegateAddress` and `displayOptions`: both are accepted on the wire and
+ * decode to `delegate` and `options`. See docs/peers.md for who sends what.
  *
  * @example
  * const page = yield* das.searchAssets({ ownerAddress, compressed: true, grouping: ["collection", collection] })
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { listParamFields, listRules } from "./AssetQuery.js"
-import { Count } from "./internal/schema.js"
+import { displayAlias, listParamFields } from "./AssetQuery.js"
+import { onePagingStyle } from "./DasParams.js"
+import { Count, withAliases } from "./internal/schema.js"
 import { Address } from "./Primitives.js"
 
 /**
@@ -89,8 +90,6 @@ export const searchFilterFields = {
   authorityAddress: Schema.optional(Address),
   grouping: Schema.optional(GroupingFilter),
   delegate: Schema.optional(Address),
-  /** Metaplex's client's name for `delegate`. */
-  delegateAddress: Schema.optional(Address),
   frozen: Schema.optional(Schema.Boolean),
   supply: Schema.optional(Count),
   supplyMint: Schema.optional(Address),
@@ -115,12 +114,11 @@ export const searchFilterFields = {
  * @since 0.1.0
  * @category params
  */
-export const SearchAssetsParams = Schema.Struct({ ...searchFilterFields, ...listParamFields }).pipe(
-  Schema.filter((p) =>
-    p.delegate !== undefined && p.delegateAddress !== undefined
-      ? { path: ["delegateAddress"], message: "cannot be combined with delegate: give the delegate once" }
-      : listRules(p)
-  ),
+export const SearchAssetsParams = withAliases(
+  { ...searchFilterFields, ...listParamFields },
+  { ...displayAlias, delegateAddress: "delegate" }
+).pipe(
+  Schema.filter(onePagingStyle),
   Schema.annotations({ identifier: "SearchAssetsParams" })
 )
 /** A decoded `SearchAssetsParams`: the type of the schema of the same name. @since 0.1.0 @category params */

@@ -1,7 +1,7 @@
 /**
  * getNftEditions (REAL-WORLD §18): the print editions of a master edition NFT, paged
  * by page number. Helius names the param `mint`; Metaplex's client, unless told
- * `heliusCompatibility`, sends `mintAddress`. Both are accepted, one at a time.
+ * `heliusCompatibility`, sends `mintAddress`. Both are accepted, one at a time, and decode to `mint`.
  *
  * @example
  * const page = yield* das.getNftEditions({ mint: master, page: 1, limit: 100 })
@@ -10,7 +10,7 @@
  */
 import * as Schema from "effect/Schema"
 import { listFields, onePagingStyle, pagingFields } from "./DasParams.js"
-import { Count } from "./internal/schema.js"
+import { Count, withAliases } from "./internal/schema.js"
 import { Address } from "./Primitives.js"
 
 /**
@@ -19,18 +19,12 @@ import { Address } from "./Primitives.js"
  * @since 0.1.0
  * @category params
  */
-export const GetNftEditionsParams = Schema.Struct({
+export const GetNftEditionsParams = withAliases({
   mint: Schema.optional(Address),
-  /** Metaplex's client's name for `mint`. */
-  mintAddress: Schema.optional(Address),
   ...pagingFields
-}).pipe(
+}, { mintAddress: "mint" }).pipe(
   Schema.filter((p) =>
-    p.mint === undefined && p.mintAddress === undefined
-      ? { path: ["mint"], message: "the master edition's mint is required" }
-      : p.mint !== undefined && p.mintAddress !== undefined
-      ? { path: ["mintAddress"], message: "cannot be combined with mint: give the mint once" }
-      : onePagingStyle(p)
+    p.mint === undefined ? { path: ["mint"], message: "the master edition's mint is required" } : onePagingStyle(p)
   ),
   Schema.annotations({ identifier: "GetNftEditionsParams" })
 )

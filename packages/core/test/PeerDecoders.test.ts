@@ -23,6 +23,7 @@ import * as IndexerStatus from "@solfx/core/IndexerStatus"
 import * as Json from "@solfx/core/Json"
 import * as NftEdition from "@solfx/core/NftEdition"
 import { BN254_MODULUS, encodeBase58, FieldHash } from "@solfx/core/Primitives"
+import * as TokenAccount from "@solfx/core/TokenAccount"
 import * as ValidityProofV2 from "@solfx/core/ValidityProofV2"
 import * as RealFixtures from "@solfx/testing/RealFixtures"
 import * as Effect from "effect/Effect"
@@ -348,6 +349,7 @@ describe("Metaplex's DAS client 2.1.1: what it sends, our params schemas accept"
         displayOptions
       })
       await das.getNftEditions({ mintAddress: mint, page: 1 })
+      await das.getTokenAccounts({ ownerAddress: pk, mintAddress: mint, options: { showZeroBalance: true } })
       const schemaOf: Record<string, Schema.Schema<any, any>> = {
         getAsset: AssetQuery.GetAssetParams,
         getAssets: AssetQuery.GetAssetBatchParams,
@@ -357,7 +359,8 @@ describe("Metaplex's DAS client 2.1.1: what it sends, our params schemas accept"
         getAssetsByGroup: AssetQuery.GetAssetsByGroupParams,
         getAssetsByCreator: AssetQuery.GetAssetsByCreatorParams,
         searchAssets: AssetSearch.SearchAssetsParams,
-        getNftEditions: NftEdition.GetNftEditionsParams
+        getNftEditions: NftEdition.GetNftEditionsParams,
+        getTokenAccounts: TokenAccount.GetTokenAccountsParams
       }
       expect(sent.map((s) => s.method)).toEqual([
         "getAsset",
@@ -369,17 +372,25 @@ describe("Metaplex's DAS client 2.1.1: what it sends, our params schemas accept"
         "getAssetsByGroup",
         "getAssetsByCreator",
         "searchAssets",
-        "getNftEditions"
+        "getNftEditions",
+        "getTokenAccounts"
       ])
       for (const { method, params } of sent) {
         const result = strict(schemaOf[method]!, params)
         expect(Either.isRight(result), `${method} ${JSON.stringify(params)} ${JSON.stringify(result)}`).toBe(true)
       }
-      // The peer's spellings, as sent: `options: {}` for getAsset, `displayOptions` and `delegateAddress` elsewhere.
+      // The peer's spellings, as sent: `options: {}` for getAsset, `displayOptions` and `delegateAddress`
+      // elsewhere. They decode to the canonical names, which are all a server or the SDK reads.
       expect(sent[0]!.params).toEqual({ id: MINT, options: {} })
       expect(sent[5]!.params).toMatchObject({ ownerAddress: OWNER, displayOptions })
       expect(sent[8]!.params).toMatchObject({ delegateAddress: OWNER, royaltyTargetType: "creators" })
       expect(sent[9]!.params).toEqual({ mintAddress: MINT, page: 1 })
+      const canonical = (i: number) => Either.getOrThrow(strict(schemaOf[sent[i]!.method]!, sent[i]!.params))
+      expect(canonical(5)).toEqual({ ownerAddress: OWNER, sortBy, limit: 1000, page: 1, options: displayOptions })
+      expect(canonical(8)).toMatchObject({ delegate: OWNER, options: displayOptions })
+      expect(canonical(8)).not.toHaveProperty("delegateAddress")
+      expect(canonical(9)).toEqual({ mint: MINT, page: 1 })
+      expect(canonical(10)).toEqual({ owner: OWNER, mint: MINT, options: { showZeroBalance: true } })
     }))
 
   it.effect("heliusCompatibility sends Helius's `mint`; a null result is a DasApiError, not a value", () =>
