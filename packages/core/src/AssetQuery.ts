@@ -14,7 +14,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { AssetDisplayOptions, onePagingStyle, pagingFields, SortByField, SortDirection } from "./DasParams.js"
+import { AssetDisplayOptions, AssetSorting, onePagingStyle, pagingFields, SortByField } from "./DasParams.js"
 import { DigitalAsset } from "./DigitalAsset.js"
 import { withAliases } from "./internal/schema.js"
 import { Address } from "./Primitives.js"
@@ -52,10 +52,9 @@ export type ListSortByField = typeof ListSortByField.Type
  * @since 0.1.0
  * @category params
  */
-export const ListSorting = Schema.Struct({
-  sortBy: ListSortByField,
-  sortDirection: Schema.optional(SortDirection)
-}).annotations({ identifier: "ListSorting" })
+export const ListSorting = Schema.Struct({ ...AssetSorting.fields, sortBy: ListSortByField }).annotations({
+  identifier: "ListSorting"
+})
 
 /**
  * The fields every list method takes besides its key: paging, `sortBy` and `options`.
