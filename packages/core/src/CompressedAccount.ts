@@ -189,3 +189,14 @@ export const TokenHoldersResult = withContext(cursorPage(TokenHolder)).annotatio
 export const TokenBalancesResult = withContext(cursorPage(TokenBalance)).annotations({
   identifier: "TokenBalancesResult"
 })
+
+/**
+ * The result of getCompressedTokenBalancesByOwner, the V1 method stateless.js still
+ * offers (deprecated there): the items are under snake_case `token_balances`.
+ *
+ * @since 0.1.0
+ * @category results
+ */
+export const TokenBalancesV1Result = withContext(
+  Schema.Struct({ token_balances: Schema.Array(TokenBalance), cursor: nullable(Schema.String) })
+).annotations({ identifier: "TokenBalancesV1Result" })

@@ -172,6 +172,26 @@ export const SignaturesForTokenOwnerParams = Schema.Struct({ owner: Address, ...
 export type SignaturesForTokenOwnerParams = typeof SignaturesForTokenOwnerParams.Encoded
 
 /**
+ * Params of getCompressionSignaturesForOwner (not in spec §4.2; stateless.js calls it):
+ * the owner of the compressed accounts, cursor and limit. Its result is
+ * `CompressionSignature.SignaturesResult`.
+ *
+ * @since 0.1.0
+ * @category params
+ */
+export const SignaturesForOwnerParams = Schema.Struct({ owner: Address, ...paging }).annotations({
+  identifier: "SignaturesForOwnerParams"
+})
+
+/**
+ * `SignaturesForOwnerParams` as callers write it: the input (encoded) side of the schema of the same name.
+ *
+ * @since 0.1.0
+ * @category params
+ */
+export type SignaturesForOwnerParams = typeof SignaturesForOwnerParams.Encoded
+
+/**
  * A new address to prove creatable, with the address tree it goes into.
  *
  * @since 0.1.0

@@ -222,6 +222,41 @@ export const Hash32 = base58Bytes(32, "Hash32").pipe(Schema.brand("Hash32"))
 export type Hash32 = typeof Hash32.Type
 
 /**
+ * The order of the BN254 scalar field, the field of ZK compression's Poseidon
+ * hashes (Light's `FIELD_SIZE`).
+ *
+ * @since 0.1.0
+ * @category primitives
+ */
+export const BN254_MODULUS = 21888242871839275222246405745257275088548364400416034343698204186575808495617n
+
+const belowModulus = (u: unknown): boolean => {
+  const bytes = typeof u === "string" ? decodeBase58(u) : undefined
+  if (bytes === undefined) return false
+  let n = 0n
+  for (const b of bytes) n = (n << 8n) | BigInt(b)
+  return n < BN254_MODULUS
+}
+
+/**
+ * A compressed-state hash (account hash, Merkle root, nullifier): 32 bytes in base58
+ * whose big-endian value is a BN254 field element. stateless.js refuses any other
+ * value (`Value is too large`), and Photon never sends one.
+ *
+ * @since 0.1.0
+ * @category primitives
+ */
+export const FieldHash = Hash32.pipe(
+  Schema.filter(belowModulus, {
+    message: () => "a BN254 field element (32 bytes, big-endian, below the field modulus)",
+    [PredicateId]: belowModulus
+  }),
+  Schema.annotations({ identifier: "FieldHash" })
+)
+/** A decoded `FieldHash`: the type of the schema of the same name. @since 0.1.0 @category primitives */
+export type FieldHash = typeof FieldHash.Type
+
+/**
  * The wallet path rule of spec §4.5: `^[1-9A-HJ-NP-Za-km-z]{32,44}$`, and 32 bytes once decoded.
  *
  * @since 0.1.0

@@ -9,6 +9,7 @@
  */
 import * as Schema from "effect/Schema"
 import { listFields, onePagingStyle, pagingFields } from "./DasParams.js"
+import { withAliases } from "./internal/schema.js"
 import { Address, U64 } from "./Primitives.js"
 
 /**
@@ -24,19 +25,21 @@ export const TokenAccountsOptions = Schema.Struct({
 
 /**
  * The params of getTokenAccounts: `owner` and/or `mint`, pagination (page or
- * cursor/before/after, one style per query), `limit` ≤ 1000 and `options`.
+ * cursor/before/after, one style per query), `limit` ≤ 1000 and `options`. The
+ * names Metaplex's client sends (`ownerAddress`, `mintAddress`, `displayOptions`)
+ * are accepted too and decode to these.
  *
  * @example
  * Decode.validateInput(GetTokenAccountsParams)({ owner, page: 1, limit: 100 })
  * @since 0.1.0
  * @category params
  */
-export const GetTokenAccountsParams = Schema.Struct({
+export const GetTokenAccountsParams = withAliases({
   owner: Schema.optional(Address),
   mint: Schema.optional(Address),
   ...pagingFields,
   options: Schema.optional(TokenAccountsOptions)
-}).pipe(
+}, { ownerAddress: "owner", mintAddress: "mint", displayOptions: "options" }).pipe(
   Schema.filter((p) =>
     p.owner === undefined && p.mint === undefined
       ? { path: ["owner"], message: "owner or mint is required" }

@@ -62,3 +62,17 @@ export * as CompressionTransaction from "./CompressionTransaction.js"
 export * as SlotContext from "./SlotContext.js"
 /** @since 0.1.0 */
 export * as ValidityProof from "./ValidityProof.js"
+/** @since 0.1.0 */
+export * as AssetQuery from "./AssetQuery.js"
+/** @since 0.1.0 */
+export * as AssetSearch from "./AssetSearch.js"
+/** @since 0.1.0 */
+export * as NftEdition from "./NftEdition.js"
+/** @since 0.1.0 */
+export * as CompressedAccountV2 from "./CompressedAccountV2.js"
+/** @since 0.1.0 */
+export * as CompressionTransactionV2 from "./CompressionTransactionV2.js"
+/** @since 0.1.0 */
+export * as IndexerStatus from "./IndexerStatus.js"
+/** @since 0.1.0 */
+export * as ValidityProofV2 from "./ValidityProofV2.js"

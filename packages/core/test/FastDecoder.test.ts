@@ -9,20 +9,27 @@
 import { describe, expect, it } from "@effect/vitest"
 import { base58 } from "@scure/base"
 import * as AssetProof from "@solfx/core/AssetProof"
+import * as AssetQuery from "@solfx/core/AssetQuery"
+import * as AssetSearch from "@solfx/core/AssetSearch"
 import * as AssetSignature from "@solfx/core/AssetSignature"
 import * as Bundle from "@solfx/core/Bundle"
 import * as CompressedAccount from "@solfx/core/CompressedAccount"
+import * as CompressedAccountV2 from "@solfx/core/CompressedAccountV2"
 import * as CompressionSignature from "@solfx/core/CompressionSignature"
 import * as CompressionTransaction from "@solfx/core/CompressionTransaction"
+import * as CompressionTransactionV2 from "@solfx/core/CompressionTransactionV2"
 import * as Decode from "@solfx/core/Decode"
 import * as DigitalAsset from "@solfx/core/DigitalAsset"
+import * as IndexerStatus from "@solfx/core/IndexerStatus"
 import * as Json from "@solfx/core/Json"
+import * as NftEdition from "@solfx/core/NftEdition"
 import * as Primitives from "@solfx/core/Primitives"
 import * as ProjectUsage from "@solfx/core/ProjectUsage"
 import * as SlotContext from "@solfx/core/SlotContext"
 import * as TokenAccount from "@solfx/core/TokenAccount"
 import * as TokenMetadata from "@solfx/core/TokenMetadata"
 import * as ValidityProof from "@solfx/core/ValidityProof"
+import * as ValidityProofV2 from "@solfx/core/ValidityProofV2"
 import * as WalletRecords from "@solfx/core/WalletRecords"
 import * as Webhook from "@solfx/core/Webhook"
 import * as WebhookDelivery from "@solfx/core/WebhookDelivery"
@@ -44,17 +51,24 @@ const present = existsSync(ROOT)
 
 const modules = {
   AssetProof,
+  AssetQuery,
+  AssetSearch,
   AssetSignature,
   Bundle,
   CompressedAccount,
+  CompressedAccountV2,
   CompressionSignature,
   CompressionTransaction,
+  CompressionTransactionV2,
   DigitalAsset,
+  IndexerStatus,
+  NftEdition,
   ProjectUsage,
   SlotContext,
   TokenAccount,
   TokenMetadata,
   ValidityProof,
+  ValidityProofV2,
   WalletRecords,
   Webhook,
   WebhookDelivery

@@ -8,14 +8,17 @@ import * as AssetProof from "@solfx/core/AssetProof"
 import * as AssetSignature from "@solfx/core/AssetSignature"
 import * as Bundle from "@solfx/core/Bundle"
 import * as CompressedAccount from "@solfx/core/CompressedAccount"
+import * as CompressedAccountV2 from "@solfx/core/CompressedAccountV2"
 import * as CompressionSignature from "@solfx/core/CompressionSignature"
 import * as CompressionTransaction from "@solfx/core/CompressionTransaction"
+import * as CompressionTransactionV2 from "@solfx/core/CompressionTransactionV2"
 import * as DigitalAsset from "@solfx/core/DigitalAsset"
 import * as Json from "@solfx/core/Json"
 import * as ProjectUsage from "@solfx/core/ProjectUsage"
 import * as TokenAccount from "@solfx/core/TokenAccount"
 import * as TokenMetadata from "@solfx/core/TokenMetadata"
 import * as ValidityProof from "@solfx/core/ValidityProof"
+import * as ValidityProofV2 from "@solfx/core/ValidityProofV2"
 import * as WalletRecords from "@solfx/core/WalletRecords"
 import * as Webhook from "@solfx/core/Webhook"
 import * as RealFixtures from "@solfx/testing/RealFixtures"
@@ -83,6 +86,17 @@ const served: Record<string, Entry> = {
     shape: "auto"
   },
   getTransactionWithCompressionInfo: { schema: CompressionTransaction.TransactionWithCompressionInfo, shape: "auto" },
+  // -- DAS read API and Photon V2 (issue 19) --
+  // The docs example nests the proof one level too deep; AssetProof flattens it.
+  getAssetProof: { schema: AssetProof.AssetProof, shape: "auto" },
+  getCompressedTokenAccountsByOwnerV2: { schema: CompressedAccountV2.TokenAccountsV2Result, shape: "auto" },
+  getCompressedTokenBalancesByOwner: { schema: CompressedAccount.TokenBalancesV1Result, shape: "auto" },
+  getCompressionSignaturesForOwner: { schema: CompressionSignature.SignaturesResult, shape: "auto" },
+  getTransactionWithCompressionInfoV2: {
+    schema: CompressionTransactionV2.TransactionWithCompressionInfoV2,
+    shape: "auto"
+  },
+  getValidityProofV2: { schema: ValidityProofV2.ValidityProofV2Result, shape: "auto" },
   // -- bundles (issue 6) --
   // The preview-docs sendBundle example returns a base58 signature instead of the hex id: it decodes
   // as a string, and the SDK reports it as BundleIdMismatch against the locally computed id.
@@ -103,12 +117,6 @@ const served: Record<string, Entry> = {
 /** Folders kept for reference only: neighbouring methods we do not serve. */
 const neighbours: Record<string, string> = {
   _errors: "error bodies, decoded by the transport's error mapping tests",
-  getAssetProof: "single-proof method; its worked example is checked by the Merkle verifier tests",
-  getCompressedTokenAccountsByOwnerV2: "V2 of a method we serve in V1 only",
-  getCompressedTokenBalancesByOwner: "V1 of getCompressedTokenBalancesByOwnerV2 (snake_case token_balances)",
-  getCompressionSignaturesForOwner: "not in the spec's method list",
-  getTransactionWithCompressionInfoV2: "V2 of a method we serve in V1 only",
-  getValidityProofV2: "V2 of a method we serve in V1 only",
   "webhook-delivery": "webhook delivery payloads, decoded by the webhook receiver tests"
 }
 

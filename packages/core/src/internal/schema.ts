@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 
 /**
@@ -22,3 +23,55 @@ export const Count = Schema.Number.pipe(
   Schema.int({ message: () => "a non-negative integer" }),
   Schema.nonNegative({ message: () => "a non-negative integer" })
 )
+
+/**
+ * The fields of `fields` plus, for each alias, the field it stands for.
+ *
+ * @since 0.1.0
+ */
+export type AliasedFields<
+  Fields extends Schema.Struct.Fields,
+  Aliases extends { readonly [alias: string]: keyof Fields & string }
+> = Fields & { readonly [K in keyof Aliases]: Fields[Aliases[K]] }
+
+/**
+ * Struct params whose wire side also accepts a peer's name for some optional fields
+ * (`{ displayOptions: "options" }`), one of the two names at a time. The decoded
+ * side has the canonical names only, so whoever reads the params (the SDK sending
+ * them, the emulator serving them) sees one spelling. Written here because Schema
+ * has no field aliases; `fromKey` renames a key but cannot accept both.
+ *
+ * @since 0.1.0
+ */
+export const withAliases = <
+  Fields extends Schema.Struct.Fields,
+  const Aliases extends { readonly [alias: string]: keyof Fields & string }
+>(fields: Fields, aliases: Aliases) => {
+  const wireFields: Record<string, Schema.Struct.Field> = { ...fields }
+  for (const [alias, name] of Object.entries(aliases)) wireFields[alias] = fields[name]!
+  const wire = Schema.Struct(wireFields as AliasedFields<Fields, Aliases>)
+  const canonical = Schema.typeSchema(Schema.Struct(fields))
+  return Schema.transformOrFail(wire, canonical, {
+    strict: false,
+    decode: (input, _, ast) => {
+      const out: Record<string, unknown> = { ...input }
+      for (const [alias, name] of Object.entries(aliases)) {
+        const value = out[alias]
+        delete out[alias]
+        if (value === undefined) continue
+        if (out[name] !== undefined) {
+          return ParseResult.fail(
+            new ParseResult.Pointer(
+              alias,
+              input,
+              new ParseResult.Type(ast, value, `cannot be combined with ${name}: give one of the two`)
+            )
+          )
+        }
+        out[name] = value
+      }
+      return ParseResult.succeed(out)
+    },
+    encode: (value) => ParseResult.succeed(value)
+  })
+}
