@@ -34,10 +34,18 @@ const root = fileURLToPath(new URL("../..", import.meta.url))
 const params = {
   count: 20,
   size: 5_000,
-  pageSize: 500,
+  pageSize: 250,
   workers: 3,
-  /** Per response: keeps a walk's pages apart so the kill lands mid-walk on a loaded machine. */
-  latencyMs: 20
+  /** Per response: spreads a walk's pages so the test sees one mid-walk. */
+  latencyMs: 20,
+  /**
+   * The kill lands mid-walk by construction: once a walk has at least this many
+   * pages to go, the emulator stalls every response (`stallMs`) and the worker is
+   * killed. What it still had in flight or buffered (the SDK fetches 4 pages ahead)
+   * is far fewer pages than this, so its walk cannot finish before the kill.
+   */
+  pagesToGo: 12,
+  stallMs: 3_000
 }
 
 const authoritiesOf = (emu: Emulator.Emulator): ReadonlyArray<string> => [
@@ -108,11 +116,11 @@ describe.skipIf(missing !== undefined)(Servers.title("6. indexer: 3 worker proce
           )
           const output = () => workers.map((w) => `--- ${w.name}\n${w.lines.slice(-15).join("\n")}`).join("\n")
 
-          // The victim: a worker that has committed part of a walk with at least two pages to go.
+          // The victim: a worker that has committed part of a walk with `pagesToGo` pages to go.
           const pagesOf = (a: string) => Math.ceil(counts.get(a)! / params.pageSize)
           const midWalk = sql<{ authority: string; worker: string; pages: number }>`
           SELECT authority, worker, pages FROM indexer_walks WHERE job = ${job} AND NOT done AND pages >= 1`.pipe(
-            Effect.flatMap((rows) => Effect.fromNullable(rows.find((r) => r.pages <= pagesOf(r.authority) - 2)))
+            Effect.flatMap((rows) => Effect.fromNullable(rows.find((r) => r.pages <= pagesOf(r.authority) - params.pagesToGo)))
           )
           const target = yield* midWalk.pipe(
             Effect.retry(Schedule.spaced("20 millis")),
@@ -128,6 +136,7 @@ describe.skipIf(missing !== undefined)(Servers.title("6. indexer: 3 worker proce
           const [left] = yield* sql<{ pages: number; done: boolean; worker: string }>`
           SELECT pages, done, worker FROM indexer_walks WHERE job = ${job} AND authority = ${target.authority}`
           expect(left).toMatchObject({ done: false, worker: victim.name })
+        emu.setLatency(params.latencyMs)
 
           const survivors = workers.filter((w) => w !== victim)
           const codes = yield* Effect.forEach(survivors, (w) => w.proc.exitCode, { concurrency: "unbounded" }).pipe(
