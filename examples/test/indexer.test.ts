@@ -120,7 +120,9 @@ describe.skipIf(missing !== undefined)(Servers.title("6. indexer: 3 worker proce
           const pagesOf = (a: string) => Math.ceil(counts.get(a)! / params.pageSize)
           const midWalk = sql<{ authority: string; worker: string; pages: number }>`
           SELECT authority, worker, pages FROM indexer_walks WHERE job = ${job} AND NOT done AND pages >= 1`.pipe(
-            Effect.flatMap((rows) => Effect.fromNullable(rows.find((r) => r.pages <= pagesOf(r.authority) - params.pagesToGo)))
+            Effect.flatMap((rows) =>
+              Effect.fromNullable(rows.find((r) => r.pages <= pagesOf(r.authority) - params.pagesToGo))
+            )
           )
           const target = yield* midWalk.pipe(
             Effect.retry(Schedule.spaced("20 millis")),
@@ -130,18 +132,19 @@ describe.skipIf(missing !== undefined)(Servers.title("6. indexer: 3 worker proce
             })
           )
           const victim = workers.find((w) => w.name === target.worker)!
+          emu.setLatency(params.stallMs)
           yield* victim.proc.kill("SIGKILL")
           yield* victim.proc.exitCode.pipe(Effect.ignore)
           // What the victim left unfinished (it is dead: nothing can change this until its locks expire).
           const [left] = yield* sql<{ pages: number; done: boolean; worker: string }>`
           SELECT pages, done, worker FROM indexer_walks WHERE job = ${job} AND authority = ${target.authority}`
           expect(left).toMatchObject({ done: false, worker: victim.name })
-        emu.setLatency(params.latencyMs)
+          emu.setLatency(params.latencyMs)
 
           const survivors = workers.filter((w) => w !== victim)
           const codes = yield* Effect.forEach(survivors, (w) => w.proc.exitCode, { concurrency: "unbounded" }).pipe(
             Effect.timeoutFail({
-              duration: Duration.seconds(60),
+              duration: Duration.seconds(120),
               onTimeout: () =>
                 new Error(`the surviving workers did not finish:\n${output()}\n${JSON.stringify(emu.counters)}`)
             })
