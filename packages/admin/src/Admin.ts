@@ -17,7 +17,6 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import * as SlidingWindowLimiter from "./SlidingWindowLimiter.js"
 
@@ -76,12 +75,12 @@ const isBadRequest = (error: InvalidRequest | ApiError): error is HttpError =>
 export const make: Effect.Effect<AdminShape, never, HttpTransport | Scope.Scope> = Effect.gen(function*() {
   const transport = yield* HttpTransport
   const limiter = yield* SlidingWindowLimiter.make(rateLimit)
-  const checkId = validateInput(ProjectId, "projectId")
+  const checkId = validateInput(ProjectId, "projectId", transport.redactor.redact)
 
   const getProjectUsage = Effect.fn("Admin.getProjectUsage")(function*(projectId: string) {
     const id = yield* checkId(projectId)
     // The key passed by mistake as the id is a valid UUID: it must not reach the span.
-    const shown = id === Redacted.value(transport.config.apiKey) ? "<redacted>" : id
+    const shown = transport.redactor.redact(id)
     yield* Effect.annotateCurrentSpan("solfx.projectId", shown)
     return yield* transport.rest(
       {
@@ -96,11 +95,11 @@ export const make: Effect.Effect<AdminShape, never, HttpTransport | Scope.Scope>
       ProjectUsage
     ).pipe(
       // Spec §5.3 and §7: the admin host answers 400 when the key's project is not `id`.
-      Effect.catchIf(isBadRequest, (e) => Effect.fail(new ProjectMismatch({ projectId: id, detail: e.body })))
+      Effect.catchIf(isBadRequest, (e) => Effect.fail(new ProjectMismatch({ projectId: shown, detail: e.body })))
     )
   })
 
-  return transport.redactFailures(Admin.of({ getProjectUsage }))
+  return Admin.of({ getProjectUsage })
 })
 
 /**

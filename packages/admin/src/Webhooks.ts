@@ -53,7 +53,7 @@ export const make: Effect.Effect<WebhooksShape, never, HttpTransport> = Effect.g
       WebhookList
     )
   })
-  return transport.redactFailures(Webhooks.of({ list }))
+  return Webhooks.of({ list })
 })
 
 /**

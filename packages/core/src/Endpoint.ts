@@ -212,14 +212,14 @@ export interface Batch {
  * @since 0.1.0
  * @category models
  */
-export interface Common<P, A, Item> {
+export interface Common<P, A, Item, PI = P> {
   /** The name in errors, spans and credit series: the JSON-RPC method, or `GET /v1/...`. */
   readonly name: string
   /** The SDK area the method belongs to (the `area` tag of the credits series). */
   readonly area: string
   readonly host: Host
   /** Validates the caller's params before any I/O; its decoded value is what is sent. */
-  readonly params: Schema.Schema<P, any>
+  readonly params: Schema.Schema<P, PI>
   readonly result: Schema.Schema<A, any>
   readonly paging: Paging<A, Item>
   readonly batch: Batch | undefined
@@ -235,7 +235,7 @@ export interface Common<P, A, Item> {
  * @since 0.1.0
  * @category models
  */
-export interface Rpc<P = any, A = any, Item = any> extends Common<P, A, Item> {
+export interface Rpc<P = any, A = any, Item = any, PI = any> extends Common<P, A, Item, PI> {
   readonly _tag: "Rpc"
   readonly method: string
   /** The type of the envelope's `id` (sendBundle's spec uses a number). */
@@ -249,7 +249,7 @@ export interface Rpc<P = any, A = any, Item = any> extends Common<P, A, Item> {
  * @since 0.1.0
  * @category models
  */
-export interface Rest<P = any, A = any, Item = any> extends Common<P, A, Item> {
+export interface Rest<P = any, A = any, Item = any, PI = any> extends Common<P, A, Item, PI> {
   readonly _tag: "Rest"
   readonly method: "GET" | "POST" | "PUT" | "DELETE"
   readonly path: string
@@ -267,11 +267,11 @@ export interface Rest<P = any, A = any, Item = any> extends Common<P, A, Item> {
  * @since 0.1.0
  * @category models
  */
-export type Endpoint<P = any, A = any, Item = any> = Rpc<P, A, Item> | Rest<P, A, Item>
+export type Endpoint<P = any, A = any, Item = any, PI = any> = Rpc<P, A, Item, PI> | Rest<P, A, Item, PI>
 
-interface Declared<P, A, Item> {
+interface Declared<P, PI, A, Item> {
   readonly area: string
-  readonly params: Schema.Schema<P, any>
+  readonly params: Schema.Schema<P, PI>
   readonly result: Schema.Schema<A, any>
   readonly paging?: Paging<A, Item> | undefined
   readonly batch?: Batch | undefined
@@ -286,9 +286,9 @@ interface Declared<P, A, Item> {
  * @since 0.1.0
  * @category constructors
  */
-export const rpc = <P, A, Item = never>(
-  declared: Declared<P, A, Item> & { readonly method: string; readonly id?: "string" | "number" | undefined }
-): Rpc<P, A, Item> => ({
+export const rpc = <P, PI, A, Item = never>(
+  declared: Declared<P, PI, A, Item> & { readonly method: string; readonly id?: "string" | "number" | undefined }
+): Rpc<P, A, Item, PI> => ({
   _tag: "Rpc",
   name: declared.method,
   method: declared.method,
@@ -311,8 +311,8 @@ export const rpc = <P, A, Item = never>(
  * @since 0.1.0
  * @category constructors
  */
-export const rest = <P, A, Item = never>(
-  declared: Declared<P, A, Item> & {
+export const rest = <P, PI, A, Item = never>(
+  declared: Declared<P, PI, A, Item> & {
     readonly host: Exclude<Host, "rpc">
     readonly method: Rest["method"]
     readonly path: string
@@ -320,7 +320,7 @@ export const rest = <P, A, Item = never>(
     readonly notFound?: Rest["notFound"] | undefined
     readonly bodyField?: string | undefined
   }
-): Rest<P, A, Item> => ({
+): Rest<P, A, Item, PI> => ({
   _tag: "Rest",
   name: `${declared.method} ${declared.path}`,
   method: declared.method,

@@ -25,7 +25,6 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
@@ -217,15 +216,13 @@ export const make = (options: Options = {}): Effect.Effect<BundlesShape, never, 
     // What the service answered goes into an error: never with the key in it (a proxy may echo
     // the URL), and never at any length.
     const shown = (received: string) => {
-      const key = Redacted.value(transport.config.apiKey)
-      const clean = key.length > 0 ? received.split(key).join("<redacted>") : received
-      return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean
+      return transport.redactor.excerpt(received)
     }
 
     const sendBundle = (transactions: ReadonlyArray<string>, sendOptions?: SendOptions) =>
       Effect.gen(function*() {
-        const opts = yield* validateInput(SendOptionsSchema)(sendOptions ?? {})
-        const txs = yield* validateInput(Transactions, "transactions")(transactions)
+        const opts = yield* validateInput(SendOptionsSchema, "", transport.redactor.redact)(sendOptions ?? {})
+        const txs = yield* validateInput(Transactions, "transactions", transport.redactor.redact)(transactions)
         const encoding = opts.encoding ?? "base64"
         const checked = Bundle.check(txs, encoding, checkOptions)
         if (Either.isLeft(checked)) return yield* Effect.fail(new InvalidRequest(Bundle.describe(checked.left)))
@@ -253,7 +250,7 @@ export const make = (options: Options = {}): Effect.Effect<BundlesShape, never, 
 
     const getBundleStatuses = (ids: ReadonlyArray<string>) =>
       Effect.gen(function*() {
-        const valid = yield* validateInput(Ids, "ids")(ids)
+        const valid = yield* validateInput(Ids, "ids", transport.redactor.redact)(ids)
         const chunks = Arr.chunksOf(valid, Bundle.MAX_STATUS_IDS)
         const results = yield* Effect.forEach(chunks, statusesOf, { concurrency })
         return results.flat()
@@ -261,8 +258,8 @@ export const make = (options: Options = {}): Effect.Effect<BundlesShape, never, 
 
     const awaitBundle = (id: string, awaitOptions?: AwaitOptions) =>
       Effect.gen(function*() {
-        const valid = yield* validateInput(BundleId, "id")(id)
-        const opts = yield* validateInput(AwaitOptionsSchema)(awaitOptions ?? {})
+        const valid = yield* validateInput(BundleId, "id", transport.redactor.redact)(id)
+        const opts = yield* validateInput(AwaitOptionsSchema, "", transport.redactor.redact)(awaitOptions ?? {})
         const timeout = yield* duration("timeout", opts.timeout, Duration.seconds(60))
         const interval = yield* duration("interval", opts.interval, Duration.seconds(1))
         const wanted = RANK[opts.commitment ?? "confirmed"]
@@ -286,7 +283,7 @@ export const make = (options: Options = {}): Effect.Effect<BundlesShape, never, 
           : BundleOutcome.Failed({ id: valid, err: bundle.err, slot: bundle.slot, bundle })
       }).pipe(Effect.withSpan("Bundles.awaitBundle"))
 
-    return transport.redactFailures({ sendBundle, getBundleStatuses, awaitBundle })
+    return { sendBundle, getBundleStatuses, awaitBundle }
   })
 
 /**

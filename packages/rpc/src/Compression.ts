@@ -190,7 +190,7 @@ export const make = (options: Options = {}): Effect.Effect<CompressionShape, nev
       params: Schema.Schema<P, PI>,
       result: Schema.Schema<A, AI>
     ) => {
-      const validate = validateInput(params)
+      const validate = validateInput(params, "", transport.redactor.redact)
       const send = (p: P): Effect.Effect<A, ApiError> =>
         Credits.charge("photon", method, costs[method]).pipe(Effect.zipRight(transport.rpc(method, p, result)))
       const run = (input: PI): Effect.Effect<A, CompressionError> => Effect.flatMap(validate(input), send)
@@ -251,7 +251,7 @@ export const make = (options: Options = {}): Effect.Effect<CompressionShape, nev
       TransactionWithCompressionInfo
     )
 
-    return transport.redactFailures(Compression.of({
+    return Compression.of({
       getCompressionSignaturesForAddress: forAddress.run,
       getCompressionSignaturesForAddressStream: forAddress.items,
       getCompressionSignaturesForAddressPages: forAddress.pages,
@@ -270,7 +270,7 @@ export const make = (options: Options = {}): Effect.Effect<CompressionShape, nev
       getCompressionSignaturesForTokenOwnerStream: forTokenOwner.items,
       getCompressionSignaturesForTokenOwnerPages: forTokenOwner.pages,
       getTransactionWithCompressionInfo: transaction.run
-    }))
+    })
   })
 
 /**

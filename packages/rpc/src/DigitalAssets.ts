@@ -216,10 +216,6 @@ const BatchOptionsSchema = Schema.Struct({
 
 const Ids = Schema.Array(Address)
 
-const validateStreamOptions = Decode.validateInput(StreamOptionsSchema, "options")
-const validateBatchOptions = Decode.validateInput(BatchOptionsSchema, "options")
-const validateIds = Decode.validateInput(Ids, "ids")
-
 /** What every DAS list has in common, for the page machinery. */
 interface Listing<A> {
   readonly items: ReadonlyArray<A>
@@ -294,9 +290,13 @@ export const make = (options: Options = {}): Effect.Effect<DigitalAssetsShape, n
     const call = <A, I>(method: Operation, params: unknown, schema: Schema.Schema<A, I>) =>
       Credits.charge("das", method, costs[method]).pipe(Effect.zipRight(transport.rpc(method, params, schema)))
 
-    const validateTokenAccounts = Decode.validateInput(TokenAccount.GetTokenAccountsParams)
-    const validateAssets = Decode.validateInput(DigitalAsset.GetAssetsByAuthorityParams)
-    const validateSignatures = Decode.validateInput(AssetSignature.GetSignaturesForAssetParams)
+    const redact = transport.redactor.redact
+    const validateStreamOptions = Decode.validateInput(StreamOptionsSchema, "options", redact)
+    const validateBatchOptions = Decode.validateInput(BatchOptionsSchema, "options", redact)
+    const validateIds = Decode.validateInput(Ids, "ids", redact)
+    const validateTokenAccounts = Decode.validateInput(TokenAccount.GetTokenAccountsParams, "", redact)
+    const validateAssets = Decode.validateInput(DigitalAsset.GetAssetsByAuthorityParams, "", redact)
+    const validateSignatures = Decode.validateInput(AssetSignature.GetSignaturesForAssetParams, "", redact)
 
     /** A paged method: validates params and options first, then streams pages. */
     const paged = <P extends { readonly limit?: number | undefined }, A, L extends Omit<Listing<A>, "items">>(
@@ -380,7 +380,7 @@ export const make = (options: Options = {}): Effect.Effect<DigitalAssetsShape, n
       return Effect.succeed(proofs)
     }
 
-    return transport.redactFailures(DigitalAssets.of({
+    return DigitalAssets.of({
       getTokenAccounts: (params) =>
         validateTokenAccounts(params).pipe(
           Effect.flatMap((p) => call("getTokenAccounts", p, TokenAccount.TokenAccountList))
@@ -401,7 +401,7 @@ export const make = (options: Options = {}): Effect.Effect<DigitalAssetsShape, n
       getSignaturesForAssetStream: (params, o) => Pagination.flattenPages(signaturePages(params, o)),
       getAssetProofBatch,
       getAssetProofBatchVerified: (ids, batch) => Effect.flatMap(getAssetProofBatch(ids, batch), verifyAll)
-    }))
+    })
   })
 
 /**

@@ -124,9 +124,6 @@ const BatchOptionsSchema = Schema.Struct({
   ))
 })
 
-const validateRequest = Decode.validateInput(RequestSchema)
-const validateOptions = Decode.validateInput(BatchOptionsSchema, "options")
-
 /**
  * Builds the service from the transport.
  *
@@ -138,6 +135,8 @@ export const make = (options: Options = {}): Effect.Effect<TokenMetadataShape, n
   Effect.gen(function*() {
     const transport = yield* HttpTransport
     const cost = options.cost ?? DEFAULT_COST
+    const validateRequest = Decode.validateInput(RequestSchema, "", transport.redactor.redact)
+    const validateOptions = Decode.validateInput(BatchOptionsSchema, "options", transport.redactor.redact)
 
     const fetchChunk = (mints: ReadonlyArray<string>, request: typeof RequestSchema.Type) =>
       Credits.charge("api", OPERATION, cost).pipe(Effect.zipRight(transport.rest({
@@ -183,7 +182,7 @@ export const make = (options: Options = {}): Effect.Effect<TokenMetadataShape, n
         return out as ReadonlyArray<Core.TokenMetadata>
       })
 
-    return transport.redactFailures(TokenMetadata.of({ getTokenMetadata }))
+    return TokenMetadata.of({ getTokenMetadata })
   })
 
 /**

@@ -279,16 +279,6 @@ const OP = {
   fundedBy: "GET /v1/wallet/{wallet}/funded-by"
 } as const
 
-const validateIdentity = Decode.validateInput(WalletParams.IdentityRequest)
-const validateWallet = Decode.validateInput(WalletParams.WalletRequest)
-const validateBatch = Decode.validateInput(WalletParams.BatchIdentityRequest, "wallets")
-const validateBalances = Decode.validateInput(WalletParams.BalancesRequest)
-const validateHistory = Decode.validateInput(WalletParams.HistoryRequest)
-const validateTransfers = Decode.validateInput(WalletParams.TransfersRequest)
-const validateConcurrency = Decode.validateInput(
-  Schema.Struct({ concurrency: Schema.optional(WalletParams.intBetween(1, 64)) })
-)
-
 /**
  * Whether the service billed an attempt: a 2xx answer, the 404 that identity and
  * funded-by give as a normal "unknown", or an answer whose body was cut short
@@ -331,6 +321,18 @@ const defined = <A extends Record<string, unknown>>(a: A): A =>
 export const make: Effect.Effect<WalletShape, never, HttpTransport> = Effect.gen(function*() {
   const transport = yield* HttpTransport
   const spent = yield* Ref.make(0)
+  const redact = transport.redactor.redact
+  const validateIdentity = Decode.validateInput(WalletParams.IdentityRequest, "", redact)
+  const validateWallet = Decode.validateInput(WalletParams.WalletRequest, "", redact)
+  const validateBatch = Decode.validateInput(WalletParams.BatchIdentityRequest, "wallets", redact)
+  const validateBalances = Decode.validateInput(WalletParams.BalancesRequest, "", redact)
+  const validateHistory = Decode.validateInput(WalletParams.HistoryRequest, "", redact)
+  const validateTransfers = Decode.validateInput(WalletParams.TransfersRequest, "", redact)
+  const validateConcurrency = Decode.validateInput(
+    Schema.Struct({ concurrency: Schema.optional(WalletParams.intBetween(1, 64)) }),
+    "",
+    redact
+  )
 
   const charge = Effect.zipRight(
     Ref.update(spent, (n) => n + CREDITS_PER_CALL),
@@ -515,7 +517,7 @@ export const make: Effect.Effect<WalletShape, never, HttpTransport> = Effect.gen
       )
     )
 
-  return transport.redactFailures(Wallet.of({
+  return Wallet.of({
     identity,
     batchIdentity,
     balances,
@@ -530,7 +532,7 @@ export const make: Effect.Effect<WalletShape, never, HttpTransport> = Effect.gen
     transfersStream: (wallet, options) => Pagination.flattenPages(transfersPages(wallet, options)),
     fundedBy,
     creditsUsed: Ref.get(spent)
-  }))
+  })
 })
 
 /**
