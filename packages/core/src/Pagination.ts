@@ -28,6 +28,8 @@ import { PaginationError } from "./Errors.js"
 export interface Page<A, P> {
   readonly items: ReadonlyArray<A>
   readonly next: P | undefined
+  /** The whole answer the page was read from, when the walk keeps it (e.g. for its slot). */
+  readonly result?: unknown
 }
 
 /**
@@ -55,11 +57,11 @@ export const MAX_EMPTY_RUN = 3
  * @since 0.1.0
  * @category streams
  */
-export const walk = <A, P, E, R>(
+export const walk = <A, P, E, R, Pg extends Page<A, P> = Page<A, P>>(
   operation: string,
   start: P | undefined,
-  fetch: (position: P | undefined) => Effect.Effect<Page<A, P>, E, R>
-): Stream.Stream<Page<A, P>, E | PaginationError, R> =>
+  fetch: (position: P | undefined) => Effect.Effect<Pg, E, R>
+): Stream.Stream<Pg, E | PaginationError, R> =>
   Stream.suspend(() => {
     // Per run of the stream: running it twice walks twice.
     const seen = new Set<string>(start === undefined ? [] : [JSON.stringify(start)])
@@ -136,6 +138,8 @@ export const cursorItems = <A, E, R>(
 export interface NumberedResult<A> {
   readonly items: ReadonlyArray<A>
   readonly total?: number | undefined
+  /** The whole answer, carried onto the page. */
+  readonly result?: unknown
 }
 
 /**
@@ -171,7 +175,8 @@ export const numberedPages = <A, E, R>(
   const first = options.startPage ?? 1
   const pageOf = (n: number, result: NumberedResult<A>, isLast: boolean): Page<A, number> => ({
     items: result.items,
-    next: isLast ? undefined : n + 1
+    next: isLast ? undefined : n + 1,
+    ...(result.result === undefined ? {} : { result: result.result })
   })
   return Stream.unwrap(Effect.map(fetch(first), (head) => {
     if (head.items.length < limit) return Stream.make(pageOf(first, head, true))

@@ -60,6 +60,16 @@ export interface PagesOptions<Position> {
 }
 
 /**
+ * A page of a derived walk: its items, the position after it, and the answer it came from.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ResultPage<Item, Position, A> extends Pagination.Page<Item, Position> {
+  readonly result: A
+}
+
+/**
  * A derived client.
  *
  * @since 0.1.0
@@ -75,11 +85,11 @@ export interface Client<P, A, Item, PI> {
   readonly call: (input: PI, options?: CallOptions) => Effect.Effect<A, ApiError | InvalidRequest>
   /** Validates, then sends; a 404 the entry documents as an answer is `Option.none()`. */
   readonly callOption: (input: PI) => Effect.Effect<Option.Option<A>, ApiError | InvalidRequest>
-  /** Pages from the first (or `start`), each with the position that resumes after it. */
+  /** Pages from the first (or `start`), each with the position that resumes after it, and its whole answer. */
   readonly pages: <Position extends string | number>(
     input: PI,
     options?: PagesOptions<Position>
-  ) => Stream.Stream<Pagination.Page<Item, Position>, ApiError | InvalidRequest>
+  ) => Stream.Stream<ResultPage<Item, Position, A>, ApiError | InvalidRequest>
   /** The items of `pages`, lazily: `Stream.take(n)` stops fetching. */
   readonly stream: <Position extends string | number>(
     input: PI,
@@ -161,10 +171,19 @@ export const fromTransport = <P, A, Item, PI>(
     return yield* t.restOption(w, entry.result)
   })
 
-  const pages = <Position extends string | number>(input: PI, o: PagesOptions<Position> = {}) =>
+  const pages = <Position extends string | number>(
+    input: PI,
+    o: PagesOptions<Position> = {}
+  ): Stream.Stream<ResultPage<Item, Position, A>, ApiError | InvalidRequest> =>
     Stream.unwrap(Effect.gen(function*() {
       const paging = entry.paging
-      if (paging._tag === "None") return Stream.make({ items: [], next: undefined } as Pagination.Page<Item, Position>)
+      if (paging._tag === "None") {
+        return Stream.fromEffect(Effect.map(send(yield* validate(input)), (result) => ({
+          items: [] as ReadonlyArray<Item>,
+          next: undefined as Position | undefined,
+          result
+        })))
+      }
       const raw = input as Record<string, unknown>
       const params = (yield* validate({ ...raw, [paging.limitParam]: raw[paging.limitParam] ?? paging.maxLimit })) as
         & P
@@ -174,11 +193,11 @@ export const fromTransport = <P, A, Item, PI>(
       if (paging._tag === "PageNumber" && paging.hasMore === undefined) {
         const limit = Number(params[paging.limitParam])
         return Pagination.numberedPages(
-          (page) => Effect.map(at(page), (r) => ({ items: paging.items(r), total: paging.total?.(r) })),
+          (page) => Effect.map(at(page), (r) => ({ items: paging.items(r), total: paging.total?.(r), result: r })),
           { limit, concurrency: o.concurrency, startPage: start as number | undefined }
-        ) as Stream.Stream<Pagination.Page<Item, Position>, ApiError>
+        ) as Stream.Stream<ResultPage<Item, Position, A>, ApiError>
       }
-      return Pagination.walk<Item, Position, ApiError, never>(
+      return Pagination.walk<Item, Position, ApiError, never, ResultPage<Item, Position, A>>(
         entry.name,
         start,
         (position) =>
@@ -188,6 +207,7 @@ export const fromTransport = <P, A, Item, PI>(
               const page = Number(position ?? 1)
               return Effect.succeed({
                 items,
+                result: r,
                 next: (paging.hasMore!(r) ? page + 1 : undefined) as Position | undefined
               })
             }
@@ -202,7 +222,7 @@ export const fromTransport = <P, A, Item, PI>(
                 })
               )
             }
-            return Effect.succeed({ items, next: (more ? next : undefined) as Position | undefined })
+            return Effect.succeed({ items, result: r, next: (more ? next : undefined) as Position | undefined })
           })
       )
     }))
