@@ -22,7 +22,7 @@ import * as CompressionSignature from "./CompressionSignature.js"
 import * as CompressionTransaction from "./CompressionTransaction.js"
 import * as DigitalAsset from "./DigitalAsset.js"
 import * as Endpoint from "./Endpoint.js"
-import { BundleId, ProjectId } from "./Primitives.js"
+import { Address, BundleId, ProjectId } from "./Primitives.js"
 import * as ProjectUsage from "./ProjectUsage.js"
 import type { CursorPage, WithContext } from "./SlotContext.js"
 import * as TokenAccount from "./TokenAccount.js"
@@ -220,6 +220,22 @@ export const getBundleStatuses = Endpoint.rpc({
 // -- Token metadata (REST, v0 host) -------------------------------------------
 
 /**
+ * The token-metadata answer as the SDK reads it: each record's `account` strictly,
+ * its parts as they came, so that a part that does not decode becomes that record's
+ * part error (`TokenMetadata` in @solfx/rpc) instead of failing the batch.
+ *
+ * @since 0.1.0
+ * @category api
+ */
+export const TokenMetadataRecords = Schema.Array(Schema.Struct({
+  account: Address,
+  onChainAccountInfo: Schema.optional(Schema.Unknown),
+  onChainMetadata: Schema.optional(Schema.Unknown),
+  offChainMetadata: Schema.optional(Schema.Unknown),
+  legacyMetadata: Schema.optional(Schema.Unknown)
+})).annotations({ identifier: "TokenMetadataRecords" })
+
+/**
  * POST /v0/token-metadata: up to 100 mints a request.
  *
  * @since 0.1.0
@@ -231,7 +247,7 @@ export const tokenMetadata = Endpoint.rest({
   method: "POST",
   path: "/v0/token-metadata",
   params: TokenMetadata.TokenMetadataParams,
-  result: TokenMetadata.TokenMetadataResponse,
+  result: TokenMetadataRecords,
   batch: { field: "mintAccounts", size: TokenMetadata.MAX_MINTS, concurrency: 4 },
   cost: { credits: 10, usage: "api" },
   bucket: "enhanced"
