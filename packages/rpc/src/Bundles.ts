@@ -12,12 +12,13 @@
 import * as Bundle from "@solfx/core/Bundle"
 import type { BundleStatus, ConfirmationStatus } from "@solfx/core/Bundle"
 import { validateInput } from "@solfx/core/Decode"
+import * as Endpoints from "@solfx/core/Endpoints"
 import type { ApiError } from "@solfx/core/Errors"
 import { BundleIdMismatch, InvalidRequest } from "@solfx/core/Errors"
 import { BundleId } from "@solfx/core/Primitives"
 import type { Encoding } from "@solfx/core/Transaction"
+import * as Derive from "@solfx/http/Derive"
 import { HttpTransport } from "@solfx/http/HttpTransport"
-import * as Arr from "effect/Array"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
@@ -213,6 +214,8 @@ export const make = (options: Options = {}): Effect.Effect<BundlesShape, never, 
       verifySignatures: options.verifySignatures ?? true
     }
     const concurrency = Math.max(1, options.concurrency ?? 2)
+    const send = Derive.fromTransport(transport, Endpoints.sendBundle)
+    const statuses = Derive.fromTransport(transport, Endpoints.getBundleStatuses)
     // What the service answered goes into an error: never with the key in it (a proxy may echo
     // the URL), and never at any length.
     const shown = (received: string) => {
@@ -227,33 +230,29 @@ export const make = (options: Options = {}): Effect.Effect<BundlesShape, never, 
         const checked = Bundle.check(txs, encoding, checkOptions)
         if (Either.isLeft(checked)) return yield* Effect.fail(new InvalidRequest(Bundle.describe(checked.left)))
         const expected = checked.right.id
-        const received = yield* transport.rpc("sendBundle", [txs, { encoding }], Bundle.SendBundleResult, {
-          idempotent: false,
-          numericId: true,
-          headers: opts.region === undefined ? undefined : { "relay-region": opts.region }
-        })
+        const received = yield* send.send(
+          [txs, { encoding }],
+          opts.region === undefined ? undefined : { headers: { "relay-region": opts.region } }
+        )
         if (received.toLowerCase() !== expected) {
           return yield* Effect.fail(new BundleIdMismatch({ expected, received: shown(received) }))
         }
         return expected
       }).pipe(Effect.withSpan("Bundles.sendBundle"))
 
-    const statusesOf = (chunk: ReadonlyArray<BundleId>) =>
-      transport.rpc("getBundleStatuses", [chunk], Bundle.BundleStatuses).pipe(
-        // Matched by id, not position: unknown bundles come back as `null` or are left out.
-        Effect.map((result) =>
-          chunk.map((id) =>
-            Option.fromNullable(result.value.find((s): s is BundleStatus => s !== null && s.bundle_id === id))
-          )
-        )
+    // Matched by id, not position: unknown bundles come back as `null` or are left out.
+    const match = (chunk: ReadonlyArray<BundleId>, result: Bundle.BundleStatuses) =>
+      chunk.map((id) =>
+        Option.fromNullable(result.value.find((s): s is BundleStatus => s !== null && s.bundle_id === id))
       )
+    const statusesOf = (chunk: ReadonlyArray<BundleId>) =>
+      Effect.map(statuses.send([chunk]), (result) => match(chunk, result))
 
     const getBundleStatuses = (ids: ReadonlyArray<string>) =>
       Effect.gen(function*() {
         const valid = yield* validateInput(Ids, "ids", transport.redactor.redact)(ids)
-        const chunks = Arr.chunksOf(valid, Bundle.MAX_STATUS_IDS)
-        const results = yield* Effect.forEach(chunks, statusesOf, { concurrency })
-        return results.flat()
+        const results = yield* statuses.batch(valid, [], { concurrency })
+        return results.flatMap(({ items, result }) => match(items, result))
       }).pipe(Effect.withSpan("Bundles.getBundleStatuses"))
 
     const awaitBundle = (id: string, awaitOptions?: AwaitOptions) =>
