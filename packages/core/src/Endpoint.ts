@@ -113,6 +113,8 @@ export type Paging<R, A> =
     readonly items: (result: R) => ReadonlyArray<A>
     readonly hasMore: (result: R) => boolean
     readonly next: (result: R) => string | null | undefined
+    /** The JSON path of the next cursor, for the error when more is claimed without one. */
+    readonly nextPath: string
   }
 
 /**
@@ -180,6 +182,7 @@ export const hasMore = <R, A>(
   options: PagingOptions<R, A> & {
     readonly hasMore: (result: R) => boolean
     readonly next: (result: R) => string | null | undefined
+    readonly nextPath?: string | undefined
   }
 ): Paging<R, A> => ({
   _tag: "HasMore",
@@ -188,7 +191,8 @@ export const hasMore = <R, A>(
   maxLimit: options.maxLimit ?? 1000,
   items: options.items,
   hasMore: options.hasMore,
-  next: options.next
+  next: options.next,
+  nextPath: options.nextPath ?? "$"
 })
 
 /**

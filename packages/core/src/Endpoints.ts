@@ -305,6 +305,7 @@ export const walletHistory = Endpoint.rest({
     items: (r: WalletRecords.HistoryPage) => r.data,
     hasMore: (r) => r.pagination.hasMore,
     next: (r) => r.pagination.nextCursor,
+    nextPath: "$.pagination.nextCursor",
     maxLimit: WalletParams.MAX_LIMIT
   })
 })
@@ -320,6 +321,7 @@ export const walletTransfers = Endpoint.rest({
     items: (r: WalletRecords.TransfersPage) => r.data,
     hasMore: (r) => r.pagination.hasMore,
     next: (r) => r.pagination.nextCursor,
+    nextPath: "$.pagination.nextCursor",
     maxLimit: WalletParams.MAX_LIMIT
   })
 })

@@ -96,6 +96,15 @@ export interface Ledger {
 }
 
 /**
+ * Areas whose every request costs the same (the wallet's flat 100, spec §8): one
+ * series per area, without the method.
+ *
+ * @since 0.1.0
+ * @category metrics
+ */
+export const FLAT_AREAS: ReadonlySet<string> = new Set(["wallet"])
+
+/**
  * A fresh ledger that also feeds the `credits` counter.
  *
  * @since 0.1.0
@@ -108,7 +117,7 @@ export const makeLedger = (): Ledger => {
     add: (area, method, amount) =>
       amount <= 0 ? Effect.void : Effect.suspend(() => {
         byArea.set(area, (byArea.get(area) ?? 0) + amount)
-        return charge(area, method, amount)
+        return FLAT_AREAS.has(area) ? Metric.incrementBy(forArea(area), amount) : charge(area, method, amount)
       }),
     used: (area) =>
       Effect.sync(() => area === undefined ? [...byArea.values()].reduce((a, b) => a + b, 0) : byArea.get(area) ?? 0)

@@ -217,7 +217,7 @@ export const fromTransport = <P, A, Item, PI>(
               return Effect.fail(
                 new DecodeError({
                   operation: entry.name,
-                  path: "$",
+                  path: paging._tag === "HasMore" ? paging.nextPath : "$",
                   expected: "a next cursor when more pages are claimed"
                 })
               )
