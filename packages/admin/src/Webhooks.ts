@@ -7,8 +7,10 @@
  * hooks.filter((h) => h.active).map((h) => h.webhookURL)
  * @since 0.1.0
  */
+import * as Endpoints from "@solfx/core/Endpoints"
 import type { ApiError } from "@solfx/core/Errors"
-import { type Webhook, WebhookList } from "@solfx/core/Webhook"
+import type { Webhook } from "@solfx/core/Webhook"
+import * as Derive from "@solfx/http/Derive"
 import { HttpTransport } from "@solfx/http/HttpTransport"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -47,11 +49,9 @@ export class Webhooks extends Context.Tag("@solfx/admin/Webhooks")<Webhooks, Web
  */
 export const make: Effect.Effect<WebhooksShape, never, HttpTransport> = Effect.gen(function*() {
   const transport = yield* HttpTransport
+  const webhooks = Derive.fromTransport(transport, Endpoints.listWebhooks)
   const list = Effect.fn("Webhooks.list")(function*() {
-    return yield* transport.rest(
-      { operation: "GET /v0/webhooks", host: "v0", method: "GET", path: "/v0/webhooks", idempotent: true },
-      WebhookList
-    )
+    return yield* webhooks.send({})
   })
   return Webhooks.of({ list })
 })
