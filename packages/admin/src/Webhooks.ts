@@ -25,7 +25,7 @@ import * as Layer from "effect/Layer"
 export interface WebhooksShape {
   /**
    * `GET {v0_url}/v0/webhooks`: the key's webhooks. Each record's `authHeader`
-   * is `Redacted`; read it with `Redacted.value`.
+   * is `Redacted` (unwrap it with effect's `Redacted` module).
    */
   readonly list: () => Effect.Effect<ReadonlyArray<Webhook>, ApiError>
 }

@@ -153,7 +153,7 @@ export class Compression extends Context.Tag("@solfx/rpc/Compression")<Compressi
 
 /**
  * The default credits per request: `CompressionRequest.DEFAULT_CREDITS`, the table the
- * emulator charges too (the spec gives no cost for these methods).
+ * emulator bills too (the spec gives no cost for these methods).
  *
  * @since 0.1.0
  * @category models

@@ -1,6 +1,6 @@
 /**
  * The digital-asset (DAS) methods of spec §4.2: token accounts, assets by
- * authority, asset signatures and Merkle proofs. Every paginated method also
+ * authority, asset signatures and Merkle proofs. Every paged method also
  * comes as a lazy Stream of items and a Stream of pages whose `next` position
  * resumes a job; proof batches take any number of ids and can be verified locally.
  *
@@ -43,7 +43,7 @@ export type Operation = "getTokenAccounts" | "getAssetsByAuthority" | "getSignat
 
 /**
  * The default credits per request (the spec gives none; 10 is what the real
- * service's public price list charges for a DAS call).
+ * service's public price list bills for a DAS call).
  *
  * @since 0.1.0
  * @category models
@@ -67,7 +67,7 @@ export interface Options {
 }
 
 /**
- * Where a paginated job starts or resumes: a page number, or a cursor.
+ * Where a paged job starts or resumes: a page number, or a cursor.
  *
  * @since 0.1.0
  * @category models
@@ -114,7 +114,7 @@ export type ProofMap = ReadonlyMap<string, Option.Option<AssetProof.AssetProof>>
 type StreamParams<I> = Omit<I, "page" | "cursor" | "before" | "after">
 
 /**
- * The DAS methods, the paginated ones also as Streams of items and of pages.
+ * The DAS methods, the paged ones also as Streams of items and of pages.
  *
  * @since 0.1.0
  * @category models

@@ -33,7 +33,7 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 
 /**
- * Credits charged per request of each of the six wallet endpoints (spec §8).
+ * Credits billed per request of each of the six wallet endpoints (spec §8).
  *
  * @since 0.1.0
  * @category credits
