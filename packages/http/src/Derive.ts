@@ -20,6 +20,7 @@ import * as Pagination from "@solfx/core/Pagination"
 import * as Arr from "effect/Array"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import { type AttemptHooks, HttpTransport, type HttpTransportShape } from "./HttpTransport.js"
 
@@ -106,6 +107,17 @@ export interface Client<P, A, Item, PI> {
   ) => Effect.Effect<ReadonlyArray<{ readonly items: ReadonlyArray<I>; readonly result: A }>, ApiError>
 }
 
+/**
+ * `f` as an `Effect.fn` with a span. A span keeps its exit for the tracer: the value
+ * goes through it redacted, since an answer may echo the key.
+ */
+const traced = <Args extends Array<any>, X, E>(name: string, f: (...args: Args) => Effect.Effect<X, E>) => {
+  const fn = Effect.fn(name)(function*(...args: Args) {
+    return Redacted.make(yield* f(...args))
+  })
+  return (...args: Args): Effect.Effect<X, E> => Effect.map(fn(...args), Redacted.value)
+}
+
 const restWire = (entry: Endpoint.Rest, params: Record<string, unknown>) => {
   const inPath = new Set(Endpoint.pathParams(entry.path))
   const path = entry.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])))
@@ -157,19 +169,19 @@ export const fromTransport = <P, A, Item, PI>(
       ...hooks
     }
   }
-  const send = Effect.fn(spanName)(function*(params: P, call?: CallOptions) {
+  const send = traced(spanName, (params: P, call?: CallOptions) => {
     const w = wire(params, call)
-    return yield* (Effect.isEffect(w) ? w : t.rest(w, entry.result))
+    return Effect.isEffect(w) ? w : t.rest(w, entry.result)
   })
-  const call = Effect.fn(spanName)(function*(input: PI, call?: CallOptions) {
-    return yield* send(yield* validate(input), call)
-  })
-  const callOption = Effect.fn(spanName)(function*(input: PI) {
-    const params = yield* validate(input)
-    const w = wire(params)
-    if (Effect.isEffect(w)) return yield* Effect.asSome(w)
-    return yield* t.restOption(w, entry.result)
-  })
+  const call = traced(
+    `${spanName}.call`,
+    (input: PI, call?: CallOptions) => Effect.flatMap(validate(input), (params) => send(params, call))
+  )
+  const callOption = traced(`${spanName}.call`, (input: PI) =>
+    Effect.flatMap(validate(input), (params) => {
+      const w = wire(params)
+      return Effect.isEffect(w) ? Effect.asSome(w) : t.restOption(w, entry.result)
+    }))
 
   const pages = <Position extends string | number>(
     input: PI,
@@ -227,25 +239,25 @@ export const fromTransport = <P, A, Item, PI>(
       )
     }))
 
-  const batch = Effect.fn(`${spanName}.batch`)(function*<I>(
+  const batch = <I>(
     items: ReadonlyArray<I>,
     rest?: Partial<P>,
     o?: { readonly size?: number | undefined; readonly concurrency?: number | undefined }
-  ) {
+  ) => {
     const rule = entry.batch ?? { field: 0, size: items.length || 1, concurrency: 1 }
     const chunks = Arr.chunksOf(items, Math.max(1, o?.size ?? rule.size))
     const paramsOf = (chunk: ReadonlyArray<I>) =>
       (typeof rule.field === "number"
         ? Object.assign([...(Array.isArray(rest) ? rest : [])], { [rule.field]: chunk })
         : { ...rest, [rule.field]: chunk }) as P
-    return yield* Effect.forEach(
-      chunks,
-      (chunk) => Effect.map(send(paramsOf(chunk)), (result) => ({ items: chunk, result })),
-      {
-        concurrency: o?.concurrency ?? rule.concurrency
-      }
-    )
-  })
+    return traced(
+      `${spanName}.batch`,
+      () =>
+        Effect.forEach(chunks, (chunk) => Effect.map(send(paramsOf(chunk)), (result) => ({ items: chunk, result })), {
+          concurrency: o?.concurrency ?? rule.concurrency
+        })
+    )()
+  }
 
   return {
     entry,
