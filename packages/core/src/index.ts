@@ -11,11 +11,17 @@
  */
 
 /** @since 0.1.0 */
+export * as Billing from "./Billing.js"
+/** @since 0.1.0 */
 export * as Bundle from "./Bundle.js"
 /** @since 0.1.0 */
 export * as Config from "./Config.js"
 /** @since 0.1.0 */
 export * as Decode from "./Decode.js"
+/** @since 0.1.0 */
+export * as Endpoint from "./Endpoint.js"
+/** @since 0.1.0 */
+export * as Endpoints from "./Endpoints.js"
 /** @since 0.1.0 */
 export * from "./Errors.js"
 /** @since 0.1.0 */
