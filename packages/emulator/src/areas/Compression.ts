@@ -29,6 +29,7 @@
  */
 import * as Request from "@solfx/core/CompressionRequest"
 import { base58ByteLength, decodeBase58, encodeBase58, encodeBase64 } from "@solfx/core/Primitives"
+import * as Transaction from "@solfx/core/Transaction"
 import * as Effect from "effect/Effect"
 import type { Area, AreaContext, RpcMethod } from "../Area.js"
 import { RpcFailure } from "../Area.js"
@@ -38,8 +39,12 @@ import * as Paging from "../Paging.js"
 // ---------------------------------------------------------------------------
 // Sealed ids: (kind, a, b, c) <-> 32 or 64 bytes that look random.
 // body = kind (1) | a, b, c (6 bytes each); tail = H(body); out = (body ^ H'(tail)) | tail.
+// A 32-byte id is also a BN254 field element, as Photon's Poseidon hashes and addresses are
+// (REAL-WORLD §18): the kind (< 16) is masked with 5 bits only, so the first byte stays below
+// 0x20 and the big-endian value below the modulus (0x3064…).
 
 const BODY = 19
+const FIELD_MASK = 0x1f
 
 const hex = (bytes: Uint8Array): string => {
   let s = ""
@@ -77,6 +82,7 @@ const sealBytes = (ds: Dataset.Dataset, length: 32 | 64, kind: number, a = 0, b 
   putU48(body, 13, c)
   const tail = ds.bytes(`compression:seal:${length}:${hex(body)}`, length - BODY)
   const mask = ds.bytes(`compression:mask:${length}:${hex(tail)}`, BODY)
+  if (length === 32) mask[0] = mask[0]! & FIELD_MASK
   const out = new Uint8Array(length)
   for (let i = 0; i < BODY; i++) out[i] = body[i]! ^ mask[i]!
   out.set(tail, BODY)
@@ -91,6 +97,7 @@ const unseal = (ds: Dataset.Dataset, length: 32 | 64, id: string): Sealed | unde
   if (bytes === undefined || bytes.length !== length) return undefined
   const tail = bytes.subarray(BODY)
   const mask = ds.bytes(`compression:mask:${length}:${hex(tail)}`, BODY)
+  if (length === 32) mask[0] = mask[0]! & FIELD_MASK
   const body = new Uint8Array(BODY)
   for (let i = 0; i < BODY; i++) body[i] = bytes[i]! ^ mask[i]!
   const expected = ds.bytes(`compression:seal:${length}:${hex(body)}`, length - BODY)
@@ -243,7 +250,8 @@ const leU64 = (value: bigint): Uint8Array => {
   return out
 }
 
-const hash32 = (ds: Dataset.Dataset, label: string) => encodeBase58(ds.bytes(label, 32))
+/** A Poseidon-like value: 32 bytes below the BN254 modulus. */
+const hash32 = (ds: Dataset.Dataset, label: string) => encodeBase58(Dataset.fieldElement(ds.bytes(label, 32)))
 
 interface TokenDataWire {
   readonly mint: string
@@ -351,39 +359,25 @@ const ownerAccounts = (ds: Dataset.Dataset, owner: string, mint: number | undefi
     .flatMap((p) => Array.from({ length: accountCount(ds, p.k, p.i) }, (_, a) => ({ ...p, a })))
 
 // ---------------------------------------------------------------------------
-// A minimal legacy transaction in wire format, so `transaction` parses as one.
-
-const compactU16 = (n: number): Array<number> => {
-  const out: Array<number> = []
-  let v = n
-  for (;;) {
-    const byte = v & 0x7f
-    v >>= 7
-    if (v === 0) {
-      out.push(byte)
-      return out
-    }
-    out.push(byte | 0x80)
-  }
-}
+// A minimal legacy transaction in wire format, so `transaction` parses as one (core writes the compact-u16s).
 
 const wireTransaction = (ds: Dataset.Dataset, signature: string, feePayer: string, program: string): string => {
   const data = ds.bytes(`compression:ixdata:${signature}`, 24)
   const bytes = [
-    ...compactU16(1),
+    ...Transaction.encodeCompactU16(1),
     ...decodeBase58(signature)!,
     1,
     0,
     1, // header: one signer, no read-only signed, one read-only unsigned (the program)
-    ...compactU16(2),
+    ...Transaction.encodeCompactU16(2),
     ...decodeBase58(feePayer)!,
     ...decodeBase58(program)!,
     ...ds.bytes(`compression:blockhash:${signature}`, 32),
-    ...compactU16(1),
+    ...Transaction.encodeCompactU16(1),
     1,
-    ...compactU16(1),
+    ...Transaction.encodeCompactU16(1),
     0,
-    ...compactU16(data.length),
+    ...Transaction.encodeCompactU16(data.length),
     ...data
   ]
   return encodeBase64(Uint8Array.from(bytes))
