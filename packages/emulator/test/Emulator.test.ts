@@ -28,7 +28,7 @@ describe("Emulator", () => {
     }))
 
   describe("auth", () => {
-    it.scopedLive("JSON-RPC without a key or with a wrong key is 401 -32401, echoing the id", () =>
+    it.scopedLive("JSON-RPC without a key or with a wrong key is 401 -32401, id null (the body is not read)", () =>
       Effect.gen(function*() {
         const emu = yield* start()
         for (const key of [null, "not-a-key", ""]) {
@@ -37,7 +37,7 @@ describe("Emulator", () => {
           expect(r.json).toEqual({
             jsonrpc: "2.0",
             error: { code: -32401, message: "invalid api key provided" },
-            id: "abc"
+            id: null
           })
         }
         expect(emu.usage().usage.rpc).toBe(0)

@@ -483,12 +483,15 @@ const cursorOf = (params: Params): Effect.Effect<string | undefined, RpcFailure>
 
 const paging = { optional: ["cursor", "limit"] } as const
 
-/** One page of `list` in the `{ context, value: { items, cursor } }` wrapper. */
-const page = <A>(ctx: AreaContext, params: Params, list: Dataset.LazyList<A>) =>
+/**
+ * One page of `list` in the `{ context, value: { items, cursor } }` wrapper. Its cursors are
+ * bound to `scope`: the method and the filters of the query, so another query's cursor is refused.
+ */
+const page = <A>(ctx: AreaContext, params: Params, list: Dataset.LazyList<A>, scope: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const limit = yield* limitOf(params)
     const cursor = yield* cursorOf(params)
-    const value = yield* Paging.slice(list, cursor, limit, Request.MAX_LIMIT)
+    const value = yield* Paging.slice(list, cursor, limit, Request.MAX_LIMIT, scope.join("|"))
     return { context: { slot: ctx.slot() }, value }
   })
 
@@ -509,7 +512,10 @@ const getCompressionSignaturesForAddress = method(
       const params = yield* paramsOf(raw, { required: ["address"], ...paging })
       const address = yield* requiredPubkey(params, "address")
       const n = addressIndex(ctx.dataset, address)
-      return yield* page(ctx, params, n === undefined ? arrayList([]) : addressSignatures(ctx.dataset, n))
+      return yield* page(ctx, params, n === undefined ? arrayList([]) : addressSignatures(ctx.dataset, n), [
+        "getCompressionSignaturesForAddress",
+        address
+      ])
     })
 )
 
@@ -518,7 +524,10 @@ const getCompressedMintTokenHolders = method("getCompressedMintTokenHolders", (r
     const params = yield* paramsOf(raw, { required: ["mint"], ...paging })
     const mint = yield* requiredPubkey(params, "mint")
     const k = mintIndex(ctx.dataset, mint)
-    return yield* page(ctx, params, k === undefined ? arrayList([]) : holders(ctx.dataset, k))
+    return yield* page(ctx, params, k === undefined ? arrayList([]) : holders(ctx.dataset, k), [
+      "getCompressedMintTokenHolders",
+      mint
+    ])
   }))
 
 const NON_VOTING_PER_SLOT = 4
@@ -540,7 +549,7 @@ const getLatestNonVotingSignatures = method("getLatestNonVotingSignatures", (raw
           : null
       }
     })
-    const slice = yield* Paging.slice(list, cursor, limit, Request.MAX_LIMIT)
+    const slice = yield* Paging.slice(list, cursor, limit, Request.MAX_LIMIT, "getLatestNonVotingSignatures")
     // Photon sends no cursor for this method.
     return { context: { slot: now }, value: { items: slice.items } }
   }))
@@ -561,7 +570,8 @@ const getCompressedTokenAccountsByOwner = method(
         Dataset.lazyList(refs.length, (x) => {
           const r = refs[x]!
           return tokenAccount(ds, r.k, r.i, r.a, false)
-        })
+        }),
+        ["getCompressedTokenAccountsByOwner", owner, mint ?? ""]
       )
     })
 )
@@ -584,7 +594,8 @@ const getCompressedTokenBalancesByOwnerV2 = method(
         Dataset.lazyList(positions.length, (x) => {
           const p = positions[x]!
           return { mint: mintAt(ds, p.k), balance: balanceOf(ds, p.k, p.i) }
-        })
+        }),
+        ["getCompressedTokenBalancesByOwnerV2", owner, mint ?? ""]
       )
     })
 )
@@ -599,7 +610,7 @@ const getCompressionSignaturesForTokenOwner = method(
       const items = ownerAccounts(ds, owner, undefined)
         .map((r) => signatureItem(seal(ds, 64, Kind.tokenTx, r.k, r.i, r.a), tokenTxSlot(ds, r.k, r.i, r.a)))
         .sort((x, y) => y.slot - x.slot || (x.signature < y.signature ? -1 : 1))
-      return yield* page(ctx, params, arrayList(items))
+      return yield* page(ctx, params, arrayList(items), ["getCompressionSignaturesForTokenOwner", owner])
     })
 )
 

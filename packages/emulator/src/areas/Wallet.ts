@@ -435,6 +435,9 @@ const balances = route(
     })
 )
 
+/** A `nextCursor` is bound to the wallet whose transfers it pages. */
+const transfersScope = (request: RestRequest) => `transfers|${request.params["wallet"]}`
+
 const transfers = route(
   "GET",
   "/v1/wallet/:wallet/transfers",
@@ -443,14 +446,22 @@ const transfers = route(
       yield* checkWallet(request)
       yield* checkLimit(request, 50)
       const cursor = request.query.get("cursor")
-      if (cursor !== null && cursor !== "" && Paging.decodeCursor(cursor) === undefined) yield* bad("invalid cursor")
+      if (cursor !== null && cursor !== "" && Paging.decodeCursor(cursor, transfersScope(request)) === undefined) {
+        yield* bad("invalid cursor")
+      }
     }),
   (request, ctx) => {
     const i = seeded(ctx, request)
     const n = i === undefined ? 0 : activityCount(ctx.dataset, i)
     const list = Dataset.lazyList(n, (k) => transferAt(ctx.dataset, i!, k))
     return Effect.map(
-      Paging.sliceRest(list, request.query.get("cursor"), limitOf(request.query, 50)!, MAX_LIMIT),
+      Paging.sliceRest(
+        list,
+        request.query.get("cursor"),
+        limitOf(request.query, 50)!,
+        MAX_LIMIT,
+        transfersScope(request)
+      ),
       (page): Encoded<typeof WalletRecords.TransfersPage> => ({
         data: page.items,
         pagination: page.cursor === null ? { hasMore: false } : { hasMore: true, nextCursor: page.cursor }
