@@ -9,8 +9,8 @@
  * const items = Dataset.lazyList(ds.size("my.items", 1_000_000), (i) => ds.int(`my.item:${i}`, 100))
  * @since 0.1.0
  */
-import { encodeBase58 } from "@solfx/core/Primitives"
 import * as Crypto from "node:crypto"
+import * as Base58 from "./internal/Base58.js"
 
 /**
  * A list generated on demand.
@@ -99,8 +99,8 @@ export const make = (seed: number, sizes: Sizes = {}): Dataset => {
     seed,
     size: (knob, fallback) => sizes[knob] ?? fallback,
     bytes,
-    address: (label) => encodeBase58(bytes(`addr:${label}`, 32)),
-    signature: (label) => encodeBase58(bytes(`sig:${label}`, 64)),
+    address: (label) => Base58.encode(bytes(`addr:${label}`, 32)),
+    signature: (label) => Base58.encode(bytes(`sig:${label}`, 64)),
     int: (label, max) => {
       const b = bytes(`int:${label}`, 8)
       const v = ((b[0]! * 2 ** 24 + b[1]! * 2 ** 16 + b[2]! * 2 ** 8 + b[3]!) * 2 ** 21) +

@@ -22,6 +22,7 @@ import type { Dataset } from "./Dataset.js"
 import type { FaultKind, Injector } from "./Faults.js"
 import * as Projects from "./Projects.js"
 import type { RequestLog, RequestRecord } from "./RequestLog.js"
+import * as Wire from "./Wire.js"
 
 /**
  * Everything the app needs from its emulator instance.
@@ -39,6 +40,8 @@ export interface Instance {
   readonly log: RequestLog
   /** Largest request body read, in bytes; larger ones get 413 before being read. */
   readonly maxBodyBytes: number
+  /** Serialised items (assets) kept for the pages that serve them again. */
+  readonly cache: Wire.TextCache
   readonly latencyMs: () => number
   /** Epoch milliseconds (the runtime's Clock). */
   readonly now: () => number
@@ -131,7 +134,7 @@ export const compileRoutes = (areas: ReadonlyArray<Area>): Routes => {
 }
 
 const jsonResponse = (status: number, body: unknown, headers?: Record<string, string>) =>
-  HttpServerResponse.text(Json.stringify(body), {
+  HttpServerResponse.text(Wire.stringify(body), {
     status,
     contentType: "application/json",
     ...(headers === undefined ? {} : { headers })
@@ -300,6 +303,7 @@ const app = (instance: Instance, routes: Routes) => {
     request: HttpServerRequest.HttpServerRequest
   ): AreaContext => ({
     dataset: instance.dataset,
+    cache: instance.cache,
     project: account.project,
     apiKey: account.apiKey,
     slot: instance.slot,
@@ -351,10 +355,10 @@ const app = (instance: Instance, routes: Routes) => {
       draft.status = status
       if (draft.fault === "truncate") {
         draft.destroyed = true
-        return yield* truncateResponse(request, status, Json.stringify(body))
+        return yield* truncateResponse(request, status, Wire.stringify(body))
       }
       if (draft.fault === "malformed") {
-        const text = Json.stringify(body)
+        const text = Wire.stringify(body)
         return HttpServerResponse.text(`${text.slice(0, Math.max(1, Math.floor(text.length / 2)))}\u0000{"`, {
           status,
           contentType: "application/json"

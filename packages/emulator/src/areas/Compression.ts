@@ -28,12 +28,13 @@
  * @since 0.1.0
  */
 import * as Request from "@solfx/core/CompressionRequest"
-import { base58ByteLength, decodeBase58, encodeBase58, encodeBase64 } from "@solfx/core/Primitives"
+import { base58ByteLength, encodeBase64 } from "@solfx/core/Primitives"
 import * as Transaction from "@solfx/core/Transaction"
 import * as Effect from "effect/Effect"
 import type { Area, AreaContext, RpcMethod } from "../Area.js"
 import { RpcFailure } from "../Area.js"
 import * as Dataset from "../Dataset.js"
+import * as Base58 from "../internal/Base58.js"
 import * as Paging from "../Paging.js"
 
 // ---------------------------------------------------------------------------
@@ -90,10 +91,10 @@ const sealBytes = (ds: Dataset.Dataset, length: 32 | 64, kind: number, a = 0, b 
 }
 
 const seal = (ds: Dataset.Dataset, length: 32 | 64, kind: number, a = 0, b = 0, c = 0): string =>
-  encodeBase58(sealBytes(ds, length, kind, a, b, c))
+  Base58.encode(sealBytes(ds, length, kind, a, b, c))
 
 const unseal = (ds: Dataset.Dataset, length: 32 | 64, id: string): Sealed | undefined => {
-  const bytes = decodeBase58(id)
+  const bytes = Base58.decode(id)
   if (bytes === undefined || bytes.length !== length) return undefined
   const tail = bytes.subarray(BODY)
   const mask = ds.bytes(`compression:mask:${length}:${hex(tail)}`, BODY)
@@ -251,7 +252,7 @@ const leU64 = (value: bigint): Uint8Array => {
 }
 
 /** A Poseidon-like value: 32 bytes below the BN254 modulus. */
-const hash32 = (ds: Dataset.Dataset, label: string) => encodeBase58(Dataset.fieldElement(ds.bytes(label, 32)))
+const hash32 = (ds: Dataset.Dataset, label: string) => Base58.encode(Dataset.fieldElement(ds.bytes(label, 32)))
 
 interface TokenDataWire {
   readonly mint: string
@@ -276,9 +277,9 @@ const tokenDataOf = (ds: Dataset.Dataset, k: number, i: number, a: number): Toke
 
 /** The token account layout: mint, owner, amount (u64 LE), delegate option, state, tlv option. */
 const tokenAccountData = (t: TokenDataWire): string => {
-  const mint = decodeBase58(t.mint)!
-  const owner = decodeBase58(t.owner)!
-  const delegate = t.delegate === null ? new Uint8Array([0]) : new Uint8Array([1, ...decodeBase58(t.delegate)!])
+  const mint = Base58.decode(t.mint)!
+  const owner = Base58.decode(t.owner)!
+  const delegate = t.delegate === null ? new Uint8Array([0]) : new Uint8Array([1, ...Base58.decode(t.delegate)!])
   const out = new Uint8Array(32 + 32 + 8 + delegate.length + 2)
   out.set(mint, 0)
   out.set(owner, 32)
@@ -365,13 +366,13 @@ const wireTransaction = (ds: Dataset.Dataset, signature: string, feePayer: strin
   const data = ds.bytes(`compression:ixdata:${signature}`, 24)
   const bytes = [
     ...Transaction.encodeCompactU16(1),
-    ...decodeBase58(signature)!,
+    ...Base58.decode(signature)!,
     1,
     0,
     1, // header: one signer, no read-only signed, one read-only unsigned (the program)
     ...Transaction.encodeCompactU16(2),
-    ...decodeBase58(feePayer)!,
-    ...decodeBase58(program)!,
+    ...Base58.decode(feePayer)!,
+    ...Base58.decode(program)!,
     ...ds.bytes(`compression:blockhash:${signature}`, 32),
     ...Transaction.encodeCompactU16(1),
     1,

@@ -43,7 +43,6 @@ import * as AssetSignatureSchema from "@solfx/core/AssetSignature"
 import type * as DasParams from "@solfx/core/DasParams"
 import * as DigitalAssetSchema from "@solfx/core/DigitalAsset"
 import * as MerkleProof from "@solfx/core/MerkleProof"
-import { decodeBase58, encodeBase58 } from "@solfx/core/Primitives"
 import * as TokenAccountSchema from "@solfx/core/TokenAccount"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -52,8 +51,10 @@ import * as Schema from "effect/Schema"
 import type { Area, AreaContext, RpcMethod } from "../Area.js"
 import { RpcFailure } from "../Area.js"
 import type * as Dataset from "../Dataset.js"
+import * as Base58 from "../internal/Base58.js"
 import * as Bubblegum from "../internal/Bubblegum.js"
 import * as Paging from "../Paging.js"
+import * as Wire from "../Wire.js"
 
 type Encoded<S extends { readonly Encoded: unknown }> = S["Encoded"]
 type AssetJson = Encoded<typeof DigitalAssetSchema.DigitalAsset>
@@ -227,8 +228,8 @@ const assetCore = (dataset: Dataset.Dataset, authority: string, i: number): Asse
     // A pool of owners, as real collections have repeat holders.
     owner: pooled(dataset, `das:${authority}:owner:${i % 997}`),
     delegate: i % 9 === 0 ? dataset.address(`${label}:delegate`) : null,
-    dataHash: encodeBase58(dataset.bytes(`${label}:data-hash`)),
-    creatorHash: encodeBase58(dataset.bytes(`${label}:creator-hash`))
+    dataHash: Base58.encode(dataset.bytes(`${label}:data-hash`)),
+    creatorHash: Base58.encode(dataset.bytes(`${label}:creator-hash`))
   }
 }
 
@@ -236,14 +237,14 @@ const leafOf = (dataset: Dataset.Dataset, authority: string, i: number): Uint8Ar
   leafOfCore(assetCore(dataset, authority, i), i)
 
 const leafOfCore = (c: AssetCore, i: number): Uint8Array => {
-  const owner = decodeBase58(c.owner)!
+  const owner = Base58.decode(c.owner)!
   return MerkleProof.leafHashV1({
-    assetId: decodeBase58(c.id)!,
+    assetId: Base58.decode(c.id)!,
     owner,
-    delegate: c.delegate === null ? owner : decodeBase58(c.delegate)!,
+    delegate: c.delegate === null ? owner : Base58.decode(c.delegate)!,
     nonce: BigInt(((i - 1) / 4) % TREE_CAPACITY),
-    dataHash: decodeBase58(c.dataHash)!,
-    creatorHash: decodeBase58(c.creatorHash)!
+    dataHash: Base58.decode(c.dataHash)!,
+    creatorHash: Base58.decode(c.creatorHash)!
   })
 }
 
@@ -291,7 +292,7 @@ const assetJson = (dataset: Dataset.Dataset, authority: string, i: number): Asse
         compressed: true,
         data_hash: c.dataHash,
         creator_hash: c.creatorHash,
-        asset_hash: encodeBase58(leafOfCore(c, i)),
+        asset_hash: Base58.encode(leafOfCore(c, i)),
         tree: treeId(dataset, authority, Math.floor(ordinal / TREE_CAPACITY)),
         seq: 1 + (ordinal % TREE_CAPACITY),
         leaf_id: ordinal % TREE_CAPACITY
@@ -510,11 +511,15 @@ const getAssetsByAuthority: RpcMethod = {
         params.sortBy?.sortDirection ?? "asc"
       }`
       const w = yield* windowOf(ctx, sortKeyName, view, params)
+      const authority = params.authorityAddress
+      // Each asset is built and serialised once while the cache holds it; pages join the texts.
       const items = positions(w).map((p) => {
         const i = view.indexAt(p)
-        const asset = assetJson(ctx.dataset, params.authorityAddress, i)
-        register(ctx, params.authorityAddress, i, asset.id)
-        return asset
+        return ctx.cache.get(`das:asset:${authority}:${i}`, () => {
+          const asset = assetJson(ctx.dataset, authority, i)
+          register(ctx, authority, i, asset.id)
+          return Wire.stringify(asset)
+        })
       })
       return {
         last_indexed_slot: ctx.slot(),
@@ -522,7 +527,7 @@ const getAssetsByAuthority: RpcMethod = {
         limit: params.limit ?? MAX_LIMIT,
         ...w.fields,
         ...(params.options?.showGrandTotal === true ? { grand_total: view.length } : {}),
-        items
+        items: Wire.rawArray(items)
       }
     })
 }

@@ -6,10 +6,10 @@
  *
  * @internal
  */
-import { decodeBase58, encodeBase58 } from "@solfx/core/Primitives"
 import * as Crypto from "node:crypto"
+import * as Base58 from "./Base58.js"
 
-const BUBBLEGUM = decodeBase58("BGUMAp9Gq7iTEuizy4pqaxsTyUCBK68MDfK752saRPUY")!
+const BUBBLEGUM = Base58.decode("BGUMAp9Gq7iTEuizy4pqaxsTyUCBK68MDfK752saRPUY")!
 const MARKER = Buffer.from("ProgramDerivedAddress")
 const P = 2n ** 255n - 19n
 const D = 37095705934669439343138083508754565189542113879843219016388785533085940283555n
@@ -53,7 +53,7 @@ export const isOnCurve = (bytes: Uint8Array): boolean => {
  * The asset id of leaf `leafIndex` of Merkle tree `tree` (both as Bubblegum knows them).
  */
 export const assetId = (tree: string, leafIndex: number): string => {
-  const treeBytes = decodeBase58(tree)!
+  const treeBytes = Base58.decode(tree)!
   const leaf = Buffer.alloc(8)
   leaf.writeBigUInt64LE(BigInt(leafIndex))
   for (let bump = 255; bump >= 0; bump--) {
@@ -65,7 +65,7 @@ export const assetId = (tree: string, leafIndex: number): string => {
       .update(BUBBLEGUM)
       .update(MARKER)
       .digest()
-    if (!isOnCurve(candidate)) return encodeBase58(candidate)
+    if (!isOnCurve(candidate)) return Base58.encode(candidate)
   }
   // Unreachable in practice (each bump is off the curve with probability 1/2).
   throw new Error(`emulator: no Bubblegum asset address for ${tree}/${leafIndex}`)
