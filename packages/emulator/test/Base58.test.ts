@@ -15,7 +15,7 @@ describe("emulator base58", () => {
       Uint8Array.of(0, 0, 1),
       Uint8Array.of(255)
     ]
-    for (const length of [1, 2, 8, 11, 31, 32, 33, 64]) {
+    for (const length of [1, 2, 3, 4, 8, 11, 31, 32, 33, 64, 65, 66, 67, 100]) {
       for (let k = 0; k < 200; k++) {
         const bytes = Crypto.randomBytes(length)
         if (k % 7 === 0) bytes.fill(0, 0, Math.min(length, 1 + (k % 3)))

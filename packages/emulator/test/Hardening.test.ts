@@ -36,6 +36,8 @@ const postBig = (
         : { "content-type": "application/json", "content-length": String(size) }
     })
     let answered = false
+    // The server may close while the body is still going out: that write error is expected.
+    req.on("socket", (socket) => socket.on("error", () => undefined))
     req.on("response", (res) => {
       answered = true
       let text = ""

@@ -228,8 +228,9 @@ const assetCore = (dataset: Dataset.Dataset, authority: string, i: number): Asse
     // A pool of owners, as real collections have repeat holders.
     owner: pooled(dataset, `das:${authority}:owner:${i % 997}`),
     delegate: i % 9 === 0 ? dataset.address(`${label}:delegate`) : null,
-    dataHash: Base58.encode(dataset.bytes(`${label}:data-hash`)),
-    creatorHash: Base58.encode(dataset.bytes(`${label}:creator-hash`))
+    // Only compressed assets show their hashes (the others send ""): not computed for nothing.
+    dataHash: isCompressed(i) ? Base58.encode(dataset.bytes(`${label}:data-hash`)) : "",
+    creatorHash: isCompressed(i) ? Base58.encode(dataset.bytes(`${label}:creator-hash`)) : ""
   }
 }
 
