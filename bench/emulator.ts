@@ -18,7 +18,7 @@ import { fmtMs, fmtRatio, log, median } from "./lib/harness.js"
 import { emit, type Row, type Target } from "./lib/result.js"
 
 const ASSETS = 100_000
-const PAGES = 100
+const PAGES = Number(process.env["BENCH_EMULATOR_PAGES"] ?? 100)
 const LIMIT = 1000
 /** Enough for the 100-page walk (about 140 M characters) with room to spare. */
 const BIG_CACHE = 400 * 1024 * 1024
@@ -107,6 +107,7 @@ for (let round = 0; round < 6; round++) {
   if (chars === 0) throw new Error("empty pages")
 }
 const stringify = median(stringifyRounds)
+log(`JSON.stringify of the same pages: ${fmtMs(stringify)}`)
 const bodyChars = bodies.reduce((s, b) => s + b.length, 0)
 
 // PDA derivation on its own.
@@ -208,8 +209,10 @@ const postBig = (url: string, size: number, chunk: Buffer): Promise<number> =>
     req.on("response", (res) => {
       answered = true
       res.resume()
+      // The server closes the connection after its answer: any of these ends it.
       res.on("end", () => resolve(res.statusCode ?? 0))
       res.on("error", () => resolve(res.statusCode ?? 0))
+      res.on("close", () => resolve(res.statusCode ?? 0))
     })
     req.on("error", (e) => {
       if (!answered) reject(e)
@@ -226,16 +229,20 @@ const postBig = (url: string, size: number, chunk: Buffer): Promise<number> =>
     pump()
   })
 
+log("hardening: starting the emulator")
 const guard = await Emu.start({ latencyMs: 0, control: true, exposeGc: true })
+log("hardening: started")
 const digits = Buffer.alloc(64 * 1024, "1")
 const big: Array<number> = []
 for (let k = 0; k < 5; k++) {
   const before = await guard.cpuMs()
   const status = await postBig(`${guard.url}/`, 30 * MB, digits)
+  log(`keyless 30 MB body: HTTP ${status}`)
   await new Promise((r) => setTimeout(r, 300))
   big.push((await guard.cpuMs()) - before)
   if (status !== 401) throw new Error(`keyless 30 MB body: HTTP ${status}`)
 }
+log(`keyless 30 MB body: server CPU ${big.map((x) => fmtMs(x)).join(", ")}`)
 const small: Array<number> = []
 const params = { authorityAddress: guard.samples["dasAuthority"], page: 1, limit: 1 }
 for (let k = 0; k < 10; k++) await call(guard, "getAssetsByAuthority", params)
@@ -244,6 +251,7 @@ for (let k = 0; k < 5; k++) {
   for (let j = 0; j < 20; j++) await call(guard, "getAssetsByAuthority", params)
   small.push(((await guard.cpuMs()) - before) / 20)
 }
+log(`small request: server CPU ${small.map((x) => fmtMs(x)).join(", ")}`)
 await guard.resetLog()
 const heapBefore = await guard.heapAfterGc()
 const body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "m".repeat(MB), params: {} }))
@@ -252,6 +260,7 @@ for (let batch = 0; batch < 100; batch++) {
   if (statuses.some((s) => s !== 401)) throw new Error(`keyless flood: ${statuses.join(",")}`)
 }
 const heapAfter = await guard.heapAfterGc()
+log(`heap after GC: ${(heapBefore / MB).toFixed(1)} MB before, ${(heapAfter / MB).toFixed(1)} MB after the flood`)
 const counted = (await guard.counters()).total
 const guardRss = await guard.peakRss()
 await guard.stop()

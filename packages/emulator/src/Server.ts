@@ -143,6 +143,8 @@ const jsonResponse = (status: number, body: unknown, headers?: Record<string, st
 type Id = string | number | null
 
 const BASE = "http://emulator.local"
+/** How long a connection closed with a body unread stays half-open (see `closeAfter`). */
+const LINGER_MS = 1000
 
 const rpcErrorBody = (code: number, message: string, id: Id, data?: unknown) => ({
   jsonrpc: "2.0",
@@ -276,9 +278,16 @@ const closeAfter = (
 ): HttpServerResponse.HttpServerResponse => {
   const { res, socket } = nodeObjects(request)
   res.once("finish", () => {
-    socket.pause()
-    // A short grace lets the client read the answer before the close resets the connection.
-    setTimeout(() => socket.destroy(), 200).unref()
+    // Node has just ended the socket (connection: close) and destroys it once the end is
+    // written. With the client's body still arriving, that close is a reset, which can reach
+    // the client before it reads the answer. A lingering close instead: half-open, reading
+    // nothing, for a moment.
+    socket.removeListener("finish", socket.destroy)
+    // Node resumes the request to drain it: every resume is paused again, so nothing more is read.
+    const hold = () => socket.pause()
+    socket.on("resume", hold)
+    hold()
+    setTimeout(() => socket.destroy(), LINGER_MS).unref()
   })
   return HttpServerResponse.setHeader(response, "connection", "close")
 }

@@ -45,6 +45,7 @@ const postBig = (
       res.on("data", (d) => (text += d))
       res.on("end", () => resolve({ status: res.statusCode ?? 0, contentType: res.headers["content-type"], text }))
       res.on("error", () => resolve({ status: res.statusCode ?? 0, contentType: res.headers["content-type"], text }))
+      res.on("close", () => resolve({ status: res.statusCode ?? 0, contentType: res.headers["content-type"], text }))
     })
     req.on("error", (e) => {
       if (!answered) reject(e)
