@@ -62,19 +62,30 @@ const postBig = (
     pump()
   })
 
-/** Writes raw bytes on a fresh socket; resolves with what the server sent and whether it closed first. */
-const raw = (port: number, bytes: string): Promise<{ readonly text: string; readonly serverClosed: boolean }> =>
+/**
+ * Writes raw bytes on a fresh socket (then, with `drip`, a header line every 200 ms); resolves
+ * with what the server sent and whether it closed first.
+ */
+const raw = (
+  port: number,
+  bytes: string,
+  drip = false
+): Promise<{ readonly text: string; readonly serverClosed: boolean }> =>
   new Promise((resolve) => {
     const socket = Net.connect(port, "127.0.0.1", () => {
       if (bytes !== "") socket.write(bytes)
     })
+    const timer = drip ? setInterval(() => socket.writable && socket.write("X-Drip: 1\r\n"), 200) : undefined
     let text = ""
     let serverClosed = false
     socket.setEncoding("utf8")
     socket.on("data", (d) => (text += d))
     socket.on("end", () => (serverClosed = true))
     socket.on("error", () => (serverClosed = true))
-    socket.on("close", () => resolve({ text, serverClosed }))
+    socket.on("close", () => {
+      clearInterval(timer)
+      resolve({ text, serverClosed })
+    })
   })
 
 const bodyOf = (text: string) => JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4))
@@ -159,20 +170,7 @@ describe("emulator hardening", () => {
         `POST /?api-key=${emu.apiKey} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
           `Content-Length: ${call.length}\r\n\r\n${call}`
       )
-      const drip = new Promise<{ readonly text: string; readonly serverClosed: boolean }>((resolve) => {
-        const socket = Net.connect(emu.port, "127.0.0.1", () => socket.write("GET / HTTP/1.1\r\nHost: x\r\n"))
-        const timer = setInterval(() => socket.writable && socket.write("X-Drip: 1\r\n"), 200)
-        let text = ""
-        let serverClosed = false
-        socket.setEncoding("utf8")
-        socket.on("data", (d) => (text += d))
-        socket.on("end", () => (serverClosed = true))
-        socket.on("error", () => (serverClosed = true))
-        socket.on("close", () => {
-          clearInterval(timer)
-          resolve({ text, serverClosed })
-        })
-      })
+      const drip = raw(emu.port, "GET / HTTP/1.1\r\nHost: x\r\n", true)
       const [s, k, d] = yield* Effect.promise(() => Promise.all([silent, afterOne, drip]))
       expect(s.serverClosed).toBe(true)
       expect(k.serverClosed).toBe(true)
