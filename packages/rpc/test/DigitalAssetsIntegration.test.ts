@@ -7,6 +7,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { describe, expect, it } from "@effect/vitest"
 import * as MerkleProof from "@solfx/core/MerkleProof"
+import * as EmulatorAssets from "@solfx/emulator/areas/DigitalAssets"
 import * as Emulator from "@solfx/emulator/Emulator"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
 import * as TokenMetadata from "@solfx/rpc/TokenMetadata"
@@ -60,8 +61,8 @@ describe("DigitalAssets (integration, loopback emulator)", () => {
       const assets = yield* all(das.getAssetsByAuthorityStream({ authorityAddress: authority }, { concurrency: 8 }))
       expect(assets.length).toBe(10_000)
       expect(new Set(assets.map((a) => a.id)).size).toBe(10_000)
-      // The emulator's creation order: asset i is `das:<authority>:asset:<i>`.
-      const expected = Array.from({ length: 10_000 }, (_, i) => emu.dataset.address(`das:${authority}:asset:${i}`))
+      // The emulator's creation order: asset i of the authority.
+      const expected = Array.from({ length: 10_000 }, (_, i) => EmulatorAssets.assetId(emu.dataset, authority, i))
       expect(assets.map((a) => a.id)).toEqual(expected)
       expect(emu.count("getAssetsByAuthority")).toBe(10)
       expect(emu.counters.maxInFlight).toBeGreaterThan(1)
