@@ -15,6 +15,8 @@ export * as Bundle from "./Bundle.js"
 /** @since 0.1.0 */
 export * as Config from "./Config.js"
 /** @since 0.1.0 */
+export * from "./CreditBudget.js"
+/** @since 0.1.0 */
 export * as Decode from "./Decode.js"
 /** @since 0.1.0 */
 export * from "./Errors.js"
