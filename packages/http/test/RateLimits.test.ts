@@ -18,6 +18,7 @@ import * as Either from "effect/Either"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as TestClock from "effect/TestClock"
+import { Redis as IORedis } from "ioredis"
 
 /** The most starts within any closed window of `windowMillis` beginning at a start. */
 const maxInWindow = (starts: ReadonlyArray<number>, windowMillis = 1000): number => {
@@ -186,7 +187,7 @@ describe.skipIf(redisMissing !== undefined)(Servers.title("RateLimits over redis
         Layer.build(RateLimitsRedis.layer(options, { host: redis.host, port: redis.port })),
         Context.get(RateLimits.RateLimits)
       )
-      return [yield* build, yield* build] as const
+      return [yield* build, yield* build, redis] as const
     })
 
   it.live(
@@ -213,7 +214,8 @@ describe.skipIf(redisMissing !== undefined)(Servers.title("RateLimits over redis
     "a budget of 1,000 credits shared by two limiters sends exactly 100 calls of 10",
     () =>
       Effect.scoped(Effect.gen(function*() {
-        const [a, b] = yield* twoLimiters({ scope: RateLimits.fingerprint("k"), creditBudget: 1_000 })
+        const apiKey = "rate-limits-test-api-key-7f3a"
+        const [a, b, redis] = yield* twoLimiters({ scope: RateLimits.fingerprint(apiKey), creditBudget: 1_000 })
         const sent = { count: 0 }
         const [ra, rb] = yield* Effect.all([spendUntilRefused(a, sent), spendUntilRefused(b, sent)], {
           concurrency: 2
@@ -221,6 +223,17 @@ describe.skipIf(redisMissing !== undefined)(Servers.title("RateLimits over redis
         expect(sent.count).toBe(100)
         expect(ra).toBeInstanceOf(CreditBudgetExceeded)
         expect(rb).toBeInstanceOf(CreditBudgetExceeded)
+        // Redis holds the budget under the key's fingerprint, never the key.
+        const client = yield* Effect.acquireRelease(
+          Effect.sync(() => new IORedis(redis.port, redis.host, { lazyConnect: true, maxRetriesPerRequest: 0 })),
+          (c) => Effect.promise(() => c.quit())
+        )
+        const keys = yield* Effect.promise(async () => {
+          await client.connect()
+          return client.keys("*")
+        })
+        expect(keys).toEqual([`solfx:limits:${RateLimits.fingerprint(apiKey)}:credits`])
+        expect(keys.join()).not.toContain(apiKey)
       })),
     30_000
   )
