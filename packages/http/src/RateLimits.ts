@@ -44,6 +44,7 @@
  */
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import { CreditBudgetExceeded } from "@solfx/core/CreditBudget"
+import { InvalidRequest } from "@solfx/core/Errors"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -195,14 +196,38 @@ interface Reservation {
 /** Long enough that a budget's key outlives any job: ~280 years for the whole budget. */
 const BUDGET_TTL_MILLIS = 2 ** 43
 
+const positive = (n: number | undefined) => n === undefined || (Number.isFinite(n) && n > 0)
+
+/** Bad options are a typed error naming the field and the rule, before any store is touched. */
+const validate = (options: Options): Effect.Effect<void, InvalidRequest> => {
+  const fail = (field: string, rule: string, value: unknown) =>
+    Effect.fail(new InvalidRequest({ field, rule, value: String(value) }))
+  if (options.plan !== undefined && !Object.hasOwn(plans, options.plan)) {
+    return fail("plan", `one of ${Object.keys(plans).join(", ")}`, options.plan)
+  }
+  for (const [bucket, limit] of Object.entries(options.overrides ?? {})) {
+    if (!positive(limit)) return fail(`overrides.${bucket}`, "a positive number of requests per second", limit)
+  }
+  if (options.scope === "") return fail("scope", "a non-empty string (a key fingerprint)", "")
+  const margin = options.marginMillis
+  if (margin !== undefined && !(Number.isFinite(margin) && margin >= 0)) {
+    return fail("marginMillis", "a number of milliseconds, 0 or more", margin)
+  }
+  if (!positive(options.creditBudget)) return fail("creditBudget", "a positive number of credits", options.creditBudget)
+  return Effect.void
+}
+
 /**
  * The limiter over a `RateLimiterStore`.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const make = (options: Options): Effect.Effect<RateLimitsShape, never, RateLimiter.RateLimiterStore> =>
+export const make = (
+  options: Options
+): Effect.Effect<RateLimitsShape, InvalidRequest, RateLimiter.RateLimiterStore> =>
   Effect.gen(function*() {
+    yield* validate(options)
     const store = yield* RateLimiter.RateLimiterStore
     const limits = limitsFor(options.plan, options.overrides)
     const margin = options.marginMillis ?? 100
@@ -272,7 +297,7 @@ export const make = (options: Options): Effect.Effect<RateLimitsShape, never, Ra
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: Options): Layer.Layer<RateLimits, never, RateLimiter.RateLimiterStore> =>
+export const layer = (options: Options): Layer.Layer<RateLimits, InvalidRequest, RateLimiter.RateLimiterStore> =>
   Layer.effect(RateLimits, make(options))
 
 /**
@@ -281,5 +306,5 @@ export const layer = (options: Options): Layer.Layer<RateLimits, never, RateLimi
  * @since 0.1.0
  * @category layers
  */
-export const layerMemory = (options: Options): Layer.Layer<RateLimits> =>
+export const layerMemory = (options: Options): Layer.Layer<RateLimits, InvalidRequest> =>
   layer(options).pipe(Layer.provide(RateLimiter.layerStoreMemory))

@@ -12,6 +12,7 @@
  */
 import type * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as RedisStore from "@effect/experimental/RateLimiter/Redis"
+import type { InvalidRequest } from "@solfx/core/Errors"
 import * as Layer from "effect/Layer"
 import type { RedisOptions } from "ioredis"
 import * as RateLimits from "./RateLimits.js"
@@ -32,5 +33,8 @@ export const layerStore = (redis: RedisOptions): Layer.Layer<RateLimiter.RateLim
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: RateLimits.Options, redis: RedisOptions): Layer.Layer<RateLimits.RateLimits> =>
+export const layer = (
+  options: RateLimits.Options,
+  redis: RedisOptions
+): Layer.Layer<RateLimits.RateLimits, InvalidRequest> =>
   RateLimits.layer(options).pipe(Layer.provide(layerStore(redis)))

@@ -149,6 +149,25 @@ describe("RateLimits: at most L starts in any sliding second", () => {
     }))
 })
 
+describe("RateLimits: options", () => {
+  it.effect("a bad limit, margin, budget or plan is an InvalidRequest naming the field, before any store is used", () =>
+    Effect.gen(function*() {
+      const cases: ReadonlyArray<readonly [Omit<RateLimits.Options, "scope">, string]> = [
+        [{ overrides: { das: 0 } }, "overrides.das"],
+        [{ overrides: { rpc: Number.NaN } }, "overrides.rpc"],
+        [{ marginMillis: -1 }, "marginMillis"],
+        [{ creditBudget: -5 }, "creditBudget"],
+        [{ plan: "enterprise" as RateLimits.Plan }, "plan"]
+      ]
+      for (const [options, field] of cases) {
+        const error = yield* Effect.flip(memory(options))
+        expect(error._tag).toBe("InvalidRequest")
+        expect(error.field).toBe(field)
+      }
+      expect(RateLimits.fingerprint("my-secret-key")).not.toContain("secret")
+    }))
+})
+
 /** Sends `attempt` through the limiter until the budget refuses; returns the attempts sent and the refusal. */
 const spendUntilRefused = (limits: RateLimits.RateLimitsShape, sent: { count: number }) =>
   Effect.gen(function*() {
