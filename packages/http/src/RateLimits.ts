@@ -263,7 +263,9 @@ export const make = (
 
     const budget = options.creditBudget
     const budgetKey = `${options.scope}:credits`
-    const perCredit = budget === undefined ? Duration.zero : Duration.millis(Math.floor(BUDGET_TTL_MILLIS / budget))
+    const perCredit = budget === undefined
+      ? Duration.zero
+      : Duration.millis(Math.max(1, Math.floor(BUDGET_TTL_MILLIS / budget)))
     const spend = (credits: number) =>
       budget === undefined || credits <= 0
         ? Effect.void
