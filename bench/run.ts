@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the five comparisons of issue 10, each in a child process of
+ * `npm run bench`: the five comparisons of issue 10 and the emulator's own cost (issue 18), each in a child process of
  * its own (run one alone with `npm run bench -- decode`). Prints the tables and
  * writes bench/RESULTS.md with the machine, the date and every figure.
  * Figures, not pass/fail: a missed target is reported, and the exit code is 0
@@ -14,7 +14,7 @@ import { NODE_ARGS } from "./lib/emulator.js"
 import { fmtMs } from "./lib/harness.js"
 import type { ComparisonResult } from "./lib/result.js"
 
-const COMPARISONS = ["decode", "pagination", "memory", "batch", "admin", "limits"] as const
+const COMPARISONS = ["decode", "pagination", "memory", "batch", "admin", "emulator", "limits"] as const
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 const only = process.argv.slice(2)

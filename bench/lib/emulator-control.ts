@@ -1,8 +1,9 @@
 /**
  * The emulator program with a control channel: started by `emulator.ts` with an
- * IPC pipe, it answers `counters`, `resetLog` and `cpu` messages, so a benchmark
- * in another process can read the server's own count of requests in flight and
- * the CPU time the server spent.
+ * IPC pipe, it answers `counters`, `resetLog`, `cpu`, `heap` (heap used after a full GC,
+ * when started with --expose-gc) and `rss` (peak resident set) messages, so a benchmark
+ * in another process can read the server's own count of requests in flight, the CPU
+ * time the server spent and its memory.
  * Flags are the program's (`packages/emulator/src/bin.ts`).
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
@@ -19,6 +20,12 @@ NodeRuntime.runMain(Effect.scoped(Effect.gen(function*() {
     else if (m.type === "cpu") {
       const c = process.cpuUsage()
       process.send!({ id: m.id, value: (c.user + c.system) / 1000 })
+    } else if (m.type === "heap") {
+      ;(globalThis as { gc?: () => void }).gc?.()
+      process.send!({ id: m.id, value: process.memoryUsage().heapUsed })
+    } else if (m.type === "rss") {
+      // maxRSS is in KiB.
+      process.send!({ id: m.id, value: process.resourceUsage().maxRSS * 1024 })
     } else if (m.type === "resetLog") {
       emu.resetLog()
       process.send!({ id: m.id, value: null })

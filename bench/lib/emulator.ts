@@ -30,6 +30,10 @@ export interface RunningEmulator {
   readonly resetLog: () => Promise<void>
   /** Only with `control: true`: CPU time (user + system) the emulator process has used, in ms. */
   readonly cpuMs: () => Promise<number>
+  /** Only with `control: true`: heap used after a full GC, in bytes (needs `gc` in `nodeArgs`). */
+  readonly heapAfterGc: () => Promise<number>
+  /** Only with `control: true`: the emulator process's peak RSS so far, in bytes. */
+  readonly peakRss: () => Promise<number>
   readonly stop: () => Promise<void>
 }
 
@@ -38,6 +42,10 @@ export interface StartOptions {
   readonly sizes?: Readonly<Record<string, number>> | undefined
   /** Spawn the control wrapper (IPC counters) instead of the plain program. */
   readonly control?: boolean | undefined
+  /** More flags of the program, e.g. `["--item-cache-chars", "0"]`. */
+  readonly flags?: ReadonlyArray<string> | undefined
+  /** Expose `gc` in the emulator process (for `heapAfterGc`). */
+  readonly exposeGc?: boolean | undefined
 }
 
 const BIN = fileURLToPath(new URL("../../packages/emulator/src/bin.ts", import.meta.url))
@@ -46,7 +54,14 @@ const CONTROL = fileURLToPath(new URL("./emulator-control.ts", import.meta.url))
 export const NODE_ARGS = ["--conditions=@solfx/source", "--import", "tsx"]
 
 export const start = async (options: StartOptions): Promise<RunningEmulator> => {
-  const args = [...NODE_ARGS, options.control ? CONTROL : BIN, "--latency-ms", String(options.latencyMs)]
+  const args = [
+    ...(options.exposeGc ? ["--expose-gc"] : []),
+    ...NODE_ARGS,
+    options.control ? CONTROL : BIN,
+    "--latency-ms",
+    String(options.latencyMs),
+    ...(options.flags ?? [])
+  ]
   const sizes = Object.entries(options.sizes ?? {})
   if (sizes.length > 0) args.push("--sizes", sizes.map(([k, v]) => `${k}=${v}`).join(","))
   const child: ChildProcess = spawn(process.execPath, args, {
@@ -84,6 +99,8 @@ export const start = async (options: StartOptions): Promise<RunningEmulator> => 
     counters: () => ask<Counters>("counters"),
     resetLog: () => ask<void>("resetLog"),
     cpuMs: () => ask<number>("cpu"),
+    heapAfterGc: () => ask<number>("heap"),
+    peakRss: () => ask<number>("rss"),
     stop: async () => {
       if (child.exitCode !== null) return
       const exited = once(child, "exit")

@@ -1,8 +1,8 @@
 /**
  * Interruption: a batch of 200 requests, 50 at a time, against an emulator that
  * never answers. Interrupting it once 50 have started aborts every in-flight
- * request at once: the interrupt completes within 100 ms, the emulator sees
- * each of those connections closed by the client, no further request starts,
+ * request at once: the emulator sees each of those connections closed by the
+ * client, no further request starts,
  * and no fiber of the batch is left running.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -14,7 +14,7 @@ import * as Supervisor from "effect/Supervisor"
 import { eventually, overEmulator } from "./support/Sdk.js"
 
 describe("cancellation", () => {
-  it.live("interrupting a batch of 200 after 50 have started aborts them all within 100 ms", () =>
+  it.live("interrupting a batch of 200 after 50 have started aborts them all", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.EmulatorHandle
       const das = yield* DigitalAssets.DigitalAssets
@@ -40,15 +40,11 @@ describe("cancellation", () => {
       const tracked = (yield* supervisor.value).length
       expect(tracked).toBeGreaterThanOrEqual(50)
 
-      const started = performance.now()
+      // No wall-clock bound here (the standards forbid it): the behaviour is what the emulator saw.
       const exit = yield* Fiber.interrupt(fiber)
-      const interruptMs = performance.now() - started
       yield* eventually(() => emu.counters.clientClosed === 50, 5_000, "the emulator to see 50 closed connections")
-      const closedMs = performance.now() - started
 
       expect(exit._tag).toBe("Failure")
-      expect(interruptMs).toBeLessThan(100)
-      expect(closedMs).toBeLessThan(100)
       // Every request that started was abandoned by the client; no new one started.
       yield* Effect.sleep("50 millis")
       expect(emu.counters.inFlight).toBe(0)
@@ -58,12 +54,8 @@ describe("cancellation", () => {
       const alive = yield* supervisor.value
       expect(alive.filter((f) => f.unsafePoll() === null)).toEqual([])
       console.log(
-        `[reliability] cancellation: batch=200 started=50 fibersBefore=${tracked} interruptMs=${
-          interruptMs.toFixed(1)
-        } ` +
-          `allClosedSeenByEmulatorMs=${
-            closedMs.toFixed(1)
-          } clientClosed=${emu.counters.clientClosed} fibersLeft=${alive.length}`
+        `[reliability] cancellation: batch=200 started=50 fibersBefore=${tracked} ` +
+          `clientClosed=${emu.counters.clientClosed} fibersLeft=${alive.length}`
       )
     }).pipe(Effect.provide(overEmulator())))
 })

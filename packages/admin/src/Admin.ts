@@ -9,15 +9,16 @@
  * @since 0.1.0
  */
 import { validateInput } from "@solfx/core/Decode"
+import * as Endpoints from "@solfx/core/Endpoints"
 import { type ApiError, type HttpError, type InvalidRequest, ProjectMismatch } from "@solfx/core/Errors"
 import { ProjectId } from "@solfx/core/Primitives"
-import { ProjectUsage } from "@solfx/core/ProjectUsage"
+import type { ProjectUsage } from "@solfx/core/ProjectUsage"
+import * as Derive from "@solfx/http/Derive"
 import { HttpTransport } from "@solfx/http/HttpTransport"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import * as SlidingWindowLimiter from "./SlidingWindowLimiter.js"
 
@@ -60,8 +61,6 @@ export interface AdminShape {
  */
 export class Admin extends Context.Tag("@solfx/admin/Admin")<Admin, AdminShape>() {}
 
-const OPERATION = "GET /v0/admin/projects/{id}/usage"
-
 const isBadRequest = (error: InvalidRequest | ApiError): error is HttpError =>
   error._tag === "HttpError" && error.status === 400
 
@@ -76,31 +75,22 @@ const isBadRequest = (error: InvalidRequest | ApiError): error is HttpError =>
 export const make: Effect.Effect<AdminShape, never, HttpTransport | Scope.Scope> = Effect.gen(function*() {
   const transport = yield* HttpTransport
   const limiter = yield* SlidingWindowLimiter.make(rateLimit)
-  const checkId = validateInput(ProjectId, "projectId")
+  const checkId = validateInput(ProjectId, "projectId", transport.redactor.redact)
+  // Every attempt, retries included, waits for a permit of the admin bucket.
+  const usage = Derive.fromTransport(transport, Endpoints.projectUsage, { aroundAttempt: limiter })
 
   const getProjectUsage = Effect.fn("Admin.getProjectUsage")(function*(projectId: string) {
     const id = yield* checkId(projectId)
     // The key passed by mistake as the id is a valid UUID: it must not reach the span.
-    const shown = id === Redacted.value(transport.config.apiKey) ? "<redacted>" : id
+    const shown = transport.redactor.redact(id)
     yield* Effect.annotateCurrentSpan("solfx.projectId", shown)
-    return yield* transport.rest(
-      {
-        operation: OPERATION,
-        host: "admin",
-        method: "GET",
-        path: `/v0/admin/projects/${id}/usage`,
-        idempotent: true,
-        auth: "header",
-        aroundAttempt: limiter
-      },
-      ProjectUsage
-    ).pipe(
+    return yield* usage.send({ id }).pipe(
       // Spec §5.3 and §7: the admin host answers 400 when the key's project is not `id`.
-      Effect.catchIf(isBadRequest, (e) => Effect.fail(new ProjectMismatch({ projectId: id, detail: e.body })))
+      Effect.catchIf(isBadRequest, (e) => Effect.fail(new ProjectMismatch({ projectId: shown, detail: e.body })))
     )
   })
 
-  return transport.redactFailures(Admin.of({ getProjectUsage }))
+  return Admin.of({ getProjectUsage })
 })
 
 /**

@@ -7,8 +7,10 @@
  * hooks.filter((h) => h.active).map((h) => h.webhookURL)
  * @since 0.1.0
  */
+import * as Endpoints from "@solfx/core/Endpoints"
 import type { ApiError } from "@solfx/core/Errors"
-import { type Webhook, WebhookList } from "@solfx/core/Webhook"
+import type { Webhook } from "@solfx/core/Webhook"
+import * as Derive from "@solfx/http/Derive"
 import { HttpTransport } from "@solfx/http/HttpTransport"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -23,7 +25,7 @@ import * as Layer from "effect/Layer"
 export interface WebhooksShape {
   /**
    * `GET {v0_url}/v0/webhooks`: the key's webhooks. Each record's `authHeader`
-   * is `Redacted`; read it with `Redacted.value`.
+   * is `Redacted` (unwrap it with effect's `Redacted` module).
    */
   readonly list: () => Effect.Effect<ReadonlyArray<Webhook>, ApiError>
 }
@@ -47,13 +49,11 @@ export class Webhooks extends Context.Tag("@solfx/admin/Webhooks")<Webhooks, Web
  */
 export const make: Effect.Effect<WebhooksShape, never, HttpTransport> = Effect.gen(function*() {
   const transport = yield* HttpTransport
+  const webhooks = Derive.fromTransport(transport, Endpoints.listWebhooks)
   const list = Effect.fn("Webhooks.list")(function*() {
-    return yield* transport.rest(
-      { operation: "GET /v0/webhooks", host: "v0", method: "GET", path: "/v0/webhooks", idempotent: true },
-      WebhookList
-    )
+    return yield* webhooks.send({})
   })
-  return transport.redactFailures(Webhooks.of({ list }))
+  return Webhooks.of({ list })
 })
 
 /**

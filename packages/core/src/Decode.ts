@@ -186,7 +186,12 @@ export const fieldPath = (path: ReadonlyArray<PropertyKey>, root = ""): string =
  * @since 0.1.0
  * @category decoding
  */
-export const validateInput = <A, I>(schema: Schema.Schema<A, I>, root = "") => {
+export const validateInput = <A, I>(
+  schema: Schema.Schema<A, I>,
+  root = "",
+  /** Applied to every text of the error where it is built (the SDK passes its key redactor). */
+  redact: (text: string) => string = (text) => text
+) => {
   const decode = Schema.decodeUnknownEither(schema, { errors: "first", onExcessProperty: "error" })
   return (input: unknown): Effect.Effect<A, InvalidRequest> => {
     const result = decode(input)
@@ -200,9 +205,9 @@ export const validateInput = <A, I>(schema: Schema.Schema<A, I>, root = "") => {
       : undefined
     return Effect.fail(
       new InvalidRequest({
-        field: fieldPath(first?.path ?? [], root),
-        rule: first?.message ?? "a valid value",
-        ...(shown === undefined ? {} : { value: shown })
+        field: redact(fieldPath(first?.path ?? [], root)),
+        rule: redact(first?.message ?? "a valid value"),
+        ...(shown === undefined ? {} : { value: redact(shown) })
       })
     )
   }

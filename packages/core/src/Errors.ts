@@ -236,6 +236,64 @@ export class BundleIdMismatch extends Schema.TaggedError<BundleIdMismatch>("@sol
 }
 
 /**
+ * The server answered with a redirect. The SDK never follows one with the key:
+ * the credentials would go to wherever `Location` points, maybe over plain http.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class RedirectRefused extends Schema.TaggedError<RedirectRefused>("@solfx/RedirectRefused")(
+  "RedirectRefused",
+  { operation: Schema.String, status: Schema.Number, location: Schema.String }
+) {
+  override get message(): string {
+    return `${this.operation}: the server redirected (${this.status}) to ${this.location}; not followed with the key`
+  }
+}
+
+/**
+ * A response body larger than the configured bound. It is read no further, and
+ * not requested again.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ResponseTooLarge extends Schema.TaggedError<ResponseTooLarge>("@solfx/ResponseTooLarge")(
+  "ResponseTooLarge",
+  { operation: Schema.String, limitBytes: Schema.Number }
+) {
+  override get message(): string {
+    return `${this.operation}: the response body is larger than ${this.limitBytes} bytes`
+  }
+}
+
+/**
+ * A page walk that would not end: the server handed back a position already seen
+ * in this walk (`repeated`), or kept sending empty pages that claim more (`empty`,
+ * after `Pagination.MAX_EMPTY_RUN` of them).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class PaginationError extends Schema.TaggedError<PaginationError>("@solfx/PaginationError")(
+  "PaginationError",
+  {
+    operation: Schema.String,
+    reason: Schema.Literal("repeated", "empty"),
+    /** The position repeated (a cursor or a page number), or the length of the empty run. */
+    detail: Schema.String,
+    /** Pages requested in the walk when it was stopped. */
+    requests: Schema.Number
+  }
+) {
+  override get message(): string {
+    return this.reason === "repeated"
+      ? `${this.operation}: the server sent position ${this.detail} a second time in one walk (after ${this.requests} requests)`
+      : `${this.operation}: ${this.detail} empty pages in a row still claimed more (after ${this.requests} requests)`
+  }
+}
+
+/**
  * The failures of any call that goes over the network.
  *
  * @since 0.1.0
@@ -250,3 +308,6 @@ export type ApiError =
   | DecodeError
   | TransportError
   | InsecureTransport
+  | RedirectRefused
+  | ResponseTooLarge
+  | PaginationError

@@ -2,6 +2,7 @@
  * Turns paged calls into Streams that fetch lazily: a page is requested only when
  * the consumer pulls past the previous one, so `Stream.take(n)` stops fetching.
  * Every page also reports the position to resume from, for checkpointed jobs.
+ * Every walk ends: see `walk` for the guarantees.
  *
  * @example
  * // Save `page.next` after each page; pass it back as the start to resume.
@@ -15,7 +16,7 @@ import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import { DecodeError } from "./Errors.js"
+import { PaginationError } from "./Errors.js"
 
 /**
  * One fetched page. `next` is where the following page starts (a cursor or a page
@@ -27,7 +28,61 @@ import { DecodeError } from "./Errors.js"
 export interface Page<A, P> {
   readonly items: ReadonlyArray<A>
   readonly next: P | undefined
+  /** The whole answer the page was read from, when the walk keeps it (e.g. for its slot). */
+  readonly result?: unknown
 }
+
+/**
+ * The bound on a run of empty pages that still claim more: the walk fails with
+ * `PaginationError` (reason `empty`) on the third such page in a row, so an endless
+ * run of them costs at most 3 requests. One or two empty pages followed by items
+ * are tolerated (an indexer catching up may send those).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const MAX_EMPTY_RUN = 3
+
+/**
+ * The one page walk every paged method uses: from `start`, fetch a page, emit it,
+ * go on to its `next` while there is one. Lazy: a page is requested only when the
+ * consumer pulls past the previous one, so `Stream.take(n)` stops fetching.
+ *
+ * It always ends: a position seen before in the same walk (a cursor cycle A→B→A, or
+ * the cursor just sent) fails with `PaginationError` reason `repeated`, and
+ * `MAX_EMPTY_RUN` empty pages in a row that still claim more fail with reason `empty`.
+ *
+ * @example
+ * walk("getCompressedMintTokenHolders", undefined, (cursor) => fetchPage(cursor))
+ * @since 0.1.0
+ * @category streams
+ */
+export const walk = <A, P, E, R, Pg extends Page<A, P> = Page<A, P>>(
+  operation: string,
+  start: P | undefined,
+  fetch: (position: P | undefined) => Effect.Effect<Pg, E, R>
+): Stream.Stream<Pg, E | PaginationError, R> =>
+  Stream.suspend(() => {
+    // Per run of the stream: running it twice walks twice.
+    const seen = new Set<string>(start === undefined ? [] : [JSON.stringify(start)])
+    let requests = 0
+    let empty = 0
+    return Stream.paginateEffect(start, (position: P | undefined) =>
+      Effect.flatMap(fetch(position), (page) => {
+        requests++
+        if (page.next === undefined) return Effect.succeed([page, Option.none()] as const)
+        const key = JSON.stringify(page.next)
+        if (seen.has(key)) {
+          return Effect.fail(new PaginationError({ operation, reason: "repeated", detail: key, requests }))
+        }
+        seen.add(key)
+        empty = page.items.length === 0 ? empty + 1 : 0
+        if (empty >= MAX_EMPTY_RUN) {
+          return Effect.fail(new PaginationError({ operation, reason: "empty", detail: String(empty), requests }))
+        }
+        return Effect.succeed([page, Option.some<P | undefined>(page.next)] as const)
+      }))
+  })
 
 /**
  * What a cursor-paged call returns: the items and the cursor of the next page
@@ -42,11 +97,10 @@ export interface CursorResult<A> {
 }
 
 /**
- * Pages of a cursor-paged call, fetched sequentially from `start`.
- * A server that hands back the cursor it was given fails with `DecodeError` instead of looping forever.
+ * Pages of a cursor-paged call, fetched sequentially from `start` (see `walk`).
  *
  * @example
- * cursorPages((cursor) => compression.getCompressedMintTokenHolders({ mint, cursor, limit: 100 })
+ * cursorPages("holders", (cursor) => compression.getCompressedMintTokenHolders({ mint, cursor, limit: 100 })
  *   .pipe(Effect.map((r) => ({ items: r.value.items, cursor: r.value.cursor }))))
  * @since 0.1.0
  * @category streams
@@ -55,20 +109,12 @@ export const cursorPages = <A, E, R>(
   operation: string,
   fetch: (cursor: string | undefined) => Effect.Effect<CursorResult<A>, E, R>,
   start?: string | undefined
-): Stream.Stream<Page<A, string>, E | DecodeError, R> =>
-  Stream.paginateEffect(start, (cursor) =>
-    Effect.flatMap(fetch(cursor), (result) => {
-      const next = result.cursor === null || result.cursor === undefined || result.cursor === ""
-        ? undefined
-        : result.cursor
-      if (next !== undefined && next === cursor) {
-        return Effect.fail(
-          new DecodeError({ operation, path: "$.cursor", expected: "a cursor different from the one just sent" })
-        )
-      }
-      const page: Page<A, string> = { items: result.items, next }
-      return Effect.succeed([page, next === undefined ? Option.none() : Option.some(next)] as const)
-    }))
+): Stream.Stream<Page<A, string>, E | PaginationError, R> =>
+  walk(operation, start, (cursor) =>
+    Effect.map(fetch(cursor), (result) => ({
+      items: result.items,
+      next: result.cursor === null || result.cursor === undefined || result.cursor === "" ? undefined : result.cursor
+    })))
 
 /**
  * Items of a cursor-paged call (see `cursorPages`).
@@ -80,7 +126,7 @@ export const cursorItems = <A, E, R>(
   operation: string,
   fetch: (cursor: string | undefined) => Effect.Effect<CursorResult<A>, E, R>,
   start?: string | undefined
-): Stream.Stream<A, E | DecodeError, R> => flattenPages(cursorPages(operation, fetch, start))
+): Stream.Stream<A, E | PaginationError, R> => flattenPages(cursorPages(operation, fetch, start))
 
 /**
  * What a page-numbered call returns. `total`, when larger than the page, is taken
@@ -92,6 +138,8 @@ export const cursorItems = <A, E, R>(
 export interface NumberedResult<A> {
   readonly items: ReadonlyArray<A>
   readonly total?: number | undefined
+  /** The whole answer, carried onto the page. */
+  readonly result?: unknown
 }
 
 /**
@@ -127,7 +175,8 @@ export const numberedPages = <A, E, R>(
   const first = options.startPage ?? 1
   const pageOf = (n: number, result: NumberedResult<A>, isLast: boolean): Page<A, number> => ({
     items: result.items,
-    next: isLast ? undefined : n + 1
+    next: isLast ? undefined : n + 1,
+    ...(result.result === undefined ? {} : { result: result.result })
   })
   return Stream.unwrap(Effect.map(fetch(first), (head) => {
     if (head.items.length < limit) return Stream.make(pageOf(first, head, true))

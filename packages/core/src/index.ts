@@ -11,6 +11,8 @@
  */
 
 /** @since 0.1.0 */
+export * as Billing from "./Billing.js"
+/** @since 0.1.0 */
 export * as Bundle from "./Bundle.js"
 /** @since 0.1.0 */
 export * as Config from "./Config.js"
@@ -18,6 +20,10 @@ export * as Config from "./Config.js"
 export * from "./CreditBudget.js"
 /** @since 0.1.0 */
 export * as Decode from "./Decode.js"
+/** @since 0.1.0 */
+export * as Endpoint from "./Endpoint.js"
+/** @since 0.1.0 */
+export * as Endpoints from "./Endpoints.js"
 /** @since 0.1.0 */
 export * from "./Errors.js"
 /** @since 0.1.0 */

@@ -32,7 +32,42 @@ describe("Pagination", () => {
       const error = yield* Stream.runDrain(
         Pagination.cursorItems("loop", () => Effect.succeed({ items: [1], cursor: "same" }))
       ).pipe(Effect.flip)
-      expect(error._tag).toBe("DecodeError")
+      expect(error).toMatchObject({ _tag: "PaginationError", reason: "repeated", requests: 2 })
+    }))
+
+  it.effect("a cursor cycle A→B→A ends after 3 requests", () =>
+    Effect.gen(function*() {
+      let calls = 0
+      const next: Record<string, string> = { start: "A", A: "B", B: "A" }
+      const error = yield* Stream.runDrain(
+        Pagination.cursorItems("cycle", (cursor) =>
+          Effect.sync(() => {
+            calls++
+            return { items: [1], cursor: next[cursor ?? "start"]! }
+          }))
+      ).pipe(Effect.flip)
+      expect(error).toMatchObject({ _tag: "PaginationError", reason: "repeated", detail: "\"A\"" })
+      expect(calls).toBe(3)
+    }))
+
+  it.effect("endless empty pages with fresh cursors end after MAX_EMPTY_RUN requests, even under take", () =>
+    Effect.gen(function*() {
+      let calls = 0
+      const fetch = () => Effect.sync(() => ({ items: [] as Array<number>, cursor: `c${++calls}` }))
+      const error = yield* Stream.runDrain(Stream.take(Pagination.cursorItems("empty", fetch), 5)).pipe(Effect.flip)
+      expect(error).toMatchObject({ _tag: "PaginationError", reason: "empty" })
+      expect(calls).toBe(Pagination.MAX_EMPTY_RUN)
+    }))
+
+  it.effect("a short run of empty pages followed by items is walked through", () =>
+    Effect.gen(function*() {
+      const pages = [[], [], [1], [], [2]]
+      const fetch = (cursor: string | undefined) =>
+        Effect.sync(() => {
+          const i = cursor === undefined ? 0 : Number(cursor)
+          return { items: pages[i]!, cursor: i + 1 < pages.length ? String(i + 1) : null }
+        })
+      expect(Chunk.toReadonlyArray(yield* Stream.runCollect(Pagination.cursorItems("t", fetch)))).toEqual([1, 2])
     }))
 
   it.effect("cursor pages report the resume position", () =>

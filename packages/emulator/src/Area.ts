@@ -14,6 +14,7 @@
  */
 import type * as Effect from "effect/Effect"
 import type { Dataset } from "./Dataset.js"
+import type { TextCache } from "./Wire.js"
 
 /**
  * The usage categories of spec §2.9.
@@ -59,6 +60,8 @@ export interface Project {
  */
 export interface AreaContext {
   readonly dataset: Dataset
+  /** Serialised items by key, bounded (see `Wire`): what a page serves again is not rebuilt. */
+  readonly cache: TextCache
   /** The caller's project (already authenticated and charged). */
   readonly project: Project
   /** The caller's API key (webhooks are per key). */
@@ -101,7 +104,8 @@ export class RestFailure {
 }
 
 /**
- * A JSON-RPC method. `result` values may hold bigints: they are written as bare JSON numbers.
+ * A JSON-RPC method. `result` values may hold bigints: they are written as bare JSON numbers;
+ * `Wire.Raw` values are written as the JSON text they hold.
  *
  * @since 0.1.0
  * @category models

@@ -9,8 +9,8 @@
  * const items = Dataset.lazyList(ds.size("my.items", 1_000_000), (i) => ds.int(`my.item:${i}`, 100))
  * @since 0.1.0
  */
-import { sha256 } from "@noble/hashes/sha2.js"
-import { encodeBase58 } from "@solfx/core/Primitives"
+import * as Crypto from "node:crypto"
+import * as Base58 from "./internal/Base58.js"
 
 /**
  * A list generated on demand.
@@ -62,7 +62,17 @@ export interface Dataset {
   readonly int: (label: string, max: number) => number
 }
 
-const encoder = new TextEncoder()
+/**
+ * Clears the top three bits of a big-endian 32-byte value in place, so it is below the BN254
+ * scalar modulus (whose top byte is 0x30): a valid Poseidon value, as Photon returns.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const fieldElement = (bytes: Uint8Array): Uint8Array => {
+  bytes[0] = bytes[0]! & 0x1f
+  return bytes
+}
 
 /**
  * The dataset of a seed, with size knobs overriding the areas' defaults.
@@ -75,10 +85,12 @@ const encoder = new TextEncoder()
  * @category constructors
  */
 export const make = (seed: number, sizes: Sizes = {}): Dataset => {
+  // Native sha256 (node:crypto): hashing is most of what generating a page costs.
   const bytes = (label: string, length = 32): Uint8Array => {
+    if (length <= 32) return Crypto.hash("sha256", `${seed}|${label}|0`, "buffer").subarray(0, length)
     const out = new Uint8Array(length)
     for (let block = 0, off = 0; off < length; block++, off += 32) {
-      const h = sha256(encoder.encode(`${seed}|${label}|${block}`))
+      const h = Crypto.hash("sha256", `${seed}|${label}|${block}`, "buffer")
       out.set(h.subarray(0, Math.min(32, length - off)), off)
     }
     return out
@@ -87,8 +99,8 @@ export const make = (seed: number, sizes: Sizes = {}): Dataset => {
     seed,
     size: (knob, fallback) => sizes[knob] ?? fallback,
     bytes,
-    address: (label) => encodeBase58(bytes(`addr:${label}`, 32)),
-    signature: (label) => encodeBase58(bytes(`sig:${label}`, 64)),
+    address: (label) => Base58.encode(bytes(`addr:${label}`, 32)),
+    signature: (label) => Base58.encode(bytes(`sig:${label}`, 64)),
     int: (label, max) => {
       const b = bytes(`int:${label}`, 8)
       const v = ((b[0]! * 2 ** 24 + b[1]! * 2 ** 16 + b[2]! * 2 ** 8 + b[3]!) * 2 ** 21) +

@@ -28,6 +28,7 @@ import * as Projects from "./Projects.js"
 import * as RequestLog from "./RequestLog.js"
 import * as Server from "./Server.js"
 import * as WebhookDeliveries from "./WebhookDeliveries.js"
+import * as Wire from "./Wire.js"
 
 /**
  * Options of an emulator: where it listens, its seed, projects, dataset sizes, costs,
@@ -76,7 +77,38 @@ export interface Options {
   readonly webhooks?: ReadonlyArray<WebhooksArea.WebhookOptions> | undefined
   /** Delivery of landed transactions to the webhooks: retry spacing (default 60 s), retries, failure threshold. */
   readonly webhookDelivery?: WebhookDeliveries.Options | undefined
+  /** Largest request body read, in bytes (default 4 MiB); larger ones get 413 unread. */
+  readonly maxBodyBytes?: number | undefined
+  /** Server timeouts, so silent or dripping clients cannot hold sockets (see `Timeouts`). */
+  readonly timeouts?: Timeouts | undefined
+  /** Open connections at most (default 1,024); the server drops the ones beyond. */
+  readonly maxConnections?: number | undefined
+  /** Bounds of the request log: records kept (default 10,000), name length, operations counted. */
+  readonly requestLog?: RequestLog.Options | undefined
+  /**
+   * Characters of serialised items (assets of DAS pages) kept for pages served again
+   * (default 64 Mi, about 45,000 assets or 45 pages of 1,000; 0 turns the cache off).
+   */
+  readonly itemCacheChars?: number | undefined
 }
+
+/**
+ * Server timeouts, in milliseconds.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Timeouts {
+  /** From connection (or the end of the last response) to the end of the request headers. Default 10 s. */
+  readonly headersMs?: number | undefined
+  /** To receive a whole request, body included. Default 30 s (at least `headersMs`). */
+  readonly requestMs?: number | undefined
+  /** A socket with no request in progress and no traffic is closed after this. Default 5 s. */
+  readonly idleMs?: number | undefined
+}
+
+const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
+const DEFAULT_ITEM_CACHE_CHARS = 64 * 1024 * 1024
 
 /**
  * A project and its key, as tests need them.
@@ -115,6 +147,8 @@ export interface Emulator {
   readonly requests: ReadonlyArray<RequestLog.RequestRecord>
   /** Counts by operation and status, in-flight now and at most, client-closed requests. */
   readonly counters: RequestLog.Counters
+  /** Bytes the server read from every socket so far: request lines, headers and the bodies it read. */
+  readonly bytesReceived: number
   /** Requests of an operation so far (all requests when omitted). */
   readonly count: (operation?: string) => number
   /** Clears the log, the counters and the fault counts (usage and credits stay). */
@@ -149,6 +183,53 @@ export class EmulatorHandle extends Context.Tag("@solfx/emulator/EmulatorHandle"
 
 const urlHost = (host: string): string =>
   host === "0.0.0.0" || host === "::" || host === "" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host
+
+/** The JSON answer to a request Node could not parse, or one too slow to arrive. */
+const clientErrorAnswer = (error: NodeJS.ErrnoException): string => {
+  const [status, reason, message] = error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+    ? [408, "Request Timeout", "request timeout"]
+    : error.code === "HPE_HEADER_OVERFLOW"
+    ? [431, "Request Header Fields Too Large", "request headers too large"]
+    : [400, "Bad Request", "malformed request"]
+  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message }, id: null })
+  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${
+    Buffer.byteLength(body)
+  }\r\nConnection: close\r\n\r\n${body}`
+}
+
+/**
+ * The Node server with its bounds: header and request timeouts (Node's own, checked often
+ * enough to matter), idle sockets closed, open connections capped, a JSON body on every
+ * request Node refuses, and every socket's bytes counted for the request log.
+ */
+const makeNodeServer = (options: Options, log: RequestLog.RequestLog): Http.Server => {
+  const headersMs = Math.max(1, options.timeouts?.headersMs ?? 10_000)
+  const requestMs = Math.max(headersMs, options.timeouts?.requestMs ?? 30_000)
+  const idleMs = Math.max(1, options.timeouts?.idleMs ?? 5_000)
+  const server = Http.createServer({
+    headersTimeout: headersMs,
+    requestTimeout: requestMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersMs / 4))),
+    keepAliveTimeout: idleMs
+  })
+  server.maxConnections = Math.max(1, options.maxConnections ?? 1_024)
+  // Requests in progress per socket: a socket is idle only when it has none.
+  const active = new WeakMap<object, number>()
+  server.on("connection", (socket) => log.watch(socket))
+  server.on("request", (req: Http.IncomingMessage, res: Http.ServerResponse) => {
+    active.set(req.socket, (active.get(req.socket) ?? 0) + 1)
+    res.once("close", () => active.set(req.socket, (active.get(req.socket) ?? 1) - 1))
+  })
+  server.setTimeout(idleMs, (socket) => {
+    if ((active.get(socket) ?? 0) === 0) socket.destroy()
+  })
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    // A response already under way cannot be replaced: the socket just closes.
+    if (error.code === "ECONNRESET" || !socket.writable || (active.get(socket) ?? 0) > 0) return socket.destroy()
+    socket.end(clientErrorAnswer(error))
+  })
+  return server
+}
 
 /**
  * Starts an emulator in the current scope; it stops when the scope closes.
@@ -187,7 +268,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       return yield* Effect.dieMessage("emulator: projects need distinct ids and API keys")
     }
     const faults = Faults.makeInjector(options.faults, seed)
-    const log = RequestLog.make()
+    const log = RequestLog.make(options.requestLog)
     let latencyMs = options.latencyMs ?? 0
     const slotMs = options.slotMs ?? 400
     const baseSlot = 300_000_000 + dataset.int("slot:base", 50_000_000)
@@ -199,6 +280,8 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       costs: options.costs ?? {},
       faults,
       log,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      cache: Wire.makeCache(options.itemCacheChars ?? DEFAULT_ITEM_CACHE_CHARS),
       latencyMs: () => latencyMs,
       now,
       slot: () => baseSlot + Math.floor((now() - startedAt) / slotMs),
@@ -224,7 +307,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
     let nodeServer: Http.Server | undefined
     const host = options.host ?? "127.0.0.1"
     const server = yield* NodeHttpServer.make(() => {
-      nodeServer = Http.createServer()
+      nodeServer = makeNodeServer(options, log)
       return nodeServer
     }, { port: options.port ?? 0, host }).pipe(Effect.orDie)
     // Runs before the server's own close: keep-alive sockets would otherwise hold the scope open.
@@ -253,6 +336,9 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       },
       get counters() {
         return log.counters()
+      },
+      get bytesReceived() {
+        return log.bytesReceived()
       },
       count: (operation) => operation === undefined ? log.counters().total : log.counters().byOperation[operation] ?? 0,
       resetLog: () => {

@@ -22,6 +22,7 @@ import type { Dataset } from "./Dataset.js"
 import type { FaultKind, Injector } from "./Faults.js"
 import * as Projects from "./Projects.js"
 import type { RequestLog, RequestRecord } from "./RequestLog.js"
+import * as Wire from "./Wire.js"
 
 /**
  * Everything the app needs from its emulator instance.
@@ -37,6 +38,10 @@ export interface Instance {
   readonly costs: Readonly<Record<string, number>>
   readonly faults: Injector
   readonly log: RequestLog
+  /** Largest request body read, in bytes; larger ones get 413 before being read. */
+  readonly maxBodyBytes: number
+  /** Serialised items (assets) kept for the pages that serve them again. */
+  readonly cache: Wire.TextCache
   readonly latencyMs: () => number
   /** Epoch milliseconds (the runtime's Clock). */
   readonly now: () => number
@@ -129,13 +134,17 @@ export const compileRoutes = (areas: ReadonlyArray<Area>): Routes => {
 }
 
 const jsonResponse = (status: number, body: unknown, headers?: Record<string, string>) =>
-  HttpServerResponse.text(Json.stringify(body), {
+  HttpServerResponse.text(Wire.stringify(body), {
     status,
     contentType: "application/json",
     ...(headers === undefined ? {} : { headers })
   })
 
 type Id = string | number | null
+
+const BASE = "http://emulator.local"
+/** How long a connection closed with a body unread stays half-open (see `closeAfter`). */
+const LINGER_MS = 1000
 
 const rpcErrorBody = (code: number, message: string, id: Id, data?: unknown) => ({
   jsonrpc: "2.0",
@@ -162,6 +171,8 @@ interface Draft {
   aborted?: boolean
   /** The socket was destroyed on purpose (reset, truncate). */
   destroyed?: boolean
+  /** The request carries a body the server has not read (rejected first): the connection closes after the answer. */
+  bodyUnread: boolean
 }
 
 type Outcome = HttpServerResponse.HttpServerResponse | "destroyed"
@@ -204,6 +215,83 @@ const truncateResponse = (
     })
   })
 
+/** What reading a body gave: its text, or why there is none. */
+type Body = { readonly _tag: "Text"; readonly text: string } | { readonly _tag: "TooLarge" } | {
+  readonly _tag: "Failed"
+}
+
+const declaredLength = (request: HttpServerRequest.HttpServerRequest): number | undefined => {
+  const v = request.headers["content-length"]
+  return v === undefined || !/^\d+$/.test(v) ? undefined : Number(v)
+}
+
+/** Whether a request has a body at all (declared length above 0, or chunked). */
+const hasBody = (request: HttpServerRequest.HttpServerRequest): boolean =>
+  (declaredLength(request) ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined
+
+/**
+ * Reads a body of at most `limit` bytes. A declared length above the limit is refused
+ * before a byte is read; a chunked body stops being read at the chunk that crosses it.
+ * Hand-written over the Node stream because the platform's reader, past its own limit,
+ * destroys the socket (no 413 could be sent) and keeps the whole text on the way.
+ */
+const readBody = (request: HttpServerRequest.HttpServerRequest, limit: number): Effect.Effect<Body> => {
+  const declared = declaredLength(request)
+  if (declared !== undefined && declared > limit) return Effect.succeed({ _tag: "TooLarge" })
+  return Effect.async<Body>((resume) => {
+    const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+    const chunks: Array<Buffer> = []
+    let size = 0
+    const done = (body: Body) => {
+      incoming.off("data", onData)
+      incoming.off("end", onEnd)
+      incoming.off("error", onError)
+      incoming.off("aborted", onError)
+      resume(Effect.succeed(body))
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) {
+        incoming.pause()
+        return done({ _tag: "TooLarge" })
+      }
+      chunks.push(chunk)
+    }
+    const onEnd = () => done({ _tag: "Text", text: Buffer.concat(chunks, size).toString("utf8") })
+    const onError = () => done({ _tag: "Failed" })
+    if (incoming.readableEnded) return onEnd()
+    incoming.on("data", onData)
+    incoming.once("end", onEnd)
+    incoming.once("error", onError)
+    incoming.once("aborted", onError)
+    return Effect.sync(() => done({ _tag: "Failed" }))
+  })
+}
+
+/**
+ * Answers without reading the rest of the body: `connection: close`, and the socket is
+ * closed once the answer is written, so Node does not drain what the client still sends.
+ */
+const closeAfter = (
+  request: HttpServerRequest.HttpServerRequest,
+  response: HttpServerResponse.HttpServerResponse
+): HttpServerResponse.HttpServerResponse => {
+  const { res, socket } = nodeObjects(request)
+  res.once("finish", () => {
+    // Node has just ended the socket (connection: close) and destroys it once the end is
+    // written. With the client's body still arriving, that close is a reset, which can reach
+    // the client before it reads the answer. A lingering close instead: half-open, reading
+    // nothing, for a moment.
+    socket.removeListener("finish", socket.destroy)
+    // Node resumes the request to drain it: every resume is paused again, so nothing more is read.
+    const hold = () => socket.pause()
+    socket.on("resume", hold)
+    hold()
+    setTimeout(() => socket.destroy(), LINGER_MS).unref()
+  })
+  return HttpServerResponse.setHeader(response, "connection", "close")
+}
+
 /**
  * The HTTP app of one emulator instance, and its route table. Throws on duplicate methods or routes.
  *
@@ -224,6 +312,7 @@ const app = (instance: Instance, routes: Routes) => {
     request: HttpServerRequest.HttpServerRequest
   ): AreaContext => ({
     dataset: instance.dataset,
+    cache: instance.cache,
     project: account.project,
     apiKey: account.apiKey,
     slot: instance.slot,
@@ -275,10 +364,10 @@ const app = (instance: Instance, routes: Routes) => {
       draft.status = status
       if (draft.fault === "truncate") {
         draft.destroyed = true
-        return yield* truncateResponse(request, status, Json.stringify(body))
+        return yield* truncateResponse(request, status, Wire.stringify(body))
       }
       if (draft.fault === "malformed") {
-        const text = Json.stringify(body)
+        const text = Wire.stringify(body)
         return HttpServerResponse.text(`${text.slice(0, Math.max(1, Math.floor(text.length / 2)))}\u0000{"`, {
           status,
           contentType: "application/json"
@@ -316,7 +405,20 @@ const app = (instance: Instance, routes: Routes) => {
 
   const handleRpc = (request: HttpServerRequest.HttpServerRequest, url: URL, draft: Draft): Effect.Effect<Outcome> =>
     Effect.gen(function*() {
-      const text = yield* Effect.orElseSucceed(request.text, () => "")
+      const reject = (status: number, code: number, message: string) => {
+        draft.rpcCode = code
+        return deliver(request, draft, status, rpcErrorBody(code, message, null))
+      }
+      // The key and the size come before the body: a keyless or huge request costs no parsing.
+      const account = authenticate(request, url, false)
+      if (account === undefined) return yield* reject(401, -32401, "invalid api key provided")
+      draft.projectId = account.project.id
+      const read = yield* readBody(request, instance.maxBodyBytes)
+      if (read._tag === "TooLarge") {
+        return yield* reject(413, -32600, `request body too large: at most ${instance.maxBodyBytes} bytes`)
+      }
+      draft.bodyUnread = false
+      const text = read._tag === "Text" ? read.text : ""
       let body: unknown
       let parsed = true
       try {
@@ -336,9 +438,6 @@ const app = (instance: Instance, routes: Routes) => {
         return deliver(request, draft, status, rpcErrorBody(code, message, id, data))
       }
 
-      const account = authenticate(request, url, false)
-      if (account === undefined) return yield* fail(401, -32401, "invalid api key provided")
-      draft.projectId = account.project.id
       if (!parsed) return yield* fail(400, -32700, "Parse error")
       // The spec requires an id (string, or number for sendBundle): notifications are not served.
       if (
@@ -388,7 +487,12 @@ const app = (instance: Instance, routes: Routes) => {
 
       let body: unknown = undefined
       if (route.method === "POST") {
-        const text = yield* Effect.orElseSucceed(request.text, () => "")
+        const read = yield* readBody(request, instance.maxBodyBytes)
+        if (read._tag === "TooLarge") {
+          return yield* fail(413, `request body too large: at most ${instance.maxBodyBytes} bytes`)
+        }
+        draft.bodyUnread = false
+        const text = read._tag === "Text" ? read.text : ""
         if (text.trim() !== "") {
           try {
             body = Json.parse(text)
@@ -424,16 +528,22 @@ const app = (instance: Instance, routes: Routes) => {
   return Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const startedAt = instance.now()
-    const url = new URL(request.url, "http://emulator.local")
-    const isRpc = request.method === "POST" && url.pathname === "/"
-    const matched = isRpc ? undefined : routes.match(request.method, url.pathname)
+    // A request line Node accepts may still be no URL (`GET http://[/`): 400, not a defect.
+    const url = URL.canParse(request.url, BASE) ? new URL(request.url, BASE) : undefined
+    const isRpc = url !== undefined && request.method === "POST" && url.pathname === "/"
+    const matched = isRpc || url === undefined ? undefined : routes.match(request.method, url.pathname)
     const draft: Draft = {
-      operation: isRpc ? "POST /" : matched?.operation ?? `${request.method} ${url.pathname}`,
+      operation: isRpc
+        ? "POST /"
+        : matched?.operation ?? `${request.method} ${url === undefined ? "(invalid url)" : url.pathname}`,
       status: 0,
-      credits: 0
+      credits: 0,
+      bodyUnread: hasBody(request)
     }
     instance.log.begin()
-    const run: Effect.Effect<Outcome> = isRpc
+    const run: Effect.Effect<Outcome> = url === undefined
+      ? deliver(request, draft, 400, { error: "invalid request target" })
+      : isRpc
       ? handleRpc(request, url, draft)
       : matched === undefined
       ? deliver(request, draft, 400, { error: "invalid path" })
@@ -460,6 +570,7 @@ const app = (instance: Instance, routes: Routes) => {
       )
     )
     // The platform skips writing when the response is already ended (destroyed on purpose).
-    return outcome === "destroyed" ? HttpServerResponse.empty({ status: 204 }) : outcome
+    if (outcome === "destroyed") return HttpServerResponse.empty({ status: 204 })
+    return draft.bodyUnread ? closeAfter(request, outcome) : outcome
   })
 }

@@ -4,7 +4,9 @@
  *
  * Flags: `--port` (default 0: free), `--host` (default 127.0.0.1), `--seed` (default 42),
  * `--api-key` (default: fresh), `--project-id`, `--latency-ms`,
- * `--sizes knob=n,knob=n` (dataset size knobs, e.g. `das.bigAuthorityAssets=100000`).
+ * `--sizes knob=n,knob=n` (dataset size knobs, e.g. `das.bigAuthorityAssets=100000`),
+ * `--max-body-bytes` (default 4 MiB), `--item-cache-chars` (default 64 Mi), `--idle-timeout-ms`
+ * (default 5,000), `--max-connections` (default 1,024).
  *
  * @example
  * npm run emulator -- --port 8899 --seed 7
@@ -49,7 +51,11 @@ export const parseFlags = (args: ReadonlyArray<string>): Emulator.Options => {
       "api-key": { type: "string" },
       "project-id": { type: "string" },
       "latency-ms": { type: "string" },
-      sizes: { type: "string" }
+      sizes: { type: "string" },
+      "max-body-bytes": { type: "string" },
+      "item-cache-chars": { type: "string" },
+      "idle-timeout-ms": { type: "string" },
+      "max-connections": { type: "string" }
     },
     strict: true
   })
@@ -60,7 +66,11 @@ export const parseFlags = (args: ReadonlyArray<string>): Emulator.Options => {
     apiKey: values["api-key"],
     projectId: values["project-id"],
     latencyMs: int("latency-ms", values["latency-ms"]),
-    sizes: sizes(values.sizes)
+    sizes: sizes(values.sizes),
+    maxBodyBytes: int("max-body-bytes", values["max-body-bytes"]),
+    itemCacheChars: int("item-cache-chars", values["item-cache-chars"]),
+    timeouts: { idleMs: int("idle-timeout-ms", values["idle-timeout-ms"]) },
+    maxConnections: int("max-connections", values["max-connections"])
   }
 }
 

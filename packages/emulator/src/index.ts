@@ -29,3 +29,5 @@ export * as RequestLog from "./RequestLog.js"
 export * as Server from "./Server.js"
 /** @since 0.1.0 */
 export * as WebhookDeliveries from "./WebhookDeliveries.js"
+/** @since 0.1.0 */
+export * as Wire from "./Wire.js"

@@ -30,28 +30,33 @@ describe("Paging", () => {
       const seen: Array<number> = []
       let cursor: string | null = null
       do {
-        const page: Paging.CursorPage<number> = yield* Paging.slice(list, cursor, 10, 100)
+        const page: Paging.CursorPage<number> = yield* Paging.slice(list, cursor, 10, 100, "list")
         seen.push(...page.items)
         cursor = page.cursor
       } while (cursor !== null)
       expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => i))
-      const empty = yield* Paging.slice(Dataset.lazyList(0, (i) => i), undefined, 10, 100)
+      const empty = yield* Paging.slice(Dataset.lazyList(0, (i) => i), undefined, 10, 100, "list")
       expect(empty).toEqual({ items: [], cursor: null })
     }))
 
   it.effect("slice fails with -32602 on a bad cursor or limit; sliceRest with 400", () =>
     Effect.gen(function*() {
-      const bad = yield* Effect.exit(Paging.slice(list, "zzz", 10, 100))
+      const bad = yield* Effect.exit(Paging.slice(list, "zzz", 10, 100, "list"))
       expect(bad).toEqual(Exit.fail(new RpcFailure(-32602, "Invalid params: cursor")))
-      const beyond = yield* Effect.exit(Paging.slice(list, Paging.encodeCursor(26), 10, 100))
+      const beyond = yield* Effect.exit(Paging.slice(list, Paging.encodeCursor(26, "list"), 10, 100, "list"))
       expect(Exit.isFailure(beyond)).toBe(true)
       for (const limit of [0, 101, 1.5, Number.NaN]) {
-        const e = yield* Effect.flip(Paging.slice(list, null, limit, 100))
+        const e = yield* Effect.flip(Paging.slice(list, null, limit, 100, "list"))
         expect(e.code).toBe(-32602)
         expect(e.message).toContain("limit")
       }
-      const rest = yield* Effect.flip(Paging.sliceRest(list, "zzz", 10, 100))
+      const rest = yield* Effect.flip(Paging.sliceRest(list, "zzz", 10, 100, "list"))
       expect(rest).toEqual(new RestFailure(400, "invalid cursor"))
+      // A cursor is bound to the scope that issued it.
+      const other = yield* Effect.exit(Paging.slice(list, Paging.encodeCursor(10, "other list"), 10, 100, "list"))
+      expect(other).toEqual(Exit.fail(new RpcFailure(-32602, "Invalid params: cursor")))
+      const own = yield* Paging.slice(list, Paging.encodeCursor(10, "list"), 5, 100, "list")
+      expect(own.items).toEqual([10, 11, 12, 13, 14])
     }))
 
   it("pageOf slices by page number", () => {

@@ -15,7 +15,7 @@
  * const { count } = yield* Metric.value(Credits.forMethod("das", "getAssetsByAuthority"))
  * @since 0.1.0
  */
-import type * as Effect from "effect/Effect"
+import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
 
 /**
@@ -79,4 +79,47 @@ export const withOverrides = <K extends string>(
   const out: Record<string, number> = { ...defaults }
   for (const [k, v] of Object.entries(overrides ?? {})) if (typeof v === "number") out[k] = v
   return out as CostTable<K>
+}
+
+/**
+ * Credits charged through one transport, by area: the estimate of one layer (one
+ * key), beside the process-wide `credits` counter.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Ledger {
+  /** Adds `amount` credits for one billed attempt of `method` in `area`. */
+  readonly add: (area: string, method: string, amount: number) => Effect.Effect<void>
+  /** Credits charged so far in `area`, or in every area. */
+  readonly used: (area?: string | undefined) => Effect.Effect<number>
+}
+
+/**
+ * Areas whose every request costs the same (the wallet's flat 100, spec §8): one
+ * series per area, without the method.
+ *
+ * @since 0.1.0
+ * @category metrics
+ */
+export const FLAT_AREAS: ReadonlySet<string> = new Set(["wallet"])
+
+/**
+ * A fresh ledger that also feeds the `credits` counter.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const makeLedger = (): Ledger => {
+  // A plain map: the ledger only ever grows, and reads need no consistency across areas.
+  const byArea = new Map<string, number>()
+  return {
+    add: (area, method, amount) =>
+      amount <= 0 ? Effect.void : Effect.suspend(() => {
+        byArea.set(area, (byArea.get(area) ?? 0) + amount)
+        return FLAT_AREAS.has(area) ? Metric.incrementBy(forArea(area), amount) : charge(area, method, amount)
+      }),
+    used: (area) =>
+      Effect.sync(() => area === undefined ? [...byArea.values()].reduce((a, b) => a + b, 0) : byArea.get(area) ?? 0)
+  }
 }

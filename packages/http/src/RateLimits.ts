@@ -44,6 +44,7 @@
  */
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import { CreditBudgetExceeded } from "@solfx/core/CreditBudget"
+import type * as Endpoint from "@solfx/core/Endpoint"
 import { InvalidRequest } from "@solfx/core/Errors"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
@@ -53,21 +54,12 @@ import * as Redacted from "effect/Redacted"
 import { createHash } from "node:crypto"
 
 /**
- * The rate-limit bucket of a method (the endpoint table's `bucket`).
+ * The rate-limit bucket of a method: the endpoint table's own type.
  *
  * @since 0.1.0
  * @category models
  */
-export type Bucket =
-  | "rpc"
-  | "das"
-  | "photon"
-  | "validityProof"
-  | "sendBundle"
-  | "wallet"
-  | "enhanced"
-  | "admin"
-  | "webhooks"
+export type Bucket = Endpoint.Bucket
 
 /**
  * The documented plans.

@@ -13,6 +13,12 @@
 /** @since 0.1.0 */
 export * as Credits from "./Credits.js"
 /** @since 0.1.0 */
+export * as Derive from "./Derive.js"
+/** @since 0.1.0 */
 export * as HttpTesting from "./HttpTesting.js"
 /** @since 0.1.0 */
 export * as HttpTransport from "./HttpTransport.js"
+/** @since 0.1.0 */
+export * as Redactor from "./Redactor.js"
+/** @since 0.1.0 */
+export * as Retry from "./Retry.js"

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { CreditsExhausted, RateLimited } from "@solfx/core/Errors"
-import { HttpTesting, HttpTransport } from "@solfx/http"
+import { HttpTesting, HttpTransport, Retry } from "@solfx/http"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
@@ -88,8 +88,8 @@ describe("CreditsExhausted", () => {
     const used = new CreditsExhausted({ operation: "m", detail: "max usage reached" })
     const limited = new RateLimited({ operation: "m", detail: "rate limited" })
     for (const idempotent of [true, false]) {
-      expect(HttpTransport.isRetryable(idempotent)(used)).toBe(false)
-      expect(HttpTransport.isRetryable(idempotent)(limited)).toBe(true)
+      expect(Retry.isRetryable(idempotent)(used)).toBe(false)
+      expect(Retry.isRetryable(idempotent)(limited)).toBe(true)
     }
   })
 })

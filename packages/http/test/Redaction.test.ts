@@ -3,17 +3,14 @@
  * search every rendered form of the failure, the spans and the logs.
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as Decode from "@solfx/core/Decode"
-import { InvalidRequest, ProjectMismatch } from "@solfx/core/Errors"
-import { HttpTesting, HttpTransport } from "@solfx/http"
+import * as Endpoint from "@solfx/core/Endpoint"
+import { Derive, HttpTesting, HttpTransport, Redactor } from "@solfx/http"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Logger from "effect/Logger"
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import * as Tracer from "effect/Tracer"
 import { inspect } from "node:util"
@@ -107,53 +104,72 @@ describe("API key redaction", () => {
       }))
   }
 
-  it.effect("the key reaches the wire (and only there)", () =>
+  it.effect("the key reaches the wire (and only there); the transport holds no key", () =>
     Effect.gen(function*() {
       const t = yield* HttpTransport.HttpTransport
       const log = yield* HttpTesting.RequestLog
       yield* t.rpc("getThing", {}, Schema.Number)
       const [req] = yield* log.requests
       expect(req!.url.searchParams.get("api-key")).toBe(KEY)
-      expect(String(t.config.apiKey)).not.toContain(KEY)
-      expect(JSON.stringify(t.config)).not.toContain(KEY)
-      expect(inspect(t.config, { depth: 10 })).not.toContain(KEY)
+      expect("config" in t).toBe(false)
+      expect(inspect(t, { depth: 10 })).not.toContain(KEY)
     }).pipe(Effect.provide(HttpTesting.layerTransport((req) => HttpTesting.rpcResult(req, 1), { apiKey: KEY }))))
 
-  describe("redactFailures: a service's own failures", () => {
-    const Literal = Schema.Literal("none", "balanceChanged", "all")
-    const probe = (t: HttpTransport.HttpTransportShape) =>
-      t.redactFailures({
-        // A rule that quotes the input, and a value that echoes it.
-        validate: (input: string) =>
-          Decode.validateInput(Schema.Struct({ tokenAccounts: Literal }))({ tokenAccounts: input }),
-        stream: (input: string) =>
-          Stream.fail(new InvalidRequest({ field: "wallet", rule: "an address", value: input })),
-        effect: Effect.fail(new ProjectMismatch({ projectId: KEY, detail: `no project ${KEY}` })),
-        ok: (n: number) => Effect.succeed(n + 1),
-        option: Option.some(KEY),
-        size: 3
+  it.effect("a derived method's InvalidRequest is redacted where it is built", () =>
+    Effect.gen(function*() {
+      const entry = Endpoint.rpc({
+        area: "test",
+        method: "getThing",
+        params: Schema.Struct({ tokenAccounts: Schema.Literal("none", "balanceChanged", "all") }),
+        result: Schema.Number,
+        cost: { credits: 1, usage: "rpc" },
+        bucket: "rpc"
       })
+      const client = yield* Derive.client(entry)
+      const error = yield* Effect.flip(client.call({ tokenAccounts: KEY as "none" }))
+      expect(error).toMatchObject({ _tag: "InvalidRequest", field: "tokenAccounts", value: "<redacted>" })
+      for (const text of [error.message, String(error), JSON.stringify(error), inspect(error, { depth: 10 })]) {
+        expect(text).not.toContain(KEY)
+      }
+      expect(yield* Effect.flip(client.call({ tokenAccounts: "bogus" as "none" }))).toMatchObject({ value: "bogus" })
+      expect(yield* (yield* HttpTesting.RequestLog).count).toBe(0)
+    }).pipe(Effect.provide(HttpTesting.layerTransport(() => Response.json({}), { apiKey: KEY }))))
+})
 
-    it.effect("scrub the configured key from every field; leave other failures and members as they are", () =>
-      Effect.gen(function*() {
-        const service = probe(yield* HttpTransport.HttpTransport)
-        const fromValidate = yield* Effect.flip(service.validate(KEY))
-        const fromStream = yield* Effect.flip(Stream.runDrain(service.stream(`wallet ${KEY}`)))
-        const fromEffect = yield* Effect.flip(service.effect)
-        expect(fromValidate).toMatchObject({ _tag: "InvalidRequest", field: "tokenAccounts", value: "<redacted>" })
-        expect(fromStream).toMatchObject({ _tag: "InvalidRequest", field: "wallet", value: "wallet <redacted>" })
-        expect(fromEffect).toMatchObject({ _tag: "ProjectMismatch", projectId: "<redacted>" })
-        for (const error of [fromValidate, fromStream, fromEffect]) {
-          for (const text of [error.message, String(error), JSON.stringify(error), inspect(error, { depth: 10 })]) {
-            expect(text).not.toContain(KEY)
-          }
-        }
-        // Without the key an error is the very same object; other members are untouched.
-        const clean = yield* Effect.flip(service.validate("bogus"))
-        expect(clean).toMatchObject({ field: "tokenAccounts", value: "bogus" })
-        expect(yield* service.ok(1)).toBe(2)
-        expect(service.option).toEqual(Option.some(KEY))
-        expect(service.size).toBe(3)
-      }).pipe(Effect.provide(HttpTesting.layerTransport(() => Response.json({}), { apiKey: KEY }))))
+describe("Redactor", () => {
+  const key = "a&b=c#d%20 é+/x"
+  const r = Redactor.make(key)
+  const bytes = new TextEncoder().encode(key)
+  const forms = [
+    key,
+    encodeURIComponent(key),
+    encodeURIComponent(key).toLowerCase(),
+    new URLSearchParams({ k: key }).toString().slice(2),
+    Buffer.from(bytes).toString("base64"),
+    Buffer.from(bytes).toString("base64url")
+  ]
+  it("knows the key raw, URL-encoded (either case, form encoding) and in base64", () => {
+    for (const form of forms) expect(r.redact(`before ${form} after`), form).toBe("before <redacted> after")
+  })
+  it("an excerpt cut anywhere inside the key leaves no piece of it (4 characters or more)", () => {
+    const noPiece = (out: string, form: string, what: string, placeholder = true) => {
+      if (placeholder) expect(out, what).toContain("<redacted>")
+      for (let i = 0; i + 4 <= form.length; i++) expect(out, what).not.toContain(form.slice(i, i + 4))
+    }
+    for (const form of forms) {
+      const text = `${"x".repeat(50)}${form}${"y".repeat(50)}`
+      for (let cut = 54; cut < 50 + form.length; cut++) {
+        // A body the server cut short, and the end of one it cut at the start.
+        noPiece(r.excerpt(text.slice(0, cut), 500), form, `${form} cut at ${cut}`)
+        if (50 + form.length - cut >= 4) noPiece(r.excerpt(text.slice(cut), 500), form, `${form} from ${cut}`)
+      }
+      // Our own cut, at every length.
+      for (let max = 54; max < 50 + form.length + 10; max++) {
+        noPiece(r.excerpt(text, max), form, `${form} max ${max}`, false)
+      }
+    }
+  })
+  it("an empty key redacts nothing", () => {
+    expect(Redactor.make("").redact("anything")).toBe("anything")
   })
 })

@@ -12,12 +12,13 @@
 import * as Bundle from "@solfx/core/Bundle"
 import type { BundleStatus, ConfirmationStatus } from "@solfx/core/Bundle"
 import { validateInput } from "@solfx/core/Decode"
+import * as Endpoints from "@solfx/core/Endpoints"
 import type { ApiError } from "@solfx/core/Errors"
 import { BundleIdMismatch, InvalidRequest } from "@solfx/core/Errors"
 import { BundleId } from "@solfx/core/Primitives"
 import type { Encoding } from "@solfx/core/Transaction"
+import * as Derive from "@solfx/http/Derive"
 import { HttpTransport } from "@solfx/http/HttpTransport"
-import * as Arr from "effect/Array"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
@@ -25,7 +26,6 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
@@ -214,55 +214,51 @@ export const make = (options: Options = {}): Effect.Effect<BundlesShape, never, 
       verifySignatures: options.verifySignatures ?? true
     }
     const concurrency = Math.max(1, options.concurrency ?? 2)
+    const send = Derive.fromTransport(transport, Endpoints.sendBundle)
+    const statuses = Derive.fromTransport(transport, Endpoints.getBundleStatuses)
     // What the service answered goes into an error: never with the key in it (a proxy may echo
     // the URL), and never at any length.
     const shown = (received: string) => {
-      const key = Redacted.value(transport.config.apiKey)
-      const clean = key.length > 0 ? received.split(key).join("<redacted>") : received
-      return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean
+      return transport.redactor.excerpt(received)
     }
 
     const sendBundle = (transactions: ReadonlyArray<string>, sendOptions?: SendOptions) =>
       Effect.gen(function*() {
-        const opts = yield* validateInput(SendOptionsSchema)(sendOptions ?? {})
-        const txs = yield* validateInput(Transactions, "transactions")(transactions)
+        const opts = yield* validateInput(SendOptionsSchema, "", transport.redactor.redact)(sendOptions ?? {})
+        const txs = yield* validateInput(Transactions, "transactions", transport.redactor.redact)(transactions)
         const encoding = opts.encoding ?? "base64"
         const checked = Bundle.check(txs, encoding, checkOptions)
         if (Either.isLeft(checked)) return yield* Effect.fail(new InvalidRequest(Bundle.describe(checked.left)))
         const expected = checked.right.id
-        const received = yield* transport.rpc("sendBundle", [txs, { encoding }], Bundle.SendBundleResult, {
-          idempotent: false,
-          numericId: true,
-          headers: opts.region === undefined ? undefined : { "relay-region": opts.region }
-        })
+        const received = yield* send.send(
+          [txs, { encoding }],
+          opts.region === undefined ? undefined : { headers: { "relay-region": opts.region } }
+        )
         if (received.toLowerCase() !== expected) {
           return yield* Effect.fail(new BundleIdMismatch({ expected, received: shown(received) }))
         }
         return expected
       }).pipe(Effect.withSpan("Bundles.sendBundle"))
 
-    const statusesOf = (chunk: ReadonlyArray<BundleId>) =>
-      transport.rpc("getBundleStatuses", [chunk], Bundle.BundleStatuses).pipe(
-        // Matched by id, not position: unknown bundles come back as `null` or are left out.
-        Effect.map((result) =>
-          chunk.map((id) =>
-            Option.fromNullable(result.value.find((s): s is BundleStatus => s !== null && s.bundle_id === id))
-          )
-        )
+    // Matched by id, not position: unknown bundles come back as `null` or are left out.
+    const match = (chunk: ReadonlyArray<BundleId>, result: Bundle.BundleStatuses) =>
+      chunk.map((id) =>
+        Option.fromNullable(result.value.find((s): s is BundleStatus => s !== null && s.bundle_id === id))
       )
+    const statusesOf = (chunk: ReadonlyArray<BundleId>) =>
+      Effect.map(statuses.send([chunk]), (result) => match(chunk, result))
 
     const getBundleStatuses = (ids: ReadonlyArray<string>) =>
       Effect.gen(function*() {
-        const valid = yield* validateInput(Ids, "ids")(ids)
-        const chunks = Arr.chunksOf(valid, Bundle.MAX_STATUS_IDS)
-        const results = yield* Effect.forEach(chunks, statusesOf, { concurrency })
-        return results.flat()
+        const valid = yield* validateInput(Ids, "ids", transport.redactor.redact)(ids)
+        const results = yield* statuses.batch(valid, [], { concurrency })
+        return results.flatMap(({ items, result }) => match(items, result))
       }).pipe(Effect.withSpan("Bundles.getBundleStatuses"))
 
     const awaitBundle = (id: string, awaitOptions?: AwaitOptions) =>
       Effect.gen(function*() {
-        const valid = yield* validateInput(BundleId, "id")(id)
-        const opts = yield* validateInput(AwaitOptionsSchema)(awaitOptions ?? {})
+        const valid = yield* validateInput(BundleId, "id", transport.redactor.redact)(id)
+        const opts = yield* validateInput(AwaitOptionsSchema, "", transport.redactor.redact)(awaitOptions ?? {})
         const timeout = yield* duration("timeout", opts.timeout, Duration.seconds(60))
         const interval = yield* duration("interval", opts.interval, Duration.seconds(1))
         const wanted = RANK[opts.commitment ?? "confirmed"]
@@ -286,7 +282,7 @@ export const make = (options: Options = {}): Effect.Effect<BundlesShape, never, 
           : BundleOutcome.Failed({ id: valid, err: bundle.err, slot: bundle.slot, bundle })
       }).pipe(Effect.withSpan("Bundles.awaitBundle"))
 
-    return transport.redactFailures({ sendBundle, getBundleStatuses, awaitBundle })
+    return { sendBundle, getBundleStatuses, awaitBundle }
   })
 
 /**

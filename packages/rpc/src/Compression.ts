@@ -19,23 +19,21 @@
  * @since 0.1.0
  */
 import type { CompressedTokenAccount, TokenBalance, TokenHolder } from "@solfx/core/CompressedAccount"
-import { TokenAccountsResult, TokenBalancesResult, TokenHoldersResult } from "@solfx/core/CompressedAccount"
 import * as Request from "@solfx/core/CompressionRequest"
 import type { CompressionSignature, NonVotingSignature } from "@solfx/core/CompressionSignature"
-import { NonVotingSignaturesResult, SignaturesResult } from "@solfx/core/CompressionSignature"
-import { TransactionWithCompressionInfo } from "@solfx/core/CompressionTransaction"
-import { validateInput } from "@solfx/core/Decode"
-import type { ApiError, DecodeError, InvalidRequest } from "@solfx/core/Errors"
+import type { TransactionWithCompressionInfo } from "@solfx/core/CompressionTransaction"
+import type * as Endpoint from "@solfx/core/Endpoint"
+import * as Endpoints from "@solfx/core/Endpoints"
+import type { ApiError, InvalidRequest } from "@solfx/core/Errors"
 import * as Pagination from "@solfx/core/Pagination"
 import type { CursorPage, WithContext } from "@solfx/core/SlotContext"
 import type { ValidityProof } from "@solfx/core/ValidityProof"
-import { ValidityProofResult } from "@solfx/core/ValidityProof"
 import * as Credits from "@solfx/http/Credits"
+import * as Derive from "@solfx/http/Derive"
 import { HttpTransport } from "@solfx/http/HttpTransport"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 
 /**
@@ -155,7 +153,7 @@ export class Compression extends Context.Tag("@solfx/rpc/Compression")<Compressi
 
 /**
  * The default credits per request: `CompressionRequest.DEFAULT_CREDITS`, the table the
- * emulator charges too (the spec gives no cost for these methods).
+ * emulator bills too (the spec gives no cost for these methods).
  *
  * @since 0.1.0
  * @category models
@@ -184,93 +182,48 @@ export const make = (options: Options = {}): Effect.Effect<CompressionShape, nev
   Effect.gen(function*() {
     const transport = yield* HttpTransport
     const costs = Credits.withOverrides(defaultCosts, options.costs)
+    const derive = <P, A, Item, PI>(entry: Endpoint.Rpc<P, A, Item, PI>) =>
+      Derive.fromTransport(transport, entry, { credits: costs[entry.name as Request.CompressionMethod] })
 
-    const call = <P, PI, A, AI>(
-      method: Request.CompressionMethod,
-      params: Schema.Schema<P, PI>,
-      result: Schema.Schema<A, AI>
-    ) => {
-      const validate = validateInput(params)
-      const send = (p: P): Effect.Effect<A, ApiError> =>
-        Credits.charge("photon", method, costs[method]).pipe(Effect.zipRight(transport.rpc(method, p, result)))
-      const run = (input: PI): Effect.Effect<A, CompressionError> => Effect.flatMap(validate(input), send)
-      return { validate, send, run }
-    }
-
-    const paged = <P extends { readonly cursor?: string | undefined }, PI, A, AI>(
-      method: Request.CompressionMethod,
-      params: Schema.Schema<P, PI>,
-      result: Schema.Schema<WithContext<CursorPage<A>>, AI>
-    ) => {
-      const c = call(method, params, result)
-      const pages = (input: PI): Stream.Stream<SlotPage<A>, CompressionError> =>
-        Stream.unwrap(
-          Effect.map(c.validate(input), (p) =>
-            Pagination.cursorPages<WithContext<CursorPage<A>>, ApiError, never>(
-              method,
-              (cursor) => Effect.map(c.send({ ...p, cursor }), (r) => ({ items: [r], cursor: r.value.cursor })),
-              p.cursor
-            ).pipe(
-              Stream.map((page): SlotPage<A> => {
-                const r = page.items[0]!
-                return { slot: r.context.slot, items: r.value.items, next: page.next }
-              })
-            ))
+    /** A cursor-paged method: the call, and its pages with the slot each was read at. */
+    const paged = <P, Item, PI>(entry: Endpoint.Rpc<P, WithContext<CursorPage<Item>>, Item, PI>) => {
+      const client = derive(entry)
+      const pages = (input: PI): Stream.Stream<SlotPage<Item>, CompressionError> =>
+        client.pages<string>(input).pipe(
+          Stream.map((page): SlotPage<Item> => ({ slot: page.result.context.slot, items: page.items, next: page.next }))
         )
-      const items = (input: PI): Stream.Stream<A, CompressionError | DecodeError> =>
-        Pagination.flattenPages(pages(input))
-      return { run: c.run, pages, items }
+      return { run: client.call, pages, items: (input: PI) => Pagination.flattenPages(pages(input)) }
     }
 
-    const forAddress = paged("getCompressionSignaturesForAddress", Request.SignaturesForAddressParams, SignaturesResult)
-    const holders = paged("getCompressedMintTokenHolders", Request.MintTokenHoldersParams, TokenHoldersResult)
-    const accounts = paged(
-      "getCompressedTokenAccountsByOwner",
-      Request.TokenAccountsByOwnerParams,
-      TokenAccountsResult
-    )
-    const balances = paged(
-      "getCompressedTokenBalancesByOwnerV2",
-      Request.TokenBalancesByOwnerParams,
-      TokenBalancesResult
-    )
-    const forTokenOwner = paged(
-      "getCompressionSignaturesForTokenOwner",
-      Request.SignaturesForTokenOwnerParams,
-      SignaturesResult
-    )
-    const nonVoting = call(
-      "getLatestNonVotingSignatures",
-      Request.LatestNonVotingSignaturesParams,
-      NonVotingSignaturesResult
-    )
-    const proof = call("getValidityProof", Request.ValidityProofParams, ValidityProofResult)
-    const transaction = call(
-      "getTransactionWithCompressionInfo",
-      Request.TransactionWithCompressionInfoParams,
-      TransactionWithCompressionInfo
-    )
+    const forAddress = paged(Endpoints.getCompressionSignaturesForAddress)
+    const holders = paged(Endpoints.getCompressedMintTokenHolders)
+    const accounts = paged(Endpoints.getCompressedTokenAccountsByOwner)
+    const balances = paged(Endpoints.getCompressedTokenBalancesByOwnerV2)
+    const forTokenOwner = paged(Endpoints.getCompressionSignaturesForTokenOwner)
+    const nonVoting = derive(Endpoints.getLatestNonVotingSignatures)
+    const proof = derive(Endpoints.getValidityProof)
+    const transaction = derive(Endpoints.getTransactionWithCompressionInfo)
 
-    return transport.redactFailures(Compression.of({
+    return Compression.of({
       getCompressionSignaturesForAddress: forAddress.run,
       getCompressionSignaturesForAddressStream: forAddress.items,
       getCompressionSignaturesForAddressPages: forAddress.pages,
       getCompressedMintTokenHolders: holders.run,
       getCompressedMintTokenHoldersStream: holders.items,
       getCompressedMintTokenHoldersPages: holders.pages,
-      getLatestNonVotingSignatures: (params) => nonVoting.run(params ?? {}),
+      getLatestNonVotingSignatures: (params) => nonVoting.call(params ?? {}),
       getCompressedTokenAccountsByOwner: accounts.run,
       getCompressedTokenAccountsByOwnerStream: accounts.items,
       getCompressedTokenAccountsByOwnerPages: accounts.pages,
-      getValidityProof: proof.run,
+      getValidityProof: proof.call,
       getCompressedTokenBalancesByOwnerV2: balances.run,
       getCompressedTokenBalancesByOwnerV2Stream: balances.items,
       getCompressedTokenBalancesByOwnerV2Pages: balances.pages,
       getCompressionSignaturesForTokenOwner: forTokenOwner.run,
       getCompressionSignaturesForTokenOwnerStream: forTokenOwner.items,
       getCompressionSignaturesForTokenOwnerPages: forTokenOwner.pages,
-      getTransactionWithCompressionInfo: transaction.run
-    }))
+      getTransactionWithCompressionInfo: transaction.call
+    })
   })
 
 /**

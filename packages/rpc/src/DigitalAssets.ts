@@ -1,6 +1,6 @@
 /**
  * The digital-asset (DAS) methods of spec §4.2: token accounts, assets by
- * authority, asset signatures and Merkle proofs. Every paginated method also
+ * authority, asset signatures and Merkle proofs. Every paged method also
  * comes as a lazy Stream of items and a Stream of pages whose `next` position
  * resumes a job; proof batches take any number of ids and can be verified locally.
  *
@@ -15,13 +15,16 @@ import * as AssetProof from "@solfx/core/AssetProof"
 import * as AssetSignature from "@solfx/core/AssetSignature"
 import * as DasParams from "@solfx/core/DasParams"
 import * as Decode from "@solfx/core/Decode"
-import * as DigitalAsset from "@solfx/core/DigitalAsset"
+import type * as DigitalAsset from "@solfx/core/DigitalAsset"
+import * as Endpoint from "@solfx/core/Endpoint"
+import * as Endpoints from "@solfx/core/Endpoints"
 import { type ApiError, InvalidProof, InvalidRequest } from "@solfx/core/Errors"
 import * as MerkleProof from "@solfx/core/MerkleProof"
 import * as Pagination from "@solfx/core/Pagination"
 import { Address } from "@solfx/core/Primitives"
 import * as TokenAccount from "@solfx/core/TokenAccount"
 import * as Credits from "@solfx/http/Credits"
+import * as Derive from "@solfx/http/Derive"
 import { HttpTransport } from "@solfx/http/HttpTransport"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -40,16 +43,16 @@ export type Operation = "getTokenAccounts" | "getAssetsByAuthority" | "getSignat
 
 /**
  * The default credits per request (the spec gives none; 10 is what the real
- * service's public price list charges for a DAS call).
+ * service's public price list bills for a DAS call).
  *
  * @since 0.1.0
  * @category models
  */
 export const defaultCosts: Credits.CostTable<Operation> = {
-  getTokenAccounts: 10,
-  getAssetsByAuthority: 10,
-  getSignaturesForAsset: 10,
-  getAssetProofBatch: 10
+  getTokenAccounts: Endpoints.getTokenAccounts.cost.credits,
+  getAssetsByAuthority: Endpoints.getAssetsByAuthority.cost.credits,
+  getSignaturesForAsset: Endpoints.getSignaturesForAsset.cost.credits,
+  getAssetProofBatch: Endpoints.getAssetProofBatch.cost.credits
 }
 
 /**
@@ -64,7 +67,7 @@ export interface Options {
 }
 
 /**
- * Where a paginated job starts or resumes: a page number, or a cursor.
+ * Where a paged job starts or resumes: a page number, or a cursor.
  *
  * @since 0.1.0
  * @category models
@@ -111,7 +114,7 @@ export type ProofMap = ReadonlyMap<string, Option.Option<AssetProof.AssetProof>>
 type StreamParams<I> = Omit<I, "page" | "cursor" | "before" | "after">
 
 /**
- * The DAS methods, the paginated ones also as Streams of items and of pages.
+ * The DAS methods, the paged ones also as Streams of items and of pages.
  *
  * @since 0.1.0
  * @category models
@@ -216,23 +219,6 @@ const BatchOptionsSchema = Schema.Struct({
 
 const Ids = Schema.Array(Address)
 
-const validateStreamOptions = Decode.validateInput(StreamOptionsSchema, "options")
-const validateBatchOptions = Decode.validateInput(BatchOptionsSchema, "options")
-const validateIds = Decode.validateInput(Ids, "ids")
-
-/** What every DAS list has in common, for the page machinery. */
-interface Listing<A> {
-  readonly items: ReadonlyArray<A>
-  readonly total: number
-  readonly grand_total?: number | undefined
-  readonly cursor?: string | null | undefined
-}
-
-interface PagingParams {
-  readonly page?: number
-  readonly cursor?: string
-}
-
 const PAGING_KEYS = ["page", "cursor", "before", "after"] as const
 
 /** The stream controls pagination: a caller's own paging field would fight it. */
@@ -243,45 +229,15 @@ const rejectPaging = (params: object): Effect.Effect<void, InvalidRequest> => {
     : Effect.fail(new InvalidRequest({ field: key, rule: "is set by the stream: pass options.start to resume" }))
 }
 
-/**
- * Pages of a DAS list: numbered (page 1 alone, then `concurrency` at a time, in
- * order) or by cursor (sequential). `next` is the position to resume from.
- */
-const pagesOf = <A, E>(
-  operation: string,
-  limit: number,
-  options: typeof StreamOptionsSchema.Type,
-  fetch: (paging: PagingParams) => Effect.Effect<Listing<A>, E>
-): Stream.Stream<Pagination.Page<A, Position>, E | ApiError> => {
-  const start = options.start
-  const cursorMode = options.mode === "cursor" || (start !== undefined && "cursor" in start)
-  if (cursorMode) {
-    const from = start !== undefined && "cursor" in start ? start.cursor : undefined
-    return Pagination.cursorPages(
-      operation,
-      (cursor) =>
-        Effect.map(fetch(cursor === undefined ? {} : { cursor }), (r) => ({ items: r.items, cursor: r.cursor })),
-      from
-    ).pipe(Stream.map((page): Pagination.Page<A, Position> => ({
-      items: page.items,
-      next: page.next === undefined ? undefined : { cursor: page.next }
-    })))
-  }
-  return Pagination.numberedPages(
-    (page) => Effect.map(fetch({ page }), (r) => ({ items: r.items, total: r.grand_total ?? r.total })),
-    {
-      limit,
-      concurrency: options.concurrency,
-      startPage: start !== undefined && "page" in start ? start.page : undefined
-    }
-  ).pipe(Stream.map((page): Pagination.Page<A, Position> => ({
-    items: page.items,
-    next: page.next === undefined ? undefined : { page: page.next }
-  })))
-}
+/** The keyset (cursor) reading of a DAS list entry: the same method, walked by `cursor`. */
+const byCursor = <P, A extends { readonly cursor?: string | null | undefined }, Item, PI>(
+  entry: Endpoint.Rpc<P, A, Item, PI>,
+  items: (result: A) => ReadonlyArray<Item>
+): Endpoint.Rpc<P, A, Item, PI> => ({ ...entry, paging: Endpoint.cursor({ items, next: (r: A) => r.cursor }) })
 
 /**
- * Builds the service from the transport.
+ * Builds the service from the transport: every method is derived from its entry
+ * of the endpoint table; this module adds the two paging modes and proof checks.
  *
  * @since 0.1.0
  * @category constructors
@@ -290,84 +246,63 @@ export const make = (options: Options = {}): Effect.Effect<DigitalAssetsShape, n
   Effect.gen(function*() {
     const transport = yield* HttpTransport
     const costs = Credits.withOverrides(defaultCosts, options.costs)
+    const derive = <P, A, Item, PI>(entry: Endpoint.Rpc<P, A, Item, PI>) =>
+      Derive.fromTransport(transport, entry, { credits: costs[entry.name as Operation] })
+    const redact = transport.redactor.redact
+    const validateStreamOptions = Decode.validateInput(StreamOptionsSchema, "options", redact)
+    const validateBatchOptions = Decode.validateInput(BatchOptionsSchema, "options", redact)
+    const validateIds = Decode.validateInput(Ids, "ids", redact)
 
-    const call = <A, I>(method: Operation, params: unknown, schema: Schema.Schema<A, I>) =>
-      Credits.charge("das", method, costs[method]).pipe(Effect.zipRight(transport.rpc(method, params, schema)))
-
-    const validateTokenAccounts = Decode.validateInput(TokenAccount.GetTokenAccountsParams)
-    const validateAssets = Decode.validateInput(DigitalAsset.GetAssetsByAuthorityParams)
-    const validateSignatures = Decode.validateInput(AssetSignature.GetSignaturesForAssetParams)
-
-    /** A paged method: validates params and options first, then streams pages. */
-    const paged = <P extends { readonly limit?: number | undefined }, A, L extends Omit<Listing<A>, "items">>(
-      method: Operation,
-      validate: (input: unknown) => Effect.Effect<P, InvalidRequest>,
-      schema: Schema.Schema<L, any>,
-      items: (list: L) => ReadonlyArray<A>
-    ) =>
-    (params: object, streamOptions: StreamOptions | undefined) =>
-      Stream.unwrap(Effect.gen(function*() {
-        yield* rejectPaging(params)
-        const opts = yield* validateStreamOptions(streamOptions ?? {})
-        const valid = yield* validate({ ...params, limit: (params as P).limit ?? DasParams.MAX_LIMIT })
-        const limit = valid.limit ?? DasParams.MAX_LIMIT
-        return pagesOf<A, ApiError>(method, limit, opts, (paging) =>
-          Effect.map(call(method, { ...valid, ...paging }, schema), (list) => ({
-            items: items(list),
-            total: list.total,
-            grand_total: list.grand_total,
-            cursor: list.cursor
+    /** A DAS list: numbered pages (page 1 alone, then `concurrency` at a time, in order) or by cursor. */
+    const listing = <P, A extends { readonly cursor?: string | null | undefined }, Item, PI>(
+      entry: Endpoint.Rpc<P, A, Item, PI>,
+      items: (result: A) => ReadonlyArray<Item>
+    ) => {
+      const numbered = derive(entry)
+      const keyset = derive(byCursor(entry, items))
+      const pages = (params: object, streamOptions: StreamOptions | undefined) =>
+        Stream.unwrap(Effect.gen(function*() {
+          yield* rejectPaging(params)
+          const o = yield* validateStreamOptions(streamOptions ?? {})
+          const start = o.start
+          if (o.mode === "cursor" || (start !== undefined && "cursor" in start)) {
+            return keyset.pages<string>(params as PI, {
+              start: start !== undefined && "cursor" in start ? start.cursor : undefined
+            }).pipe(Stream.map((page): Pagination.Page<Item, Position> => ({
+              items: page.items,
+              next: page.next === undefined ? undefined : { cursor: page.next }
+            })))
+          }
+          return numbered.pages<number>(params as PI, {
+            concurrency: o.concurrency,
+            start: start !== undefined && "page" in start ? start.page : undefined
+          }).pipe(Stream.map((page): Pagination.Page<Item, Position> => ({
+            items: page.items,
+            next: page.next === undefined ? undefined : { page: page.next }
           })))
-      }))
+        }))
+      return {
+        call: numbered.call,
+        pages,
+        stream: (p: object, o?: StreamOptions) => Pagination.flattenPages(pages(p, o))
+      }
+    }
 
-    const tokenAccountPages = paged<
-      TokenAccount.GetTokenAccountsParams,
-      TokenAccount.TokenAccount,
-      TokenAccount.TokenAccountList
-    >(
-      "getTokenAccounts",
-      validateTokenAccounts,
-      TokenAccount.TokenAccountList,
-      (l) => l.token_accounts
-    )
-    const assetPages = paged<
-      DigitalAsset.GetAssetsByAuthorityParams,
-      DigitalAsset.DigitalAsset,
-      DigitalAsset.DigitalAssetList
-    >(
-      "getAssetsByAuthority",
-      validateAssets,
-      DigitalAsset.DigitalAssetList,
-      (l) => l.items
-    )
-    const signaturePages = paged<
-      AssetSignature.GetSignaturesForAssetParams,
-      AssetSignature.AssetSignature,
-      AssetSignature.AssetSignatureList
-    >(
-      "getSignaturesForAsset",
-      validateSignatures,
-      AssetSignature.AssetSignatureList,
-      (l) => l.items
-    )
+    const tokenAccounts = listing(Endpoints.getTokenAccounts, (l) => l.token_accounts)
+    const assets = listing(Endpoints.getAssetsByAuthority, (l) => l.items)
+    const signatures = listing(Endpoints.getSignaturesForAsset, (l) => l.items)
+    const proofs = derive(Endpoints.getAssetProofBatch)
 
     const getAssetProofBatch = (ids: ReadonlyArray<string>, batch?: BatchOptions) =>
       Effect.gen(function*() {
         const valid = yield* validateIds(ids)
         const opts = yield* validateBatchOptions(batch ?? {})
-        const unique = [...new Set(valid)]
-        const size = opts.batchSize ?? AssetProof.MAX_BATCH
-        const chunks: Array<ReadonlyArray<string>> = []
-        for (let i = 0; i < unique.length; i += size) chunks.push(unique.slice(i, i + size))
-        const results = yield* Effect.forEach(
-          chunks,
-          (chunk) => call("getAssetProofBatch", { ids: chunk }, AssetProof.AssetProofBatch),
-          { concurrency: opts.concurrency ?? 4 }
-        )
-        const merged = new Map<string, Option.Option<AssetProof.AssetProof>>()
-        results.forEach((result, c) => {
-          for (const id of chunks[c]!) merged.set(id, Option.fromNullable(result[id]))
+        const results = yield* proofs.batch([...new Set(valid)], {}, {
+          size: opts.batchSize,
+          concurrency: opts.concurrency
         })
+        const merged = new Map<string, Option.Option<AssetProof.AssetProof>>()
+        for (const { items, result } of results) for (const id of items) merged.set(id, Option.fromNullable(result[id]))
         return merged as ProofMap
       })
 
@@ -380,28 +315,19 @@ export const make = (options: Options = {}): Effect.Effect<DigitalAssetsShape, n
       return Effect.succeed(proofs)
     }
 
-    return transport.redactFailures(DigitalAssets.of({
-      getTokenAccounts: (params) =>
-        validateTokenAccounts(params).pipe(
-          Effect.flatMap((p) => call("getTokenAccounts", p, TokenAccount.TokenAccountList))
-        ),
-      getTokenAccountsPages: (params, o) => tokenAccountPages(params, o),
-      getTokenAccountsStream: (params, o) => Pagination.flattenPages(tokenAccountPages(params, o)),
-      getAssetsByAuthority: (params) =>
-        validateAssets(params).pipe(
-          Effect.flatMap((p) => call("getAssetsByAuthority", p, DigitalAsset.DigitalAssetList))
-        ),
-      getAssetsByAuthorityPages: (params, o) => assetPages(params, o),
-      getAssetsByAuthorityStream: (params, o) => Pagination.flattenPages(assetPages(params, o)),
-      getSignaturesForAsset: (params) =>
-        validateSignatures(params).pipe(
-          Effect.flatMap((p) => call("getSignaturesForAsset", p, AssetSignature.AssetSignatureList))
-        ),
-      getSignaturesForAssetPages: (params, o) => signaturePages(params, o),
-      getSignaturesForAssetStream: (params, o) => Pagination.flattenPages(signaturePages(params, o)),
+    return DigitalAssets.of({
+      getTokenAccounts: tokenAccounts.call,
+      getTokenAccountsPages: tokenAccounts.pages,
+      getTokenAccountsStream: tokenAccounts.stream,
+      getAssetsByAuthority: assets.call,
+      getAssetsByAuthorityPages: assets.pages,
+      getAssetsByAuthorityStream: assets.stream,
+      getSignaturesForAsset: signatures.call,
+      getSignaturesForAssetPages: signatures.pages,
+      getSignaturesForAssetStream: signatures.stream,
       getAssetProofBatch,
       getAssetProofBatchVerified: (ids, batch) => Effect.flatMap(getAssetProofBatch(ids, batch), verifyAll)
-    }))
+    })
   })
 
 /**

@@ -12,13 +12,15 @@
  * @since 0.1.0
  */
 import * as Decode from "@solfx/core/Decode"
+import * as Endpoints from "@solfx/core/Endpoints"
 import { type ApiError, DecodeError, type InvalidRequest } from "@solfx/core/Errors"
 import { Address } from "@solfx/core/Primitives"
 import * as Core from "@solfx/core/TokenMetadata"
-import * as Credits from "@solfx/http/Credits"
+import * as Derive from "@solfx/http/Derive"
 import { HttpTransport } from "@solfx/http/HttpTransport"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 
@@ -124,8 +126,15 @@ const BatchOptionsSchema = Schema.Struct({
   ))
 })
 
-const validateRequest = Decode.validateInput(RequestSchema)
-const validateOptions = Decode.validateInput(BatchOptionsSchema, "options")
+/** Each part of a record as a one-field struct of the strict wire schema, read on its own. */
+const parts = (["onChainAccountInfo", "onChainMetadata", "offChainMetadata", "legacyMetadata"] as const).map((
+  name
+) => ({
+  name,
+  decode: Schema.decodeUnknownEither(Core.TokenMetadataWire.pick(name), { onExcessProperty: "ignore" })
+}))
+
+type Lenient = typeof Endpoints.TokenMetadataRecords.Type[number]
 
 /**
  * Builds the service from the transport.
@@ -137,53 +146,71 @@ const validateOptions = Decode.validateInput(BatchOptionsSchema, "options")
 export const make = (options: Options = {}): Effect.Effect<TokenMetadataShape, never, HttpTransport> =>
   Effect.gen(function*() {
     const transport = yield* HttpTransport
-    const cost = options.cost ?? DEFAULT_COST
+    const redact = transport.redactor.redact
+    const client = Derive.fromTransport(transport, Endpoints.tokenMetadata, { credits: options.cost ?? DEFAULT_COST })
+    const validateRequest = Decode.validateInput(RequestSchema, "", redact)
+    const validateOptions = Decode.validateInput(BatchOptionsSchema, "options", redact)
 
-    const fetchChunk = (mints: ReadonlyArray<string>, request: typeof RequestSchema.Type) =>
-      Credits.charge("api", OPERATION, cost).pipe(Effect.zipRight(transport.rest({
-        operation: OPERATION,
-        host: "v0",
-        method: "POST",
-        path: "/v0/token-metadata",
-        body: {
-          mintAccounts: mints,
-          ...(request.includeOffChain === undefined ? {} : { includeOffChain: request.includeOffChain }),
-          ...(request.disableCache === undefined ? {} : { disableCache: request.disableCache })
-        },
-        // A read: safe to retry.
-        idempotent: true
-      }, Core.TokenMetadataResponse)))
+    /**
+     * One record: each part decoded alone. A part that does not decode, whatever the
+     * field, is that part's `MetadataPartError` naming the path; the other parts and
+     * records stay as they are. A legacy block that does not decode reads as null.
+     */
+    const record = (raw: Lenient, at: string, includeOffChain: boolean): Core.TokenMetadata => {
+      const broken: Array<Core.MetadataPartError> = []
+      const decoded: Record<string, unknown> = { account: raw.account }
+      for (const { decode, name } of parts) {
+        const result = decode({ [name]: (raw as Record<string, unknown>)[name] })
+        if (Either.isRight(result)) {
+          Object.assign(decoded, result.right)
+        } else if (name !== "legacyMetadata") {
+          const error = Decode.toDecodeError(OPERATION, result.left, at)
+          broken.push(
+            new Core.MetadataPartError({
+              mint: raw.account,
+              part: name,
+              message: redact(`does not decode at ${error.path}: ${error.expected}`)
+            })
+          )
+        }
+      }
+      const value = Core.fromWire(decoded as Core.TokenMetadataWire, { includeOffChain })
+      return broken.reduce<Core.TokenMetadata>(
+        (acc, e) => e.part === "offChainMetadata" && !includeOffChain ? acc : { ...acc, [e.part]: Either.left(e) },
+        value
+      )
+    }
 
     const getTokenMetadata = (request: Request, batch?: BatchOptions) =>
       Effect.gen(function*() {
         const valid = yield* validateRequest(request)
         const opts = yield* validateOptions(batch ?? {})
-        const unique = [...new Set(valid.mintAccounts)]
-        const size = opts.batchSize ?? Core.MAX_MINTS
-        const chunks: Array<ReadonlyArray<string>> = []
-        for (let i = 0; i < unique.length; i += size) chunks.push(unique.slice(i, i + size))
-        const responses = yield* Effect.forEach(chunks, (chunk) => fetchChunk(chunk, valid), {
-          concurrency: opts.concurrency ?? 4
-        })
-        const byMint = new Map<string, Core.TokenMetadataWire>()
-        for (const records of responses) for (const r of records) byMint.set(r.account, r)
         const includeOffChain = valid.includeOffChain ?? false
+        const { mintAccounts: _, ...rest } = valid
+        const responses = yield* client.batch([...new Set(valid.mintAccounts)], rest, {
+          size: opts.batchSize,
+          concurrency: opts.concurrency
+        })
+        const byMint = new Map<string, Core.TokenMetadata>()
+        responses.forEach(({ result }, c) =>
+          result.forEach((raw, i) => byMint.set(raw.account, record(raw, `$[chunk ${c}][${i}]`, includeOffChain)))
+        )
         const out: Array<Core.TokenMetadata> = []
         for (const [i, mint] of valid.mintAccounts.entries()) {
-          const wire = byMint.get(mint)
-          if (wire === undefined) {
+          const found = byMint.get(mint)
+          if (found === undefined) {
             return yield* new DecodeError({
               operation: OPERATION,
               path: "$",
               expected: `a record for mintAccounts[${i}] (${mint})`
             })
           }
-          out.push(Core.fromWire(wire, { includeOffChain }))
+          out.push(found)
         }
         return out as ReadonlyArray<Core.TokenMetadata>
       })
 
-    return transport.redactFailures(TokenMetadata.of({ getTokenMetadata }))
+    return TokenMetadata.of({ getTokenMetadata })
   })
 
 /**

@@ -274,7 +274,7 @@ describe("Compression (unit)", () => {
       const compression = yield* Compression.Compression
       const error = yield* Stream.runDrain(compression.getCompressionSignaturesForTokenOwnerStream({ owner: OWNER }))
         .pipe(Effect.flip)
-      expect(error._tag).toBe("DecodeError")
+      expect(error).toMatchObject({ _tag: "PaginationError", reason: "repeated" })
       expect(yield* (yield* HttpTesting.RequestLog).count).toBe(2)
     }).pipe(provide((req) =>
       reply(req, {

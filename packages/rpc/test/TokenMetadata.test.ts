@@ -80,6 +80,40 @@ const run = <A, E>(h: HttpTesting.Handler, f: (svc: TokenMetadata.TokenMetadataS
 const failure = (exit: any) => (exit._tag === "Failure" ? exit.cause.error : undefined)
 
 describe("TokenMetadata (unit)", () => {
+  it.effect("a part that does not decode, whatever the field, is that record's part error with its path", () =>
+    Effect.gen(function*() {
+      const few = mints.slice(0, 3)
+      const r = yield* run((req) => {
+        const body = req.body as Body
+        return Response.json(body.mintAccounts.map((m, i) => {
+          const rec = record(m, i)
+          if (i === 1) {
+            // A number where the name is a string, and an account info that is not an object.
+            return {
+              ...rec,
+              onChainMetadata: {
+                ...rec.onChainMetadata,
+                metadata: { ...rec.onChainMetadata.metadata, data: { name: 7 } }
+              },
+              onChainAccountInfo: { accountInfo: "garbage", error: "" }
+            }
+          }
+          return rec
+        }))
+      }, (svc) => svc.getTokenMetadata({ mintAccounts: few, includeOffChain: true }))
+      expect(r.count).toBe(1)
+      expect(r.exit._tag).toBe("Success")
+      if (r.exit._tag !== "Success") return
+      const [a, b, c] = r.exit.value
+      expect(Either.isRight(a!.onChainMetadata) && Either.isRight(c!.onChainMetadata)).toBe(true)
+      expect(Either.isRight(b!.offChainMetadata!)).toBe(true)
+      const meta = Either.isLeft(b!.onChainMetadata) ? b!.onChainMetadata.left : undefined
+      expect(meta).toMatchObject({ part: "onChainMetadata", mint: few[1] })
+      expect(meta?.message).toContain("$[chunk 0][1].onChainMetadata.metadata.data")
+      const info = Either.isLeft(b!.onChainAccountInfo) ? b!.onChainAccountInfo.left : undefined
+      expect(info?.message).toContain("$[chunk 0][1].onChainAccountInfo.accountInfo")
+    }))
+
   it.effect("250 mints: 3 POSTs of ≤ 100 to /v0/token-metadata, results in input order, part errors as values", () =>
     Effect.gen(function*() {
       const r = yield* run(

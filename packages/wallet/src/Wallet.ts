@@ -15,26 +15,25 @@
  * @since 0.1.0
  */
 import * as Decode from "@solfx/core/Decode"
-import { type ApiError, DecodeError, InvalidRequest } from "@solfx/core/Errors"
+import * as Endpoints from "@solfx/core/Endpoints"
+import type { ApiError, InvalidRequest } from "@solfx/core/Errors"
 import * as Pagination from "@solfx/core/Pagination"
 import * as WalletParams from "@solfx/core/WalletParams"
 import * as WalletRecords from "@solfx/core/WalletRecords"
 import * as Credits from "@solfx/http/Credits"
-import { HttpTransport, type RestRequest } from "@solfx/http/HttpTransport"
+import * as Derive from "@solfx/http/Derive"
+import { HttpTransport } from "@solfx/http/HttpTransport"
 import * as Arr from "effect/Array"
-import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
-import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 
 /**
- * Credits charged per request of each of the six wallet endpoints (spec §8).
+ * Credits billed per request of each of the six wallet endpoints (spec §8).
  *
  * @since 0.1.0
  * @category credits
@@ -270,267 +269,68 @@ export interface WalletShape {
  */
 export class Wallet extends Context.Tag("@solfx/wallet/Wallet")<Wallet, WalletShape>() {}
 
-const OP = {
-  identity: "GET /v1/wallet/{wallet}/identity",
-  batchIdentity: "POST /v1/wallet/batch-identity",
-  balances: "GET /v1/wallet/{wallet}/balances",
-  history: "GET /v1/wallet/{wallet}/history",
-  transfers: "GET /v1/wallet/{wallet}/transfers",
-  fundedBy: "GET /v1/wallet/{wallet}/funded-by"
-} as const
-
-const validateIdentity = Decode.validateInput(WalletParams.IdentityRequest)
-const validateWallet = Decode.validateInput(WalletParams.WalletRequest)
-const validateBatch = Decode.validateInput(WalletParams.BatchIdentityRequest, "wallets")
-const validateBalances = Decode.validateInput(WalletParams.BalancesRequest)
-const validateHistory = Decode.validateInput(WalletParams.HistoryRequest)
-const validateTransfers = Decode.validateInput(WalletParams.TransfersRequest)
-const validateConcurrency = Decode.validateInput(
-  Schema.Struct({ concurrency: Schema.optional(WalletParams.intBetween(1, 64)) })
-)
-
-/**
- * Whether the service billed an attempt: a 2xx answer, the 404 that identity and
- * funded-by give as a normal "unknown", or an answer whose body was cut short
- * (the service did the work). Rejections (400, 401, 403, 429), server errors and
- * attempts without an answer (refused, reset, timed out) are taken as unbilled.
- */
-const billed = <A, E>(exit: Exit.Exit<A, E>): boolean => {
-  if (Exit.isSuccess(exit)) return true
-  const failure = Cause.failureOption(exit.cause)
-  if (Option.isNone(failure)) return false
-  const error = failure.value as
-    | { readonly _tag?: unknown; readonly status?: unknown; readonly reason?: unknown }
-    | null
-  return (error?._tag === "HttpError" && error.status === 404) ||
-    (error?._tag === "TransportError" && error.reason === "body")
-}
-
-/** The cursor of the next page, or undefined on the last; a page claiming more without a cursor is malformed. */
-const nextCursor = (operation: string, pagination: WalletRecords.CursorPagination) => {
-  if (!pagination.hasMore) return Effect.succeed(undefined)
-  return pagination.nextCursor !== undefined && pagination.nextCursor !== ""
-    ? Effect.succeed(pagination.nextCursor)
-    : Effect.fail(
-      new DecodeError({ operation, path: "$.pagination.nextCursor", expected: "a cursor when hasMore is true" })
-    )
-}
-
-const walletPath = (wallet: string, endpoint: string) => `/v1/wallet/${encodeURIComponent(wallet)}/${endpoint}`
-
 /** Removes undefined members so that they are not sent. */
 const defined = <A extends Record<string, unknown>>(a: A): A =>
   Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined)) as A
 
 /**
- * Builds the service from the transport.
+ * Builds the service from the transport: every endpoint is derived from its entry
+ * of the table (billing per attempt by the shared rule, pages that always end); the
+ * service adds `Option` for the documented 404s, identity alignment and the portfolio sum.
  *
  * @since 0.1.0
  * @category constructors
  */
 export const make: Effect.Effect<WalletShape, never, HttpTransport> = Effect.gen(function*() {
   const transport = yield* HttpTransport
-  const spent = yield* Ref.make(0)
-
-  const charge = Effect.zipRight(
-    Ref.update(spent, (n) => n + CREDITS_PER_CALL),
-    Metric.incrementBy(creditsMetric, CREDITS_PER_CALL)
+  const redact = transport.redactor.redact
+  const identityClient = Derive.fromTransport(transport, Endpoints.walletIdentity)
+  const fundedByClient = Derive.fromTransport(transport, Endpoints.walletFundedBy)
+  const batchClient = Derive.fromTransport(transport, Endpoints.walletBatchIdentity)
+  const balancesClient = Derive.fromTransport(transport, Endpoints.walletBalances)
+  const historyClient = Derive.fromTransport(transport, Endpoints.walletHistory)
+  const transfersClient = Derive.fromTransport(transport, Endpoints.walletTransfers)
+  const validateBatch = Decode.validateInput(WalletParams.BatchIdentityRequest, "wallets", redact)
+  const validateConcurrency = Decode.validateInput(
+    Schema.Struct({ concurrency: Schema.optional(WalletParams.intBetween(1, 64)) }),
+    "",
+    redact
   )
-  // Every attempt, retries included, is one request the service may bill.
-  const aroundAttempt = <A, E>(attempt: Effect.Effect<A, E>): Effect.Effect<A, E> =>
-    Effect.onExit(attempt, (exit) => (billed(exit) ? charge : Effect.void))
-
-  const get = (
-    operation: string,
-    path: string,
-    query?: RestRequest["query"]
-  ): RestRequest => ({
-    operation,
-    host: "rest",
-    method: "GET",
-    path,
-    query,
-    idempotent: true,
-    aroundAttempt
-  })
-
-  const identity = (wallet: string) =>
-    validateIdentity({ wallet }).pipe(
-      Effect.flatMap((req) =>
-        transport.restOption(get(OP.identity, walletPath(req.wallet, "identity")), WalletRecords.Identity)
-      )
-    )
-
-  const fundedBy = (wallet: string) =>
-    validateWallet({ wallet }).pipe(
-      Effect.flatMap((req) =>
-        transport.restOption(get(OP.fundedBy, walletPath(req.wallet, "funded-by")), WalletRecords.FundedBy)
-      )
-    )
 
   const batchIdentity = (wallets: Iterable<string>, options?: BatchIdentityOptions) =>
     Effect.gen(function*() {
       const { concurrency } = yield* validateConcurrency(defined({ concurrency: options?.concurrency }))
       const inputs = yield* validateBatch(Arr.fromIterable(wallets))
-      const chunks = Arr.chunksOf(inputs, WalletParams.MAX_BATCH_IDENTITY)
-      const results = yield* Effect.forEach(
-        chunks,
-        (chunk) =>
-          transport.rest(
-            {
-              operation: OP.batchIdentity,
-              host: "rest",
-              method: "POST",
-              path: "/v1/wallet/batch-identity",
-              body: { addresses: chunk },
-              // A lookup: sending it twice changes nothing.
-              idempotent: true,
-              aroundAttempt
-            },
-            WalletRecords.IdentityList
-          ).pipe(Effect.map((found) => align(chunk, found))),
-        { concurrency: concurrency ?? 4 }
-      )
-      return Arr.flatten(results)
+      const results = yield* batchClient.batch(inputs, {}, { concurrency })
+      return results.flatMap(({ items, result }) => align(items, result))
     })
 
-  const balancesRequest = (req: typeof WalletParams.BalancesRequest.Type) =>
-    transport.rest(
-      get(
-        OP.balances,
-        walletPath(req.wallet, "balances"),
-        defined({
-          page: req.page,
-          limit: req.limit,
-          showNative: req.showNative,
-          showNfts: req.showNfts,
-          showZeroBalance: req.showZeroBalance
-        })
-      ),
-      WalletRecords.BalancesPage
-    )
-
-  const balances = (wallet: string, options?: BalancesOptions) =>
-    validateBalances(defined({ wallet, ...options })).pipe(Effect.flatMap(balancesRequest))
-
   const balancesPages = (wallet: string, options?: BalancesOptions) =>
-    Stream.unwrap(
-      validateBalances(defined({ wallet, ...options })).pipe(
-        Effect.map((req) =>
-          Stream.paginateEffect(req.page ?? 1, (page) =>
-            balancesRequest({ ...req, page, limit: req.limit ?? WalletParams.MAX_LIMIT }).pipe(
-              Effect.flatMap((result) => {
-                const last: BalancesPageWithNext = { ...result, items: result.balances, next: undefined }
-                if (!result.pagination.hasMore) {
-                  return Effect.succeed([last, Option.none<number>()] as const)
-                }
-                // An empty page that claims more would bill 100 credits a page forever.
-                return result.balances.length === 0
-                  ? Effect.fail(
-                    new DecodeError({
-                      operation: OP.balances,
-                      path: "$.pagination.hasMore",
-                      expected: "false on a page without balances"
-                    })
-                  )
-                  : Effect.succeed([{ ...last, next: page + 1 }, Option.some(page + 1)] as const)
-              })
-            ))
-        )
-      )
+    balancesClient.pages<number>(defined({ wallet, ...options })).pipe(
+      Stream.map((page): BalancesPageWithNext => ({ ...page.result, items: page.items, next: page.next }))
     )
-
   const balancesStream = (wallet: string, options?: BalancesOptions) =>
     balancesPages(wallet, options).pipe(Stream.mapConcat((page) => page.balances))
 
-  const portfolioUsdValue = (wallet: string, options?: PortfolioOptions) =>
-    balancesStream(wallet, { ...options, showNfts: false }).pipe(
-      Stream.runFold(0, (total, balance) => total + (balance.usdValue ?? 0))
-    )
-
-  const historyRequest = (req: typeof WalletParams.HistoryRequest.Type) =>
-    transport.rest(
-      get(
-        OP.history,
-        walletPath(req.wallet, "history"),
-        defined({
-          limit: req.limit,
-          before: req.before,
-          after: req.after,
-          type: req.type,
-          tokenAccounts: req.tokenAccounts
-        })
-      ),
-      WalletRecords.HistoryPage
-    )
-
-  const history = (wallet: string, options?: HistoryOptions) =>
-    validateHistory(defined({ wallet, ...options })).pipe(Effect.flatMap(historyRequest))
-
-  const historyPages = (wallet: string, options?: HistoryOptions) =>
-    Stream.unwrap(
-      validateHistory(defined({ wallet, ...options })).pipe(
-        Effect.map((req) =>
-          Pagination.cursorPages(
-            OP.history,
-            (before) =>
-              historyRequest(defined({ ...req, before, limit: req.limit ?? WalletParams.MAX_LIMIT })).pipe(
-                Effect.flatMap((result) =>
-                  Effect.map(nextCursor(OP.history, result.pagination), (cursor) => ({ items: result.data, cursor }))
-                )
-              ),
-            req.before
-          )
-        )
-      )
-    )
-
-  const transfersRequest = (req: typeof WalletParams.TransfersRequest.Type) =>
-    transport.rest(
-      get(OP.transfers, walletPath(req.wallet, "transfers"), defined({ limit: req.limit, cursor: req.cursor })),
-      WalletRecords.TransfersPage
-    )
-
-  const transfers = (wallet: string, options?: TransfersOptions) =>
-    validateTransfers(defined({ wallet, ...options })).pipe(Effect.flatMap(transfersRequest))
-
-  const transfersPages = (wallet: string, options?: TransfersOptions) =>
-    Stream.unwrap(
-      validateTransfers(defined({ wallet, ...options })).pipe(
-        Effect.map((req) =>
-          Pagination.cursorPages(
-            OP.transfers,
-            (cursor) =>
-              transfersRequest(defined({ ...req, cursor, limit: req.limit ?? WalletParams.MAX_LIMIT })).pipe(
-                Effect.flatMap((result) =>
-                  Effect.map(
-                    nextCursor(OP.transfers, result.pagination),
-                    (next) => ({ items: result.data, cursor: next })
-                  )
-                )
-              ),
-            req.cursor
-          )
-        )
-      )
-    )
-
-  return transport.redactFailures(Wallet.of({
-    identity,
+  return Wallet.of({
+    identity: (wallet) => identityClient.callOption({ wallet }),
     batchIdentity,
-    balances,
+    balances: (wallet, options) => balancesClient.call(defined({ wallet, ...options })),
     balancesPages,
     balancesStream,
-    portfolioUsdValue,
-    history,
-    historyPages,
-    historyStream: (wallet, options) => Pagination.flattenPages(historyPages(wallet, options)),
-    transfers,
-    transfersPages,
-    transfersStream: (wallet, options) => Pagination.flattenPages(transfersPages(wallet, options)),
-    fundedBy,
-    creditsUsed: Ref.get(spent)
-  }))
+    portfolioUsdValue: (wallet, options) =>
+      balancesStream(wallet, { ...options, showNfts: false }).pipe(
+        Stream.runFold(0, (total, balance) => total + (balance.usdValue ?? 0))
+      ),
+    history: (wallet, options) => historyClient.call(defined({ wallet, ...options })),
+    historyPages: (wallet, options) => historyClient.pages<string>(defined({ wallet, ...options })),
+    historyStream: (wallet, options) => historyClient.stream<string>(defined({ wallet, ...options })),
+    transfers: (wallet, options) => transfersClient.call(defined({ wallet, ...options })),
+    transfersPages: (wallet, options) => transfersClient.pages<string>(defined({ wallet, ...options })),
+    transfersStream: (wallet, options) => transfersClient.stream<string>(defined({ wallet, ...options })),
+    fundedBy: (wallet) => fundedByClient.callOption({ wallet }),
+    creditsUsed: transport.credits.used(Endpoints.walletIdentity.area)
+  })
 })
 
 /**

@@ -6,6 +6,8 @@
  * and the spans it opened (names, attributes, events, end status), captured by
  * wrapping the current `Effect.tracer`.
  */
+import * as NodeSdk from "@effect/opentelemetry/NodeSdk"
+import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -46,8 +48,15 @@ export const renderExit = <A, E>(exit: Exit.Exit<A, E>): Array<string> => {
   ]
 }
 
-export const capture = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<Captured<A, E>, never, R> =>
-  Effect.gen(function*() {
+export const capture = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<Captured<A, E>, never, R> => {
+  // An OpenTelemetry SDK under the native tracer: its exporter records every span, event
+  // (exception.message, exception.stacktrace) and status as a tracing backend would get them.
+  const exporter = new InMemorySpanExporter()
+  const otel = NodeSdk.layer(() => ({
+    resource: { serviceName: "reliability" },
+    spanProcessor: new SimpleSpanProcessor(exporter)
+  }))
+  return Effect.gen(function*() {
     const spans: Array<Tracer.Span> = []
     const lines: Array<string> = []
     const base = yield* Effect.tracer
@@ -83,12 +92,32 @@ export const capture = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<
       inspect((span as { events?: unknown }).events ?? [], { depth: 10 }),
       inspect(span.status, { depth: 10 })
     ])
-    return { exit, texts: [...renderExit(exit), ...lines, ...spanTexts], spans: spans.length, logs: lines.length / 4 }
-  })
+    const exported = exporter.getFinishedSpans().map((span) =>
+      json({
+        name: span.name,
+        attributes: span.attributes,
+        events: span.events.map((e) => ({ name: e.name, attributes: e.attributes })),
+        status: span.status
+      })
+    )
+    return {
+      exit,
+      texts: [...renderExit(exit), ...lines, ...spanTexts, ...exported],
+      spans: spans.length,
+      logs: lines.length / 4
+    }
+  }).pipe(Effect.provide(otel))
+}
 
 /** The secrets found in `texts`, by the whole value or by its random part alone. */
 export const leaksIn = (texts: ReadonlyArray<string>, secrets: ReadonlyArray<string>): Array<string> => {
-  const needles = secrets.flatMap((s) => [s, s.replace(/^[A-Z]+-/, "")])
+  // Raw, its random part, and the forms a server may echo (URL-encoded, base64).
+  const needles = secrets.flatMap((s) => [
+    s,
+    s.replace(/^[A-Z]+-/, ""),
+    encodeURIComponent(s),
+    Buffer.from(s).toString("base64").replace(/=+$/, "")
+  ])
   const found: Array<string> = []
   for (const text of texts) {
     for (const needle of needles) {

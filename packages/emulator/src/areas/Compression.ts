@@ -28,18 +28,24 @@
  * @since 0.1.0
  */
 import * as Request from "@solfx/core/CompressionRequest"
-import { base58ByteLength, decodeBase58, encodeBase58, encodeBase64 } from "@solfx/core/Primitives"
+import { base58ByteLength, encodeBase64 } from "@solfx/core/Primitives"
+import * as Transaction from "@solfx/core/Transaction"
 import * as Effect from "effect/Effect"
 import type { Area, AreaContext, RpcMethod } from "../Area.js"
 import { RpcFailure } from "../Area.js"
 import * as Dataset from "../Dataset.js"
+import * as Base58 from "../internal/Base58.js"
 import * as Paging from "../Paging.js"
 
 // ---------------------------------------------------------------------------
 // Sealed ids: (kind, a, b, c) <-> 32 or 64 bytes that look random.
 // body = kind (1) | a, b, c (6 bytes each); tail = H(body); out = (body ^ H'(tail)) | tail.
+// A 32-byte id is also a BN254 field element, as Photon's Poseidon hashes and addresses are
+// (REAL-WORLD §18): the kind (< 16) is masked with 5 bits only, so the first byte stays below
+// 0x20 and the big-endian value below the modulus (0x3064…).
 
 const BODY = 19
+const FIELD_MASK = 0x1f
 
 const hex = (bytes: Uint8Array): string => {
   let s = ""
@@ -77,6 +83,7 @@ const sealBytes = (ds: Dataset.Dataset, length: 32 | 64, kind: number, a = 0, b 
   putU48(body, 13, c)
   const tail = ds.bytes(`compression:seal:${length}:${hex(body)}`, length - BODY)
   const mask = ds.bytes(`compression:mask:${length}:${hex(tail)}`, BODY)
+  if (length === 32) mask[0] = mask[0]! & FIELD_MASK
   const out = new Uint8Array(length)
   for (let i = 0; i < BODY; i++) out[i] = body[i]! ^ mask[i]!
   out.set(tail, BODY)
@@ -84,13 +91,14 @@ const sealBytes = (ds: Dataset.Dataset, length: 32 | 64, kind: number, a = 0, b 
 }
 
 const seal = (ds: Dataset.Dataset, length: 32 | 64, kind: number, a = 0, b = 0, c = 0): string =>
-  encodeBase58(sealBytes(ds, length, kind, a, b, c))
+  Base58.encode(sealBytes(ds, length, kind, a, b, c))
 
 const unseal = (ds: Dataset.Dataset, length: 32 | 64, id: string): Sealed | undefined => {
-  const bytes = decodeBase58(id)
+  const bytes = Base58.decode(id)
   if (bytes === undefined || bytes.length !== length) return undefined
   const tail = bytes.subarray(BODY)
   const mask = ds.bytes(`compression:mask:${length}:${hex(tail)}`, BODY)
+  if (length === 32) mask[0] = mask[0]! & FIELD_MASK
   const body = new Uint8Array(BODY)
   for (let i = 0; i < BODY; i++) body[i] = bytes[i]! ^ mask[i]!
   const expected = ds.bytes(`compression:seal:${length}:${hex(body)}`, length - BODY)
@@ -243,7 +251,8 @@ const leU64 = (value: bigint): Uint8Array => {
   return out
 }
 
-const hash32 = (ds: Dataset.Dataset, label: string) => encodeBase58(ds.bytes(label, 32))
+/** A Poseidon-like value: 32 bytes below the BN254 modulus. */
+const hash32 = (ds: Dataset.Dataset, label: string) => Base58.encode(Dataset.fieldElement(ds.bytes(label, 32)))
 
 interface TokenDataWire {
   readonly mint: string
@@ -268,9 +277,9 @@ const tokenDataOf = (ds: Dataset.Dataset, k: number, i: number, a: number): Toke
 
 /** The token account layout: mint, owner, amount (u64 LE), delegate option, state, tlv option. */
 const tokenAccountData = (t: TokenDataWire): string => {
-  const mint = decodeBase58(t.mint)!
-  const owner = decodeBase58(t.owner)!
-  const delegate = t.delegate === null ? new Uint8Array([0]) : new Uint8Array([1, ...decodeBase58(t.delegate)!])
+  const mint = Base58.decode(t.mint)!
+  const owner = Base58.decode(t.owner)!
+  const delegate = t.delegate === null ? new Uint8Array([0]) : new Uint8Array([1, ...Base58.decode(t.delegate)!])
   const out = new Uint8Array(32 + 32 + 8 + delegate.length + 2)
   out.set(mint, 0)
   out.set(owner, 32)
@@ -351,39 +360,25 @@ const ownerAccounts = (ds: Dataset.Dataset, owner: string, mint: number | undefi
     .flatMap((p) => Array.from({ length: accountCount(ds, p.k, p.i) }, (_, a) => ({ ...p, a })))
 
 // ---------------------------------------------------------------------------
-// A minimal legacy transaction in wire format, so `transaction` parses as one.
-
-const compactU16 = (n: number): Array<number> => {
-  const out: Array<number> = []
-  let v = n
-  for (;;) {
-    const byte = v & 0x7f
-    v >>= 7
-    if (v === 0) {
-      out.push(byte)
-      return out
-    }
-    out.push(byte | 0x80)
-  }
-}
+// A minimal legacy transaction in wire format, so `transaction` parses as one (core writes the compact-u16s).
 
 const wireTransaction = (ds: Dataset.Dataset, signature: string, feePayer: string, program: string): string => {
   const data = ds.bytes(`compression:ixdata:${signature}`, 24)
   const bytes = [
-    ...compactU16(1),
-    ...decodeBase58(signature)!,
+    ...Transaction.encodeCompactU16(1),
+    ...Base58.decode(signature)!,
     1,
     0,
     1, // header: one signer, no read-only signed, one read-only unsigned (the program)
-    ...compactU16(2),
-    ...decodeBase58(feePayer)!,
-    ...decodeBase58(program)!,
+    ...Transaction.encodeCompactU16(2),
+    ...Base58.decode(feePayer)!,
+    ...Base58.decode(program)!,
     ...ds.bytes(`compression:blockhash:${signature}`, 32),
-    ...compactU16(1),
+    ...Transaction.encodeCompactU16(1),
     1,
-    ...compactU16(1),
+    ...Transaction.encodeCompactU16(1),
     0,
-    ...compactU16(data.length),
+    ...Transaction.encodeCompactU16(data.length),
     ...data
   ]
   return encodeBase64(Uint8Array.from(bytes))
@@ -489,12 +484,15 @@ const cursorOf = (params: Params): Effect.Effect<string | undefined, RpcFailure>
 
 const paging = { optional: ["cursor", "limit"] } as const
 
-/** One page of `list` in the `{ context, value: { items, cursor } }` wrapper. */
-const page = <A>(ctx: AreaContext, params: Params, list: Dataset.LazyList<A>) =>
+/**
+ * One page of `list` in the `{ context, value: { items, cursor } }` wrapper. Its cursors are
+ * bound to `scope`: the method and the filters of the query, so another query's cursor is refused.
+ */
+const page = <A>(ctx: AreaContext, params: Params, list: Dataset.LazyList<A>, scope: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const limit = yield* limitOf(params)
     const cursor = yield* cursorOf(params)
-    const value = yield* Paging.slice(list, cursor, limit, Request.MAX_LIMIT)
+    const value = yield* Paging.slice(list, cursor, limit, Request.MAX_LIMIT, scope.join("|"))
     return { context: { slot: ctx.slot() }, value }
   })
 
@@ -515,7 +513,10 @@ const getCompressionSignaturesForAddress = method(
       const params = yield* paramsOf(raw, { required: ["address"], ...paging })
       const address = yield* requiredPubkey(params, "address")
       const n = addressIndex(ctx.dataset, address)
-      return yield* page(ctx, params, n === undefined ? arrayList([]) : addressSignatures(ctx.dataset, n))
+      return yield* page(ctx, params, n === undefined ? arrayList([]) : addressSignatures(ctx.dataset, n), [
+        "getCompressionSignaturesForAddress",
+        address
+      ])
     })
 )
 
@@ -524,7 +525,10 @@ const getCompressedMintTokenHolders = method("getCompressedMintTokenHolders", (r
     const params = yield* paramsOf(raw, { required: ["mint"], ...paging })
     const mint = yield* requiredPubkey(params, "mint")
     const k = mintIndex(ctx.dataset, mint)
-    return yield* page(ctx, params, k === undefined ? arrayList([]) : holders(ctx.dataset, k))
+    return yield* page(ctx, params, k === undefined ? arrayList([]) : holders(ctx.dataset, k), [
+      "getCompressedMintTokenHolders",
+      mint
+    ])
   }))
 
 const NON_VOTING_PER_SLOT = 4
@@ -546,7 +550,7 @@ const getLatestNonVotingSignatures = method("getLatestNonVotingSignatures", (raw
           : null
       }
     })
-    const slice = yield* Paging.slice(list, cursor, limit, Request.MAX_LIMIT)
+    const slice = yield* Paging.slice(list, cursor, limit, Request.MAX_LIMIT, "getLatestNonVotingSignatures")
     // Photon sends no cursor for this method.
     return { context: { slot: now }, value: { items: slice.items } }
   }))
@@ -567,7 +571,8 @@ const getCompressedTokenAccountsByOwner = method(
         Dataset.lazyList(refs.length, (x) => {
           const r = refs[x]!
           return tokenAccount(ds, r.k, r.i, r.a, false)
-        })
+        }),
+        ["getCompressedTokenAccountsByOwner", owner, mint ?? ""]
       )
     })
 )
@@ -590,7 +595,8 @@ const getCompressedTokenBalancesByOwnerV2 = method(
         Dataset.lazyList(positions.length, (x) => {
           const p = positions[x]!
           return { mint: mintAt(ds, p.k), balance: balanceOf(ds, p.k, p.i) }
-        })
+        }),
+        ["getCompressedTokenBalancesByOwnerV2", owner, mint ?? ""]
       )
     })
 )
@@ -605,7 +611,7 @@ const getCompressionSignaturesForTokenOwner = method(
       const items = ownerAccounts(ds, owner, undefined)
         .map((r) => signatureItem(seal(ds, 64, Kind.tokenTx, r.k, r.i, r.a), tokenTxSlot(ds, r.k, r.i, r.a)))
         .sort((x, y) => y.slot - x.slot || (x.signature < y.signature ? -1 : 1))
-      return yield* page(ctx, params, arrayList(items))
+      return yield* page(ctx, params, arrayList(items), ["getCompressionSignaturesForTokenOwner", owner])
     })
 )
 

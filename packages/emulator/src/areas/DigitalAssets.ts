@@ -4,21 +4,27 @@
  * and getAssetProofBatch.
  *
  * Data, all derived from the dataset and generated only when asked for:
- * - Authorities. The sample authority has `das.authorityAssets` (default 10,000)
- *   assets, the big one `das.bigAuthorityAssets` (alias `das.bigAuthority`,
- *   default 100,000); any other valid address 1..40. One asset in four (index
- *   i % 4 === 1) is a compressed NFT in a real keccak Merkle tree of depth 14
- *   (16,384 leaves per tree, `leaf = Bubblegum V1 leaf hash`), built on first use
- *   and cached per tree, so proofs verify with the SDK's verifier.
+ * - The dataset is closed: addresses it does not hold have nothing (total 0), as
+ *   on the real service. Authorities: the sample one has `das.authorityAssets`
+ *   (default 10,000) assets, the big one `das.bigAuthorityAssets` (alias
+ *   `das.bigAuthority`, default 100,000), and `das.authorities` (default 8) more
+ *   have 1..40 each. One asset in four (index i % 4 === 1) is a compressed NFT in
+ *   a real keccak Merkle tree of depth 14 (16,384 leaves per tree, `leaf =
+ *   Bubblegum V1 leaf hash`), built on first use and cached per tree, so proofs
+ *   verify with the SDK's verifier. Its id is the Bubblegum asset address of
+ *   (tree, leaf index), derived once per asset and cached.
  * - Sort orders: `none` and `created` follow creation order; `updated` and
  *   `recent_action` are seeded permutations (computed once per authority);
  *   `desc` reverses. The default is `none` ascending.
  * - Token accounts. The sample owner has `das.ownerTokenAccounts` (default 2,500)
- *   accounts, other owners 0..29; the sample mint has `das.mintHolders` (default
- *   1,500) holders, other mints 0..19. One account in ten has a zero balance
+ *   accounts, `das.owners` (default 8) more owners 1..30; the sample mint has
+ *   `das.mintHolders` (default 1,500) holders, `das.mints` (default 8) more mints 1..20. One account in ten has a zero balance
  *   (hidden unless `options.showZeroBalance`); some amounts exceed 2^53.
  * - Signatures. The sample compressed asset has `das.assetSignatures` (default
- *   2,000) signatures, any other id 1..8: a mint first, then transfers (oldest first).
+ *   2,000) signatures, any other asset 1..8: a mint first, then transfers (oldest first).
+ * - Metaplex's DAS client names two methods its own way: `getAssetProofs` and
+ *   `getAssetSignatures` are served as `getAssetProofBatch` and `getSignaturesForAsset`,
+ *   and `displayOptions` is read as `options`.
  *
  * Pagination (the same for every list): `page` (1-indexed) or `cursor`, or
  * `before`/`after`; one style per query. With none of them the list is read by
@@ -37,7 +43,6 @@ import * as AssetSignatureSchema from "@solfx/core/AssetSignature"
 import type * as DasParams from "@solfx/core/DasParams"
 import * as DigitalAssetSchema from "@solfx/core/DigitalAsset"
 import * as MerkleProof from "@solfx/core/MerkleProof"
-import { decodeBase58, encodeBase58 } from "@solfx/core/Primitives"
 import * as TokenAccountSchema from "@solfx/core/TokenAccount"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -46,7 +51,10 @@ import * as Schema from "effect/Schema"
 import type { Area, AreaContext, RpcMethod } from "../Area.js"
 import { RpcFailure } from "../Area.js"
 import type * as Dataset from "../Dataset.js"
+import * as Base58 from "../internal/Base58.js"
+import * as Bubblegum from "../internal/Bubblegum.js"
 import * as Paging from "../Paging.js"
+import * as Wire from "../Wire.js"
 
 type Encoded<S extends { readonly Encoded: unknown }> = S["Encoded"]
 type AssetJson = Encoded<typeof DigitalAssetSchema.DigitalAsset>
@@ -111,7 +119,29 @@ export const sampleOwner = (dataset: Dataset.Dataset): string => dataset.address
 export const sampleMint = (dataset: Dataset.Dataset): string => dataset.address("das:mint:sample")
 
 /**
- * How many assets an authority has.
+ * Extra authority `k` (of `das.authorities`), with 1..40 assets.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const extraAuthority = (dataset: Dataset.Dataset, k: number): string => dataset.address(`das:authority:${k}`)
+
+/** The extra addresses of a kind the dataset holds, by address (built once per dataset). */
+const extras = new WeakMap<Dataset.Dataset, Map<string, ReadonlySet<string>>>()
+const isExtra = (dataset: Dataset.Dataset, kind: "authority" | "owner" | "mint", address: string): boolean => {
+  let byKind = extras.get(dataset)
+  if (byKind === undefined) extras.set(dataset, byKind = new Map())
+  let set = byKind.get(kind)
+  if (set === undefined) {
+    const n = dataset.size(`das.${kind === "authority" ? "authorities" : `${kind}s`}`, 8)
+    set = new Set(Array.from({ length: n }, (_, k) => dataset.address(`das:${kind}:${k}`)))
+    byKind.set(kind, set)
+  }
+  return set.has(address)
+}
+
+/**
+ * How many assets an authority has: 0 for an authority the dataset does not hold.
  *
  * @since 0.1.0
  * @category data
@@ -121,7 +151,9 @@ export const assetCount = (dataset: Dataset.Dataset, authority: string): number 
     ? dataset.size("das.authorityAssets", 10_000)
     : authority === bigAuthority(dataset)
     ? dataset.size("das.bigAuthorityAssets", dataset.size("das.bigAuthority", 100_000))
-    : 1 + dataset.int(`das:${authority}:count`, 40)
+    : isExtra(dataset, "authority", authority)
+    ? 1 + dataset.int(`das:${authority}:count`, 40)
+    : 0
 
 /**
  * Whether asset `i` of an authority is compressed (one in four).
@@ -131,14 +163,32 @@ export const assetCount = (dataset: Dataset.Dataset, authority: string): number 
  */
 export const isCompressed = (i: number): boolean => i % 4 === 1
 
+// Compressed asset ids are PDAs (a costly derivation): each is derived once per dataset.
+const pdas = new WeakMap<Dataset.Dataset, Map<string, string>>()
+
 /**
- * The id of asset `i` of an authority.
+ * The id of asset `i` of an authority. A compressed asset's id is the Bubblegum asset
+ * address of its tree and leaf index, as mpl-bubblegum's `findLeafAssetIdPda` gives it.
  *
  * @since 0.1.0
  * @category data
  */
-export const assetId = (dataset: Dataset.Dataset, authority: string, i: number): string =>
-  dataset.address(`das:${authority}:asset:${i}`)
+export const assetId = (dataset: Dataset.Dataset, authority: string, i: number): string => {
+  if (!isCompressed(i)) return dataset.address(`das:${authority}:asset:${i}`)
+  let cache = pdas.get(dataset)
+  if (cache === undefined) pdas.set(dataset, cache = new Map())
+  const key = `${authority}:${i}`
+  let id = cache.get(key)
+  if (id === undefined) {
+    const ordinal = (i - 1) / 4
+    id = Bubblegum.assetId(
+      treeId(dataset, authority, Math.floor(ordinal / TREE_CAPACITY)),
+      ordinal % TREE_CAPACITY
+    )
+    cache.set(key, id)
+  }
+  return id
+}
 
 /**
  * A compressed asset of the sample authority (with many signatures).
@@ -178,8 +228,9 @@ const assetCore = (dataset: Dataset.Dataset, authority: string, i: number): Asse
     // A pool of owners, as real collections have repeat holders.
     owner: pooled(dataset, `das:${authority}:owner:${i % 997}`),
     delegate: i % 9 === 0 ? dataset.address(`${label}:delegate`) : null,
-    dataHash: encodeBase58(dataset.bytes(`${label}:data-hash`)),
-    creatorHash: encodeBase58(dataset.bytes(`${label}:creator-hash`))
+    // Only compressed assets show their hashes (the others send ""): not computed for nothing.
+    dataHash: isCompressed(i) ? Base58.encode(dataset.bytes(`${label}:data-hash`)) : "",
+    creatorHash: isCompressed(i) ? Base58.encode(dataset.bytes(`${label}:creator-hash`)) : ""
   }
 }
 
@@ -187,14 +238,14 @@ const leafOf = (dataset: Dataset.Dataset, authority: string, i: number): Uint8Ar
   leafOfCore(assetCore(dataset, authority, i), i)
 
 const leafOfCore = (c: AssetCore, i: number): Uint8Array => {
-  const owner = decodeBase58(c.owner)!
+  const owner = Base58.decode(c.owner)!
   return MerkleProof.leafHashV1({
-    assetId: decodeBase58(c.id)!,
+    assetId: Base58.decode(c.id)!,
     owner,
-    delegate: c.delegate === null ? owner : decodeBase58(c.delegate)!,
+    delegate: c.delegate === null ? owner : Base58.decode(c.delegate)!,
     nonce: BigInt(((i - 1) / 4) % TREE_CAPACITY),
-    dataHash: decodeBase58(c.dataHash)!,
-    creatorHash: decodeBase58(c.creatorHash)!
+    dataHash: Base58.decode(c.dataHash)!,
+    creatorHash: Base58.decode(c.creatorHash)!
   })
 }
 
@@ -242,7 +293,7 @@ const assetJson = (dataset: Dataset.Dataset, authority: string, i: number): Asse
         compressed: true,
         data_hash: c.dataHash,
         creator_hash: c.creatorHash,
-        asset_hash: encodeBase58(leafOfCore(c, i)),
+        asset_hash: Base58.encode(leafOfCore(c, i)),
         tree: treeId(dataset, authority, Math.floor(ordinal / TREE_CAPACITY)),
         seq: 1 + (ordinal % TREE_CAPACITY),
         leaf_id: ordinal % TREE_CAPACITY
@@ -461,11 +512,15 @@ const getAssetsByAuthority: RpcMethod = {
         params.sortBy?.sortDirection ?? "asc"
       }`
       const w = yield* windowOf(ctx, sortKeyName, view, params)
+      const authority = params.authorityAddress
+      // Each asset is built and serialised once while the cache holds it; pages join the texts.
       const items = positions(w).map((p) => {
         const i = view.indexAt(p)
-        const asset = assetJson(ctx.dataset, params.authorityAddress, i)
-        register(ctx, params.authorityAddress, i, asset.id)
-        return asset
+        return ctx.cache.get(`das:asset:${authority}:${i}`, () => {
+          const asset = assetJson(ctx.dataset, authority, i)
+          register(ctx, authority, i, asset.id)
+          return Wire.stringify(asset)
+        })
       })
       return {
         last_indexed_slot: ctx.slot(),
@@ -473,7 +528,7 @@ const getAssetsByAuthority: RpcMethod = {
         limit: params.limit ?? MAX_LIMIT,
         ...w.fields,
         ...(params.options?.showGrandTotal === true ? { grand_total: view.length } : {}),
-        items
+        items: Wire.rawArray(items)
       }
     })
 }
@@ -489,7 +544,9 @@ const getAssetsByAuthority: RpcMethod = {
 export const ownerAccountCount = (dataset: Dataset.Dataset, owner: string): number =>
   owner === sampleOwner(dataset)
     ? dataset.size("das.ownerTokenAccounts", 2_500)
-    : dataset.int(`das:ta:${owner}:count`, 30)
+    : isExtra(dataset, "owner", owner)
+    ? 1 + dataset.int(`das:ta:${owner}:count`, 30)
+    : 0
 
 /**
  * How many holders a mint has (zero balances included).
@@ -498,7 +555,11 @@ export const ownerAccountCount = (dataset: Dataset.Dataset, owner: string): numb
  * @category data
  */
 export const mintHolderCount = (dataset: Dataset.Dataset, mint: string): number =>
-  mint === sampleMint(dataset) ? dataset.size("das.mintHolders", 1_500) : dataset.int(`das:mh:${mint}:count`, 20)
+  mint === sampleMint(dataset)
+    ? dataset.size("das.mintHolders", 1_500)
+    : isExtra(dataset, "mint", mint)
+    ? 1 + dataset.int(`das:mh:${mint}:count`, 20)
+    : 0
 
 const amountOf = (dataset: Dataset.Dataset, label: string, i: number): bigint => {
   if (i % 10 === 9) return 0n
@@ -596,7 +657,7 @@ const getTokenAccounts: RpcMethod = {
 // -- getSignaturesForAsset --------------------------------------------------------
 
 /**
- * How many signatures an asset has.
+ * How many signatures an asset the dataset holds has.
  *
  * @since 0.1.0
  * @category data
@@ -617,8 +678,8 @@ const getSignaturesForAsset: RpcMethod = {
     Effect.gen(function*() {
       const params = yield* decodeParams(AssetSignatureSchema.GetSignaturesForAssetParams, raw)
       const descending = params.sortDirection === "desc"
-      const view = naturalView(signatureCount(ctx.dataset, params.id), (k) =>
-        signatureAt(ctx.dataset, params.id, k), descending)
+      const n = locate(ctx, params.id) === undefined ? 0 : signatureCount(ctx.dataset, params.id)
+      const view = naturalView(n, (k) => signatureAt(ctx.dataset, params.id, k), descending)
       const w = yield* windowOf(ctx, `sig:${params.id}:${descending}`, view, params)
       return {
         last_indexed_slot: ctx.slot(),
@@ -638,12 +699,18 @@ const getSignaturesForAsset: RpcMethod = {
 const locate = (ctx: AreaContext, id: string): Located | undefined => {
   const found = registry(ctx).get(id)
   if (found !== undefined) return found
-  // Every asset of the sample authority is known without having been listed first.
+  // Every asset of the sample and extra authorities is known without having been listed first.
   const sample = ctx.state("das:registry:sample", () => ({ done: false }))
   if (!sample.done) {
-    const authority = sampleAuthority(ctx.dataset)
-    const n = assetCount(ctx.dataset, authority)
-    for (let i = 0; i < n; i++) register(ctx, authority, i, assetId(ctx.dataset, authority, i))
+    const ds = ctx.dataset
+    const authorities = [
+      sampleAuthority(ds),
+      ...Array.from({ length: ds.size("das.authorities", 8) }, (_, k) => extraAuthority(ds, k))
+    ]
+    for (const authority of authorities) {
+      const n = assetCount(ds, authority)
+      for (let i = 0; i < n; i++) register(ctx, authority, i, assetId(ds, authority, i))
+    }
     sample.done = true
   }
   return registry(ctx).get(id)
@@ -686,7 +753,15 @@ const getAssetProofBatch: RpcMethod = {
  */
 export const area: Area = {
   name: "digital-assets",
-  rpc: { getTokenAccounts, getAssetsByAuthority, getSignaturesForAsset, getAssetProofBatch },
+  rpc: {
+    getTokenAccounts,
+    getAssetsByAuthority,
+    getSignaturesForAsset,
+    getAssetProofBatch,
+    // Metaplex's DAS client's names for the last two.
+    getAssetSignatures: getSignaturesForAsset,
+    getAssetProofs: getAssetProofBatch
+  },
   samples: (dataset) => ({
     // 10,000 assets by default (das.authorityAssets), one in four compressed.
     dasAuthority: sampleAuthority(dataset),

@@ -165,13 +165,14 @@ const tokenBalance = (dataset: Dataset.Dataset, i: number, j: number, zero: bool
   const label = `wallet:${i}:${zero ? "zero" : "token"}:${j}`
   const mint = dataset.address(label)
   const decimals = DECIMALS[dataset.int(`${label}:decimals`, DECIMALS.length)]!
-  // Up to 10,000 tokens, at up to $10,000 each: realistic magnitudes, never beyond 2^53.
+  // Up to 10,000 tokens: realistic magnitudes, never beyond 2^53.
   const scaled = BigInt(1 + dataset.int(`${label}:raw`, 1_000_000)) * 10n ** BigInt(decimals) / 100n
   const raw = zero ? 0n : scaled > 0n ? scaled : 1n
   const balance = ui(raw, decimals)
   const priced = dataset.int(`${label}:priced`, 8) !== 0
+  // Prices from $0.000001 to $100, so no holding is worth more than $1M: plausible wallets.
   const price = priced
-    ? round((1 + dataset.int(`${label}:price`, 100_000)) / 10 ** (1 + dataset.int(`${label}:pexp`, 5)), 6)
+    ? round((1 + dataset.int(`${label}:price`, 100_000)) / 10 ** (3 + dataset.int(`${label}:pexp`, 4)), 6)
     : null
   const named = dataset.int(`${label}:named`, 10) !== 0
   return {
@@ -188,7 +189,8 @@ const tokenBalance = (dataset: Dataset.Dataset, i: number, j: number, zero: bool
 }
 
 const nativeBalance = (dataset: Dataset.Dataset, i: number | undefined): Balance => {
-  const lamports = i === undefined ? 0n : BigInt(dataset.int(`wallet:${i}:lamports`, 5_000_000)) * 10_000_000n
+  // Up to 500 SOL.
+  const lamports = i === undefined ? 0n : BigInt(dataset.int(`wallet:${i}:lamports`, 50_000)) * 10_000_000n
   const balance = ui(lamports, 9)
   return {
     mint: NATIVE_MINT,
@@ -435,6 +437,9 @@ const balances = route(
     })
 )
 
+/** A `nextCursor` is bound to the wallet whose transfers it pages. */
+const transfersScope = (request: RestRequest) => `transfers|${request.params["wallet"]}`
+
 const transfers = route(
   "GET",
   "/v1/wallet/:wallet/transfers",
@@ -443,14 +448,22 @@ const transfers = route(
       yield* checkWallet(request)
       yield* checkLimit(request, 50)
       const cursor = request.query.get("cursor")
-      if (cursor !== null && cursor !== "" && Paging.decodeCursor(cursor) === undefined) yield* bad("invalid cursor")
+      if (cursor !== null && cursor !== "" && Paging.decodeCursor(cursor, transfersScope(request)) === undefined) {
+        yield* bad("invalid cursor")
+      }
     }),
   (request, ctx) => {
     const i = seeded(ctx, request)
     const n = i === undefined ? 0 : activityCount(ctx.dataset, i)
     const list = Dataset.lazyList(n, (k) => transferAt(ctx.dataset, i!, k))
     return Effect.map(
-      Paging.sliceRest(list, request.query.get("cursor"), limitOf(request.query, 50)!, MAX_LIMIT),
+      Paging.sliceRest(
+        list,
+        request.query.get("cursor"),
+        limitOf(request.query, 50)!,
+        MAX_LIMIT,
+        transfersScope(request)
+      ),
       (page): Encoded<typeof WalletRecords.TransfersPage> => ({
         data: page.items,
         pagination: page.cursor === null ? { hasMore: false } : { hasMore: true, nextCursor: page.cursor }

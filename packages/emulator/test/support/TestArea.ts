@@ -38,7 +38,7 @@ export const testArea: Area = {
         }
         const limit = Paging.intParam(p["limit"]) ?? 100
         return Effect.map(
-          Paging.slice(bigList(ctx.dataset), cursor, limit, 1000),
+          Paging.slice(bigList(ctx.dataset), cursor, limit, 1000, "bigList"),
           (page) => ({ context: { slot: ctx.slot() }, value: page })
         )
       }

@@ -1,16 +1,9 @@
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import { TransportError } from "@solfx/core/Errors"
+import type { Redactor } from "../Redactor.js"
 
-const EXCERPT_CHARS = 200
-
-/** A short, single-line, key-free excerpt of a body. */
-export const excerpt = (text: string, scrub: (s: string) => string): string => {
-  const flat = scrub(text).replace(/\s+/g, " ").trim()
-  return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat
-}
-
-/** Retry-After in milliseconds: delta-seconds or an HTTP date. */
-export const parseRetryAfter = (value: string | undefined, now: number = Date.now()): number | undefined => {
+/** Retry-After in milliseconds: delta-seconds or an HTTP date, against `now` (read on the Clock). */
+export const parseRetryAfter = (value: string | undefined, now: number): number | undefined => {
   if (value === undefined || value.trim() === "") return undefined
   const trimmed = value.trim()
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000)
@@ -32,17 +25,17 @@ const errorCode = (cause: unknown): string | undefined => {
 
 /**
  * Maps a platform client error to `TransportError` without keeping the request
- * (its URL holds the key): only a scrubbed description survives.
+ * (its URL holds the key): only a redacted description survives.
  */
 export const transportFailure = (
   operation: string,
   error: HttpClientError.HttpClientError,
-  scrub: (s: string) => string
+  r: Redactor
 ): TransportError => {
   const code = errorCode(error.cause)
   const sent = code === undefined ? error._tag === "ResponseError" : !NOT_SENT_CODES.has(code)
   const reason = error._tag === "ResponseError" ? "body" : code !== undefined && !sent ? "connect" : "reset"
   const causeMessage = error.cause instanceof Error ? error.cause.message : ""
-  const detail = scrub([code, causeMessage || error.reason].filter(Boolean).join(": "))
+  const detail = r.excerpt([code, causeMessage || error.reason].filter(Boolean).join(": "))
   return new TransportError({ operation, reason, detail, sent })
 }

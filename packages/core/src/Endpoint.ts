@@ -1,0 +1,353 @@
+/**
+ * A method of the service as data: which host, how it is called, what goes in and
+ * comes out, how it pages and batches, whether it may be retried, what it costs and
+ * which rate-limit bucket it counts against. The SDK derives its methods from these
+ * values (`@solfx/http/Derive`), and the emulator can route and charge from the same
+ * values, so each mechanism exists once. `Endpoints` holds the table of the service.
+ *
+ * A method the SDK lacks takes one entry:
+ *
+ * @example
+ * const getCompressionSignaturesForOwner = Endpoint.rpc({
+ *   area: "photon",
+ *   method: "getCompressionSignaturesForOwner",
+ *   params: Schema.Struct({ owner: Address, cursor: Schema.optional(Cursor), limit: Schema.optional(Limit) }),
+ *   result: SignaturesResult,
+ *   paging: Endpoint.cursor({ items: (r) => r.value.items, next: (r) => r.value.cursor }),
+ *   cost: { credits: 10, usage: "photon" },
+ *   bucket: "photon"
+ * })
+ * const client = yield* Derive.client(getCompressionSignaturesForOwner)
+ * const all = yield* client.stream({ owner }).pipe(Stream.take(100), Stream.runCollect)
+ * @since 0.1.0
+ */
+import type * as Schema from "effect/Schema"
+import type { Host } from "./Config.js"
+
+export type { Host } from "./Config.js"
+
+/**
+ * The usage categories of the project usage record (spec §2.9).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type UsageCategory =
+  | "api"
+  | "archival"
+  | "das"
+  | "grpc"
+  | "grpcGeyser"
+  | "photon"
+  | "rpc"
+  | "stream"
+  | "webhook"
+  | "websocket"
+
+/**
+ * What one billed request costs, and the usage category it counts in.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Cost {
+  readonly credits: number
+  readonly usage: UsageCategory
+}
+
+/**
+ * The rate-limit bucket of a method (REAL-WORLD §17: the real service limits
+ * requests per second per project, by family of methods).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Bucket =
+  | "rpc"
+  | "das"
+  | "photon"
+  | "validityProof"
+  | "sendBundle"
+  | "wallet"
+  | "enhanced"
+  | "admin"
+  | "webhooks"
+
+/**
+ * How a method pages, and where its items and next position live in its result.
+ * - `None`: one answer.
+ * - `PageNumber`: a 1-indexed `param`; the last page is short, or `total` says how
+ *   many there are, or `hasMore` is false.
+ * - `Cursor`: the position is a cursor sent as `param`; `next` reads the following
+ *   one (null, undefined or "" on the last page).
+ * - `HasMore`: a cursor, but the result says whether more follow (`hasMore`), and
+ *   `next` must then be present.
+ *
+ * @since 0.1.0
+ * @category paging
+ */
+export type Paging<R, A> =
+  | { readonly _tag: "None" }
+  | {
+    readonly _tag: "PageNumber"
+    readonly param: string
+    readonly limitParam: string
+    readonly maxLimit: number
+    readonly items: (result: R) => ReadonlyArray<A>
+    readonly total?: ((result: R) => number | undefined) | undefined
+    readonly hasMore?: ((result: R) => boolean) | undefined
+  }
+  | {
+    readonly _tag: "Cursor"
+    readonly param: string
+    readonly limitParam: string
+    readonly maxLimit: number
+    readonly items: (result: R) => ReadonlyArray<A>
+    readonly next: (result: R) => string | null | undefined
+  }
+  | {
+    readonly _tag: "HasMore"
+    readonly param: string
+    readonly limitParam: string
+    readonly maxLimit: number
+    readonly items: (result: R) => ReadonlyArray<A>
+    readonly hasMore: (result: R) => boolean
+    readonly next: (result: R) => string | null | undefined
+    /** The JSON path of the next cursor, for the error when more is claimed without one. */
+    readonly nextPath: string
+  }
+
+/**
+ * The paging of a method that answers once.
+ *
+ * @since 0.1.0
+ * @category paging
+ */
+export const none: Paging<never, never> = { _tag: "None" }
+
+interface PagingOptions<R, A> {
+  readonly items: (result: R) => ReadonlyArray<A>
+  readonly param?: string | undefined
+  readonly limitParam?: string | undefined
+  readonly maxLimit?: number | undefined
+}
+
+/**
+ * Page-number paging (`page`, `limit`, at most 1000 a page by default).
+ *
+ * @since 0.1.0
+ * @category paging
+ */
+export const pageNumber = <R, A>(
+  options: PagingOptions<R, A> & {
+    readonly total?: ((result: R) => number | undefined) | undefined
+    readonly hasMore?: ((result: R) => boolean) | undefined
+  }
+): Paging<R, A> => ({
+  _tag: "PageNumber",
+  param: options.param ?? "page",
+  limitParam: options.limitParam ?? "limit",
+  maxLimit: options.maxLimit ?? 1000,
+  items: options.items,
+  total: options.total,
+  hasMore: options.hasMore
+})
+
+/**
+ * Cursor paging (`cursor`, `limit`).
+ *
+ * @since 0.1.0
+ * @category paging
+ */
+export const cursor = <R, A>(
+  options: PagingOptions<R, A> & {
+    readonly next: (result: R) => string | null | undefined
+  }
+): Paging<R, A> => ({
+  _tag: "Cursor",
+  param: options.param ?? "cursor",
+  limitParam: options.limitParam ?? "limit",
+  maxLimit: options.maxLimit ?? 1000,
+  items: options.items,
+  next: options.next
+})
+
+/**
+ * Cursor paging where the result says whether more follow.
+ *
+ * @since 0.1.0
+ * @category paging
+ */
+export const hasMore = <R, A>(
+  options: PagingOptions<R, A> & {
+    readonly hasMore: (result: R) => boolean
+    readonly next: (result: R) => string | null | undefined
+    readonly nextPath?: string | undefined
+  }
+): Paging<R, A> => ({
+  _tag: "HasMore",
+  param: options.param ?? "cursor",
+  limitParam: options.limitParam ?? "limit",
+  maxLimit: options.maxLimit ?? 1000,
+  items: options.items,
+  hasMore: options.hasMore,
+  next: options.next,
+  nextPath: options.nextPath ?? "$"
+})
+
+/**
+ * How a method takes many inputs: the params `field` (a key, or a position of
+ * positional params) holds a list the service accepts at most `size` of per request.
+ * The SDK splits longer lists into chunks, at most `concurrency` in flight, results
+ * in input order.
+ *
+ * @since 0.1.0
+ * @category batching
+ */
+export interface Batch {
+  readonly field: string | number
+  readonly size: number
+  readonly concurrency: number
+}
+
+/**
+ * What every entry has.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Common<P, A, Item, PI = P> {
+  /** The name in errors, spans and credit series: the JSON-RPC method, or `GET /v1/...`. */
+  readonly name: string
+  /** The SDK area the method belongs to (the `area` tag of the credits series). */
+  readonly area: string
+  readonly host: Host
+  /** Validates the caller's params before any I/O; its decoded value is what is sent. */
+  readonly params: Schema.Schema<P, PI>
+  readonly result: Schema.Schema<A, any>
+  readonly paging: Paging<A, Item>
+  readonly batch: Batch | undefined
+  /** Safe to send twice: retried on transient failures. Otherwise retried only when certainly unprocessed. */
+  readonly idempotent: boolean
+  readonly cost: Cost
+  readonly bucket: Bucket
+}
+
+/**
+ * A JSON-RPC method, POSTed to the `rpc` host.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Rpc<P = any, A = any, Item = any, PI = any> extends Common<P, A, Item, PI> {
+  readonly _tag: "Rpc"
+  readonly method: string
+  /** The type of the envelope's `id` (sendBundle's spec uses a number). */
+  readonly id: "string" | "number"
+}
+
+/**
+ * A REST route. `{name}` segments of `path` are taken from the params' fields of
+ * that name; the other fields go to the query (GET) or the JSON body (POST).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Rest<P = any, A = any, Item = any, PI = any> extends Common<P, A, Item, PI> {
+  readonly _tag: "Rest"
+  readonly method: "GET" | "POST" | "PUT" | "DELETE"
+  readonly path: string
+  /** `header` sends `X-Api-Key` (the admin host's form); `query` sends `api-key`. */
+  readonly auth: "query" | "header"
+  /** `answer`: a 404 is the documented "not found" answer (billed), read as `Option.none()`. */
+  readonly notFound: "error" | "answer"
+  /** `body`: a POST sends this field's value as the whole body (e.g. an array). */
+  readonly bodyField?: string | undefined
+}
+
+/**
+ * Any entry of the table.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Endpoint<P = any, A = any, Item = any, PI = any> = Rpc<P, A, Item, PI> | Rest<P, A, Item, PI>
+
+interface Declared<P, PI, A, Item> {
+  readonly area: string
+  readonly params: Schema.Schema<P, PI>
+  readonly result: Schema.Schema<A, any>
+  readonly paging?: Paging<A, Item> | undefined
+  readonly batch?: Batch | undefined
+  readonly idempotent?: boolean | undefined
+  readonly cost: Cost
+  readonly bucket: Bucket
+}
+
+/**
+ * Declares a JSON-RPC method. Defaults: no paging, no batch, idempotent, string ids.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const rpc = <P, PI, A, Item = never>(
+  declared: Declared<P, PI, A, Item> & { readonly method: string; readonly id?: "string" | "number" | undefined }
+): Rpc<P, A, Item, PI> => ({
+  _tag: "Rpc",
+  name: declared.method,
+  method: declared.method,
+  id: declared.id ?? "string",
+  area: declared.area,
+  host: "rpc",
+  params: declared.params,
+  result: declared.result,
+  paging: declared.paging ?? (none as Paging<A, Item>),
+  batch: declared.batch,
+  idempotent: declared.idempotent ?? true,
+  cost: declared.cost,
+  bucket: declared.bucket
+})
+
+/**
+ * Declares a REST route. Defaults: `query` auth, 404 an error, no paging, no batch;
+ * idempotent unless declared otherwise.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const rest = <P, PI, A, Item = never>(
+  declared: Declared<P, PI, A, Item> & {
+    readonly host: Exclude<Host, "rpc">
+    readonly method: Rest["method"]
+    readonly path: string
+    readonly auth?: Rest["auth"] | undefined
+    readonly notFound?: Rest["notFound"] | undefined
+    readonly bodyField?: string | undefined
+  }
+): Rest<P, A, Item, PI> => ({
+  _tag: "Rest",
+  name: `${declared.method} ${declared.path}`,
+  method: declared.method,
+  path: declared.path,
+  auth: declared.auth ?? "query",
+  notFound: declared.notFound ?? "error",
+  bodyField: declared.bodyField,
+  area: declared.area,
+  host: declared.host,
+  params: declared.params,
+  result: declared.result,
+  paging: declared.paging ?? (none as Paging<A, Item>),
+  batch: declared.batch,
+  idempotent: declared.idempotent ?? true,
+  cost: declared.cost,
+  bucket: declared.bucket
+})
+
+/**
+ * The path parameters of a REST path, in order: `/v1/wallet/{wallet}/balances` → `["wallet"]`.
+ *
+ * @since 0.1.0
+ * @category routing
+ */
+export const pathParams = (path: string): ReadonlyArray<string> =>
+  Array.from(path.matchAll(/\{([^}]+)\}/g), (m) => m[1]!)

@@ -1,0 +1,414 @@
+/**
+ * The endpoint table: every method of the service the SDK calls, one `Endpoint`
+ * each. Read a method's cost and bucket here; the SDK's services and the emulator's
+ * router are derived from these entries.
+ *
+ * Costs: DAS, Photon 10 and getValidityProof 100, token metadata 10, wallet 100,
+ * webhook management 100 (REAL-WORLD §17); sendBundle 1 (REAL-WORLD §4); the admin
+ * endpoint is free (the real service publishes no cost for it).
+ *
+ * @example
+ * Endpoints.getAssetsByAuthority.cost // { credits: 10, usage: "das" }
+ * Endpoints.all.filter((e) => e.bucket === "photon").map((e) => e.name)
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+import * as AssetProof from "./AssetProof.js"
+import * as AssetSignature from "./AssetSignature.js"
+import * as Bundle from "./Bundle.js"
+import * as CompressedAccount from "./CompressedAccount.js"
+import * as Request from "./CompressionRequest.js"
+import * as CompressionSignature from "./CompressionSignature.js"
+import * as CompressionTransaction from "./CompressionTransaction.js"
+import * as DigitalAsset from "./DigitalAsset.js"
+import * as Endpoint from "./Endpoint.js"
+import { Address, BundleId, ProjectId } from "./Primitives.js"
+import * as ProjectUsage from "./ProjectUsage.js"
+import type { CursorPage, WithContext } from "./SlotContext.js"
+import * as TokenAccount from "./TokenAccount.js"
+import * as TokenMetadata from "./TokenMetadata.js"
+import * as ValidityProof from "./ValidityProof.js"
+import * as WalletParams from "./WalletParams.js"
+import * as WalletRecords from "./WalletRecords.js"
+import * as Webhook from "./Webhook.js"
+
+// -- DAS (JSON-RPC, 10 credits, usage `das`) ----------------------------------
+
+const das = { area: "das", cost: { credits: 10, usage: "das" }, bucket: "das" } as const
+
+/** A DAS list: numbered pages; `total` beyond the page's size is taken as the grand total. */
+const dasPages = <R extends { readonly total: number; readonly grand_total?: number | undefined }, A>(
+  items: (r: R) => ReadonlyArray<A>
+) => Endpoint.pageNumber<R, A>({ items, total: (r) => r.grand_total ?? r.total })
+
+/**
+ * getTokenAccounts: token accounts of an owner and/or a mint.
+ *
+ * @since 0.1.0
+ * @category das
+ */
+export const getTokenAccounts = Endpoint.rpc({
+  ...das,
+  method: "getTokenAccounts",
+  params: TokenAccount.GetTokenAccountsParams,
+  result: TokenAccount.TokenAccountList,
+  paging: dasPages((r: TokenAccount.TokenAccountList) => r.token_accounts)
+})
+
+/**
+ * getAssetsByAuthority: the assets an authority controls.
+ *
+ * @since 0.1.0
+ * @category das
+ */
+export const getAssetsByAuthority = Endpoint.rpc({
+  ...das,
+  method: "getAssetsByAuthority",
+  params: DigitalAsset.GetAssetsByAuthorityParams,
+  result: DigitalAsset.DigitalAssetList,
+  paging: dasPages((r: DigitalAsset.DigitalAssetList) => r.items)
+})
+
+/**
+ * getSignaturesForAsset: an asset's transaction signatures.
+ *
+ * @since 0.1.0
+ * @category das
+ */
+export const getSignaturesForAsset = Endpoint.rpc({
+  ...das,
+  method: "getSignaturesForAsset",
+  params: AssetSignature.GetSignaturesForAssetParams,
+  result: AssetSignature.AssetSignatureList,
+  paging: dasPages((r: AssetSignature.AssetSignatureList) => r.items)
+})
+
+/**
+ * getAssetProofBatch: Merkle proofs keyed by asset id, up to 1000 ids a request.
+ *
+ * @since 0.1.0
+ * @category das
+ */
+export const getAssetProofBatch = Endpoint.rpc({
+  ...das,
+  method: "getAssetProofBatch",
+  params: AssetProof.GetAssetProofBatchParams,
+  result: AssetProof.AssetProofBatch,
+  batch: { field: "ids", size: AssetProof.MAX_BATCH, concurrency: 4 }
+})
+
+// -- ZK compression (Photon JSON-RPC, usage `photon`) -------------------------
+
+const photon = (credits: number) => ({ area: "photon", cost: { credits, usage: "photon" }, bucket: "photon" }) as const
+
+const slotCursor = <A>() =>
+  Endpoint.cursor<WithContext<CursorPage<A>>, A>({
+    items: (r) => r.value.items,
+    next: (r) => r.value.cursor,
+    maxLimit: Request.MAX_LIMIT
+  })
+
+/** @since 0.1.0 @category photon */
+export const getCompressionSignaturesForAddress = Endpoint.rpc({
+  ...photon(10),
+  method: "getCompressionSignaturesForAddress",
+  params: Request.SignaturesForAddressParams,
+  result: CompressionSignature.SignaturesResult,
+  paging: slotCursor<CompressionSignature.CompressionSignature>()
+})
+
+/** @since 0.1.0 @category photon */
+export const getCompressedMintTokenHolders = Endpoint.rpc({
+  ...photon(10),
+  method: "getCompressedMintTokenHolders",
+  params: Request.MintTokenHoldersParams,
+  result: CompressedAccount.TokenHoldersResult,
+  paging: slotCursor<CompressedAccount.TokenHolder>()
+})
+
+/** @since 0.1.0 @category photon */
+export const getLatestNonVotingSignatures = Endpoint.rpc({
+  ...photon(10),
+  method: "getLatestNonVotingSignatures",
+  params: Request.LatestNonVotingSignaturesParams,
+  result: CompressionSignature.NonVotingSignaturesResult
+})
+
+/** @since 0.1.0 @category photon */
+export const getCompressedTokenAccountsByOwner = Endpoint.rpc({
+  ...photon(10),
+  method: "getCompressedTokenAccountsByOwner",
+  params: Request.TokenAccountsByOwnerParams,
+  result: CompressedAccount.TokenAccountsResult,
+  paging: slotCursor<CompressedAccount.CompressedTokenAccount>()
+})
+
+/** @since 0.1.0 @category photon */
+export const getValidityProof = Endpoint.rpc({
+  area: "photon",
+  method: "getValidityProof",
+  params: Request.ValidityProofParams,
+  result: ValidityProof.ValidityProofResult,
+  cost: { credits: 100, usage: "photon" },
+  bucket: "validityProof"
+})
+
+/** @since 0.1.0 @category photon */
+export const getCompressedTokenBalancesByOwnerV2 = Endpoint.rpc({
+  ...photon(10),
+  method: "getCompressedTokenBalancesByOwnerV2",
+  params: Request.TokenBalancesByOwnerParams,
+  result: CompressedAccount.TokenBalancesResult,
+  paging: slotCursor<CompressedAccount.TokenBalance>()
+})
+
+/** @since 0.1.0 @category photon */
+export const getCompressionSignaturesForTokenOwner = Endpoint.rpc({
+  ...photon(10),
+  method: "getCompressionSignaturesForTokenOwner",
+  params: Request.SignaturesForTokenOwnerParams,
+  result: CompressionSignature.SignaturesResult,
+  paging: slotCursor<CompressionSignature.CompressionSignature>()
+})
+
+/** @since 0.1.0 @category photon */
+export const getTransactionWithCompressionInfo = Endpoint.rpc({
+  ...photon(10),
+  method: "getTransactionWithCompressionInfo",
+  params: Request.TransactionWithCompressionInfoParams,
+  result: CompressionTransaction.TransactionWithCompressionInfo
+})
+
+// -- Bundles (JSON-RPC, positional params) ------------------------------------
+
+/**
+ * sendBundle: `[transactions, { encoding }]`, a numeric id, never retried once it may have been processed.
+ *
+ * @since 0.1.0
+ * @category bundles
+ */
+export const sendBundle = Endpoint.rpc({
+  area: "bundles",
+  method: "sendBundle",
+  id: "number",
+  params: Schema.Tuple(
+    Schema.Array(Schema.String),
+    Schema.Struct({ encoding: Schema.Literal("base64", "base58") })
+  ),
+  result: Bundle.SendBundleResult,
+  idempotent: false,
+  cost: { credits: 1, usage: "rpc" },
+  bucket: "sendBundle"
+})
+
+/**
+ * getBundleStatuses: `[ids]`, at most 5 ids a request.
+ *
+ * @since 0.1.0
+ * @category bundles
+ */
+export const getBundleStatuses = Endpoint.rpc({
+  area: "bundles",
+  method: "getBundleStatuses",
+  params: Schema.Tuple(Schema.Array(BundleId)),
+  result: Bundle.BundleStatuses,
+  batch: { field: 0, size: Bundle.MAX_STATUS_IDS, concurrency: 2 },
+  cost: { credits: 1, usage: "rpc" },
+  bucket: "rpc"
+})
+
+// -- Token metadata (REST, v0 host) -------------------------------------------
+
+/**
+ * The token-metadata answer as the SDK reads it: each record's `account` strictly,
+ * its parts as they came, so that a part that does not decode becomes that record's
+ * part error (`TokenMetadata` in @solfx/rpc) instead of failing the batch.
+ *
+ * @since 0.1.0
+ * @category api
+ */
+export const TokenMetadataRecords = Schema.Array(Schema.Struct({
+  account: Address,
+  onChainAccountInfo: Schema.optional(Schema.Unknown),
+  onChainMetadata: Schema.optional(Schema.Unknown),
+  offChainMetadata: Schema.optional(Schema.Unknown),
+  legacyMetadata: Schema.optional(Schema.Unknown)
+})).annotations({ identifier: "TokenMetadataRecords" })
+
+/**
+ * POST /v0/token-metadata: up to 100 mints a request.
+ *
+ * @since 0.1.0
+ * @category api
+ */
+export const tokenMetadata = Endpoint.rest({
+  area: "api",
+  host: "v0",
+  method: "POST",
+  path: "/v0/token-metadata",
+  params: TokenMetadata.TokenMetadataParams,
+  result: TokenMetadataRecords,
+  batch: { field: "mintAccounts", size: TokenMetadata.MAX_MINTS, concurrency: 4 },
+  cost: { credits: 10, usage: "api" },
+  bucket: "enhanced"
+})
+
+// -- Wallet API (REST, 100 credits, usage `api`) ------------------------------
+
+const wallet = { area: "wallet", host: "rest", cost: { credits: 100, usage: "api" }, bucket: "wallet" } as const
+
+/** @since 0.1.0 @category wallet */
+export const walletIdentity = Endpoint.rest({
+  ...wallet,
+  method: "GET",
+  path: "/v1/wallet/{wallet}/identity",
+  params: WalletParams.IdentityRequest,
+  result: WalletRecords.Identity,
+  notFound: "answer"
+})
+
+/** @since 0.1.0 @category wallet */
+export const walletBatchIdentity = Endpoint.rest({
+  ...wallet,
+  method: "POST",
+  path: "/v1/wallet/batch-identity",
+  params: Schema.Struct({ addresses: WalletParams.BatchIdentityRequest }),
+  result: WalletRecords.IdentityList,
+  batch: { field: "addresses", size: WalletParams.MAX_BATCH_IDENTITY, concurrency: 4 },
+  // A lookup: sending it twice changes nothing.
+  idempotent: true
+})
+
+/** @since 0.1.0 @category wallet */
+export const walletBalances = Endpoint.rest({
+  ...wallet,
+  method: "GET",
+  path: "/v1/wallet/{wallet}/balances",
+  params: WalletParams.BalancesRequest,
+  result: WalletRecords.BalancesPage,
+  paging: Endpoint.pageNumber({
+    items: (r: WalletRecords.BalancesPage) => r.balances,
+    hasMore: (r) => r.pagination.hasMore,
+    maxLimit: WalletParams.MAX_LIMIT
+  })
+})
+
+/** @since 0.1.0 @category wallet */
+export const walletHistory = Endpoint.rest({
+  ...wallet,
+  method: "GET",
+  path: "/v1/wallet/{wallet}/history",
+  params: WalletParams.HistoryRequest,
+  result: WalletRecords.HistoryPage,
+  paging: Endpoint.hasMore({
+    param: "before",
+    items: (r: WalletRecords.HistoryPage) => r.data,
+    hasMore: (r) => r.pagination.hasMore,
+    next: (r) => r.pagination.nextCursor,
+    nextPath: "$.pagination.nextCursor",
+    maxLimit: WalletParams.MAX_LIMIT
+  })
+})
+
+/** @since 0.1.0 @category wallet */
+export const walletTransfers = Endpoint.rest({
+  ...wallet,
+  method: "GET",
+  path: "/v1/wallet/{wallet}/transfers",
+  params: WalletParams.TransfersRequest,
+  result: WalletRecords.TransfersPage,
+  paging: Endpoint.hasMore({
+    items: (r: WalletRecords.TransfersPage) => r.data,
+    hasMore: (r) => r.pagination.hasMore,
+    next: (r) => r.pagination.nextCursor,
+    nextPath: "$.pagination.nextCursor",
+    maxLimit: WalletParams.MAX_LIMIT
+  })
+})
+
+/** @since 0.1.0 @category wallet */
+export const walletFundedBy = Endpoint.rest({
+  ...wallet,
+  method: "GET",
+  path: "/v1/wallet/{wallet}/funded-by",
+  params: WalletParams.WalletRequest,
+  result: WalletRecords.FundedBy,
+  notFound: "answer"
+})
+
+// -- Admin and webhooks -------------------------------------------------------
+
+/**
+ * GET /v0/admin/projects/{id}/usage, with the key in `X-Api-Key`.
+ *
+ * @since 0.1.0
+ * @category admin
+ */
+export const projectUsage = Endpoint.rest({
+  area: "admin",
+  host: "admin",
+  method: "GET",
+  path: "/v0/admin/projects/{id}/usage",
+  auth: "header",
+  params: Schema.Struct({ id: ProjectId }),
+  result: ProjectUsage.ProjectUsage,
+  cost: { credits: 0, usage: "api" },
+  bucket: "admin"
+})
+
+/**
+ * GET /v0/webhooks: every webhook of the project.
+ *
+ * @since 0.1.0
+ * @category webhooks
+ */
+export const listWebhooks = Endpoint.rest({
+  area: "webhooks",
+  host: "v0",
+  method: "GET",
+  path: "/v0/webhooks",
+  params: Schema.Struct({}),
+  result: Webhook.WebhookList,
+  cost: { credits: 100, usage: "api" },
+  bucket: "webhooks"
+})
+
+/**
+ * Every entry of the table.
+ *
+ * @since 0.1.0
+ * @category table
+ */
+export const all: ReadonlyArray<Endpoint.Endpoint> = [
+  getTokenAccounts,
+  getAssetsByAuthority,
+  getSignaturesForAsset,
+  getAssetProofBatch,
+  getCompressionSignaturesForAddress,
+  getCompressedMintTokenHolders,
+  getLatestNonVotingSignatures,
+  getCompressedTokenAccountsByOwner,
+  getValidityProof,
+  getCompressedTokenBalancesByOwnerV2,
+  getCompressionSignaturesForTokenOwner,
+  getTransactionWithCompressionInfo,
+  sendBundle,
+  getBundleStatuses,
+  tokenMetadata,
+  walletIdentity,
+  walletBatchIdentity,
+  walletBalances,
+  walletHistory,
+  walletTransfers,
+  walletFundedBy,
+  projectUsage,
+  listWebhooks
+]
+
+/**
+ * The entry of a JSON-RPC method or REST operation name (`getAssetsByAuthority`, `GET /v0/webhooks`).
+ *
+ * @since 0.1.0
+ * @category table
+ */
+export const byName: ReadonlyMap<string, Endpoint.Endpoint> = new Map(all.map((e) => [e.name, e]))

@@ -1,0 +1,284 @@
+/**
+ * The one derivation: from an `Endpoint` entry of the table to its methods. The
+ * call validates the params with the entry's Schema (no I/O on bad input), sends
+ * through the transport with the entry's retry rule, charges the entry's cost once
+ * per attempt that the billing rule bills, and decodes with the result Schema.
+ * Paged entries add `pages` and `stream` (one walk, `Pagination.walk`, that always
+ * ends); batch entries add `batch` (chunked, in order, bounded concurrency).
+ *
+ * @example
+ * const holders = yield* Derive.client(Endpoints.getCompressedMintTokenHolders)
+ * const first = yield* holders.call({ mint, limit: 100 })
+ * const top = yield* holders.stream({ mint }).pipe(Stream.take(10), Stream.runCollect)
+ * @since 0.1.0
+ */
+import * as Billing from "@solfx/core/Billing"
+import { validateInput } from "@solfx/core/Decode"
+import * as Endpoint from "@solfx/core/Endpoint"
+import { type ApiError, DecodeError, type InvalidRequest } from "@solfx/core/Errors"
+import * as Pagination from "@solfx/core/Pagination"
+import * as Arr from "effect/Array"
+import * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
+import { type AttemptHooks, HttpTransport, type HttpTransportShape } from "./HttpTransport.js"
+
+/**
+ * Options of a derived client.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ClientOptions {
+  /** Credits per billed attempt, instead of the entry's cost (a caller's own price list). */
+  readonly credits?: number | undefined
+  /** Wraps every attempt: the rate-limit permit of the entry's bucket. */
+  readonly aroundAttempt?: AttemptHooks["aroundAttempt"]
+}
+
+/**
+ * Options of one call.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CallOptions {
+  readonly headers?: Readonly<Record<string, string>> | undefined
+}
+
+/**
+ * Options of a page walk.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface PagesOptions<Position> {
+  /** Where to start or resume (a page's `next`); default the params' own position, or the first page. */
+  readonly start?: Position | undefined
+  /** Page-number entries without `hasMore`: pages in flight at once after the first (default 4). */
+  readonly concurrency?: number | undefined
+}
+
+/**
+ * A page of a derived walk: its items, the position after it, and the answer it came from.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ResultPage<Item, Position, A> extends Pagination.Page<Item, Position> {
+  readonly result: A
+}
+
+/**
+ * A derived client.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Client<P, A, Item, PI> {
+  readonly entry: Endpoint.Endpoint<P, A, Item, PI>
+  /** The params Schema, failing with `InvalidRequest` (redacted) naming the field and the rule. */
+  readonly validate: (input: unknown) => Effect.Effect<P, InvalidRequest>
+  /** Sends params already validated. */
+  readonly send: (params: P, options?: CallOptions) => Effect.Effect<A, ApiError>
+  /** Validates, then sends. */
+  readonly call: (input: PI, options?: CallOptions) => Effect.Effect<A, ApiError | InvalidRequest>
+  /** Validates, then sends; a 404 the entry documents as an answer is `Option.none()`. */
+  readonly callOption: (input: PI) => Effect.Effect<Option.Option<A>, ApiError | InvalidRequest>
+  /** Pages from the first (or `start`), each with the position that resumes after it, and its whole answer. */
+  readonly pages: <Position extends string | number>(
+    input: PI,
+    options?: PagesOptions<Position>
+  ) => Stream.Stream<ResultPage<Item, Position, A>, ApiError | InvalidRequest>
+  /** The items of `pages`, lazily: `Stream.take(n)` stops fetching. */
+  readonly stream: <Position extends string | number>(
+    input: PI,
+    options?: PagesOptions<Position>
+  ) => Stream.Stream<Item, ApiError | InvalidRequest>
+  /**
+   * `items` split into requests of at most the entry's batch size (or `size`), each
+   * with `rest` as its other params, at most `concurrency` in flight; results in order.
+   */
+  readonly batch: <I>(
+    items: ReadonlyArray<I>,
+    rest?: Partial<P> | undefined,
+    options?: { readonly size?: number | undefined; readonly concurrency?: number | undefined }
+  ) => Effect.Effect<ReadonlyArray<{ readonly items: ReadonlyArray<I>; readonly result: A }>, ApiError>
+}
+
+/**
+ * `f` as an `Effect.fn` with a span. A span keeps its exit for the tracer: the value
+ * goes through it redacted, since an answer may echo the key.
+ */
+const traced = <Args extends Array<any>, X, E>(name: string, f: (...args: Args) => Effect.Effect<X, E>) => {
+  const fn = Effect.fn(name)(function*(...args: Args) {
+    return Redacted.make(yield* f(...args))
+  })
+  return (...args: Args): Effect.Effect<X, E> => Effect.map(fn(...args), Redacted.value)
+}
+
+const restWire = (entry: Endpoint.Rest, params: Record<string, unknown>) => {
+  const inPath = new Set(Endpoint.pathParams(entry.path))
+  const path = entry.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])))
+  const others = Object.fromEntries(Object.entries(params).filter(([k, v]) => !inPath.has(k) && v !== undefined))
+  return entry.method === "GET" || entry.method === "DELETE"
+    ? { path, query: others as Record<string, string | number | boolean> }
+    : { path, body: entry.bodyField === undefined ? others : params[entry.bodyField] }
+}
+
+/**
+ * The methods of `entry` over the transport `t`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const fromTransport = <P, A, Item, PI>(
+  t: HttpTransportShape,
+  entry: Endpoint.Endpoint<P, A, Item, PI>,
+  options: ClientOptions = {}
+): Client<P, A, Item, PI> => {
+  const credits = options.credits ?? entry.cost.credits
+  const notFoundIsAnswer = entry._tag === "Rest" && entry.notFound === "answer"
+  const hooks: AttemptHooks = {
+    aroundAttempt: options.aroundAttempt,
+    // Once per attempt, inside the retry: a retried request counts again exactly when it is billed again.
+    onAttempt: (outcome) =>
+      Billing.billed(outcome, { notFoundIsAnswer }) ? t.credits.add(entry.area, entry.name, credits) : Effect.void
+  }
+  const validate = validateInput(entry.params, "", t.redactor.redact)
+  const spanName = `solfx.${entry.area}.${entry.name}`
+
+  const wire = (params: P, call?: CallOptions) => {
+    if (entry._tag === "Rpc") {
+      return t.rpc(entry.method, params, entry.result, {
+        ...hooks,
+        idempotent: entry.idempotent,
+        numericId: entry.id === "number",
+        headers: call?.headers
+      })
+    }
+    return {
+      operation: entry.name,
+      host: entry.host,
+      method: entry.method,
+      ...restWire(entry, params as Record<string, unknown>),
+      headers: call?.headers,
+      idempotent: entry.idempotent,
+      auth: entry.auth,
+      ...hooks
+    }
+  }
+  const send = traced(spanName, (params: P, call?: CallOptions) => {
+    const w = wire(params, call)
+    return Effect.isEffect(w) ? w : t.rest(w, entry.result)
+  })
+  const call = traced(
+    `${spanName}.call`,
+    (input: PI, call?: CallOptions) => Effect.flatMap(validate(input), (params) => send(params, call))
+  )
+  const callOption = traced(`${spanName}.call`, (input: PI) =>
+    Effect.flatMap(validate(input), (params) => {
+      const w = wire(params)
+      return Effect.isEffect(w) ? Effect.asSome(w) : t.restOption(w, entry.result)
+    }))
+
+  const pages = <Position extends string | number>(
+    input: PI,
+    o: PagesOptions<Position> = {}
+  ): Stream.Stream<ResultPage<Item, Position, A>, ApiError | InvalidRequest> =>
+    Stream.unwrap(Effect.gen(function*() {
+      const paging = entry.paging
+      if (paging._tag === "None") {
+        return Stream.fromEffect(Effect.map(send(yield* validate(input)), (result) => ({
+          items: [] as ReadonlyArray<Item>,
+          next: undefined as Position | undefined,
+          result
+        })))
+      }
+      const raw = input as Record<string, unknown>
+      const params = (yield* validate({ ...raw, [paging.limitParam]: raw[paging.limitParam] ?? paging.maxLimit })) as
+        & P
+        & Record<string, unknown>
+      const at = (position: unknown) => send({ ...params, [paging.param]: position } as P)
+      const start = (o.start ?? params[paging.param]) as Position | undefined
+      if (paging._tag === "PageNumber" && paging.hasMore === undefined) {
+        const limit = Number(params[paging.limitParam])
+        return Pagination.numberedPages(
+          (page) => Effect.map(at(page), (r) => ({ items: paging.items(r), total: paging.total?.(r), result: r })),
+          { limit, concurrency: o.concurrency, startPage: start as number | undefined }
+        ) as Stream.Stream<ResultPage<Item, Position, A>, ApiError>
+      }
+      return Pagination.walk<Item, Position, ApiError, never, ResultPage<Item, Position, A>>(
+        entry.name,
+        start,
+        (position) =>
+          Effect.flatMap(at(position ?? (paging._tag === "PageNumber" ? 1 : undefined)), (r) => {
+            const items = paging.items(r)
+            if (paging._tag === "PageNumber") {
+              const page = Number(position ?? 1)
+              return Effect.succeed({
+                items,
+                result: r,
+                next: (paging.hasMore!(r) ? page + 1 : undefined) as Position | undefined
+              })
+            }
+            const next = paging.next(r) ?? undefined
+            const more = paging._tag === "HasMore" ? paging.hasMore(r) : next !== undefined && next !== ""
+            if (more && (next === undefined || next === "")) {
+              return Effect.fail(
+                new DecodeError({
+                  operation: entry.name,
+                  path: paging._tag === "HasMore" ? paging.nextPath : "$",
+                  expected: "a next cursor when more pages are claimed"
+                })
+              )
+            }
+            return Effect.succeed({ items, result: r, next: (more ? next : undefined) as Position | undefined })
+          })
+      )
+    }))
+
+  const batch = <I>(
+    items: ReadonlyArray<I>,
+    rest?: Partial<P>,
+    o?: { readonly size?: number | undefined; readonly concurrency?: number | undefined }
+  ) => {
+    const rule = entry.batch ?? { field: 0, size: items.length || 1, concurrency: 1 }
+    const chunks = Arr.chunksOf(items, Math.max(1, o?.size ?? rule.size))
+    const paramsOf = (chunk: ReadonlyArray<I>) =>
+      (typeof rule.field === "number"
+        ? Object.assign([...(Array.isArray(rest) ? rest : [])], { [rule.field]: chunk })
+        : { ...rest, [rule.field]: chunk }) as P
+    return traced(
+      `${spanName}.batch`,
+      () =>
+        Effect.forEach(chunks, (chunk) => Effect.map(send(paramsOf(chunk)), (result) => ({ items: chunk, result })), {
+          concurrency: o?.concurrency ?? rule.concurrency
+        })
+    )()
+  }
+
+  return {
+    entry,
+    validate,
+    send,
+    call,
+    callOption,
+    pages,
+    stream: (input, o) => Pagination.flattenPages(pages(input, o)),
+    batch
+  }
+}
+
+/**
+ * The methods of `entry` over the `HttpTransport` in context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const client = <P, A, Item, PI>(
+  entry: Endpoint.Endpoint<P, A, Item, PI>,
+  options?: ClientOptions
+): Effect.Effect<Client<P, A, Item, PI>, never, HttpTransport> =>
+  Effect.map(HttpTransport, (t) => fromTransport(t, entry, options))

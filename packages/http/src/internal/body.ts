@@ -1,0 +1,46 @@
+import type * as HttpClientError from "@effect/platform/HttpClientError"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import { ResponseTooLarge } from "@solfx/core/Errors"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+
+interface Acc {
+  readonly parts: Array<Uint8Array>
+  readonly size: number
+}
+
+/**
+ * The body as text, read no further than `max` bytes: a declared length past it
+ * fails before reading, and a stream that grows past it (a lying length, chunked,
+ * or a compression bomb a client inflates) stops at the bound.
+ */
+export const readBounded = (
+  operation: string,
+  res: HttpClientResponse.HttpClientResponse,
+  max: number
+): Effect.Effect<string, ResponseTooLarge | HttpClientError.ResponseError> => {
+  const declared = Number(res.headers["content-length"])
+  if (Number.isFinite(declared) && declared > max) {
+    return Effect.fail(new ResponseTooLarge({ operation, limitBytes: max }))
+  }
+  return res.stream.pipe(
+    Stream.runFoldEffect(
+      { parts: [], size: 0 } as Acc,
+      (acc: Acc, chunk: Uint8Array): Effect.Effect<Acc, ResponseTooLarge> => {
+        const size = acc.size + chunk.length
+        if (size > max) return Effect.fail(new ResponseTooLarge({ operation, limitBytes: max }))
+        acc.parts.push(chunk)
+        return Effect.succeed({ parts: acc.parts, size })
+      }
+    ),
+    Effect.map(({ parts, size }) => {
+      const all = new Uint8Array(size)
+      let at = 0
+      for (const part of parts) {
+        all.set(part, at)
+        at += part.length
+      }
+      return new TextDecoder().decode(all)
+    })
+  )
+}
