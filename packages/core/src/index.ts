@@ -17,6 +17,8 @@ export * as Bundle from "./Bundle.js"
 /** @since 0.1.0 */
 export * as Config from "./Config.js"
 /** @since 0.1.0 */
+export * from "./CreditBudget.js"
+/** @since 0.1.0 */
 export * as Decode from "./Decode.js"
 /** @since 0.1.0 */
 export * as Endpoint from "./Endpoint.js"

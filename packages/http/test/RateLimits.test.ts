@@ -1,0 +1,259 @@
+/**
+ * The limiter never lets more than L attempts of a bucket start within any closed
+ * 1 s window, checked over every window of the recorded start times; the credit
+ * budget lets exactly budget / cost attempts through and sends nothing after.
+ * Timing runs on the TestClock; the Redis part (two limiters, one redis-server)
+ * on the real clock, asserting counts per window only.
+ */
+import * as RateLimiter from "@effect/experimental/RateLimiter"
+import { describe, expect, it } from "@effect/vitest"
+import { CreditBudgetExceeded } from "@solfx/core/CreditBudget"
+import * as RateLimits from "@solfx/http/RateLimits"
+import * as RateLimitsRedis from "@solfx/http/RateLimitsRedis"
+import * as Servers from "@solfx/testing/Servers"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as TestClock from "effect/TestClock"
+import { Redis as IORedis } from "ioredis"
+
+/** The most starts within any closed window of `windowMillis` beginning at a start. */
+const maxInWindow = (starts: ReadonlyArray<number>, windowMillis = 1000): number => {
+  const sorted = [...starts].sort((a, b) => a - b)
+  let best = 0
+  let end = 0
+  for (let i = 0; i < sorted.length; i++) {
+    while (end < sorted.length && sorted[end]! <= sorted[i]! + windowMillis) end++
+    best = Math.max(best, end - i)
+  }
+  return best
+}
+
+interface Start {
+  readonly bucket: RateLimits.Bucket
+  readonly at: number
+}
+
+/**
+ * Runs `calls` (bucket, delay before asking) concurrently through the limiter on
+ * the TestClock and returns when each attempt started.
+ */
+const starts = (
+  limits: RateLimits.RateLimitsShape,
+  calls: ReadonlyArray<readonly [RateLimits.Bucket, number]>
+) =>
+  Effect.gen(function*() {
+    const recorded: Array<Start> = []
+    const fiber = yield* Effect.fork(
+      Effect.forEach(calls, ([bucket, after]) =>
+        limits.aroundAttempt(bucket)(
+          Effect.flatMap(Clock.currentTimeMillis, (at) => Effect.sync(() => recorded.push({ bucket, at })))
+        ).pipe(Effect.delay(after)), { concurrency: "unbounded", discard: true })
+    )
+    yield* TestClock.adjust("10 minutes")
+    yield* Fiber.join(fiber)
+    return recorded
+  })
+
+const memory = (options: Omit<RateLimits.Options, "scope">) =>
+  RateLimits.make({ scope: "test", ...options }).pipe(Effect.provide(RateLimiter.layerStoreMemory))
+
+/** N calls at once, then N more arriving every 37 ms, then a burst after a pause. */
+const pattern = (bucket: RateLimits.Bucket, n: number): Array<readonly [RateLimits.Bucket, number]> => [
+  ...Array.from({ length: n }, () => [bucket, 0] as const),
+  ...Array.from({ length: n }, (_, i) => [bucket, 37 * i] as const),
+  ...Array.from({ length: n }, () => [bucket, 60_000] as const)
+]
+
+describe("RateLimits: at most L starts in any sliding second", () => {
+  for (const limit of [1, 2, 5, 10, 25]) {
+    for (const marginMillis of [0, 100]) {
+      it.effect(`limit ${limit}/s, margin ${marginMillis} ms`, () =>
+        Effect.gen(function*() {
+          const limits = yield* memory({ overrides: { das: limit }, marginMillis })
+          const n = 2 * limit + 3
+          const seen = yield* starts(limits, pattern("das", n))
+          expect(seen).toHaveLength(3 * n)
+          expect(maxInWindow(seen.map((s) => s.at))).toBeLessThanOrEqual(limit)
+          // Not slower than the spacing demands: the backlog at 0 starts one spacing apart.
+          const sorted = seen.map((s) => s.at).sort((a, b) => a - b)
+          expect(sorted[n - 1]).toBe((n - 1) * RateLimits.spacingMillis(limit, marginMillis))
+        }))
+    }
+  }
+
+  it.effect("the library's token bucket configured as L per second lets 2L start in one second (why the GCRA)", () =>
+    Effect.gen(function*() {
+      const limiter = yield* RateLimiter.make.pipe(Effect.provide(RateLimiter.layerStoreMemory))
+      const withLimiter = (effect: Effect.Effect<void>) =>
+        Effect.flatMap(
+          limiter.consume({
+            key: "naive",
+            limit: 10,
+            window: "1 second",
+            algorithm: "token-bucket",
+            onExceeded: "delay"
+          }),
+          ({ delay }) => Effect.delay(effect, delay)
+        )
+      const recorded: Array<number> = []
+      const fiber = yield* Effect.fork(
+        Effect.forEach(
+          Array.from({ length: 30 }),
+          () =>
+            withLimiter(Effect.flatMap(Clock.currentTimeMillis, (at) => Effect.sync(() => recorded.push(at)))).pipe(
+              Effect.orDie
+            ),
+          { concurrency: "unbounded", discard: true }
+        )
+      )
+      yield* TestClock.adjust("1 minute")
+      yield* Fiber.join(fiber)
+      expect(maxInWindow(recorded)).toBeGreaterThan(10)
+    }))
+
+  it.effect("validityProof counts against its own bucket and photon", () =>
+    Effect.gen(function*() {
+      const limits = yield* memory({ plan: "developer" })
+      const calls = pattern("validityProof", 12).flatMap((c, i) => [c, ["photon", c[1] + (i % 3)] as const])
+      const seen = yield* starts(limits, calls)
+      expect(seen).toHaveLength(calls.length)
+      expect(maxInWindow(seen.map((s) => s.at))).toBeLessThanOrEqual(10)
+      expect(maxInWindow(seen.filter((s) => s.bucket === "validityProof").map((s) => s.at))).toBeLessThanOrEqual(5)
+    }))
+
+  it.effect("webhooks share the enhanced bucket", () =>
+    Effect.gen(function*() {
+      const limits = yield* memory({ plan: "free" })
+      const seen = yield* starts(limits, [...pattern("webhooks", 4), ...pattern("enhanced", 4)])
+      expect(seen).toHaveLength(24)
+      expect(maxInWindow(seen.map((s) => s.at))).toBeLessThanOrEqual(2)
+    }))
+
+  it.effect("without a plan only admin is limited; wallet is unlimited unless configured", () =>
+    Effect.gen(function*() {
+      const none = yield* memory({})
+      const free = yield* starts(none, [
+        ...Array.from({ length: 40 }, () => ["das", 0] as const),
+        ...Array.from({ length: 40 }, () => ["wallet", 0] as const)
+      ])
+      expect(free.filter((s) => s.at === 0)).toHaveLength(80)
+      const admin = yield* starts(none, Array.from({ length: 12 }, () => ["admin", 0] as const))
+      expect(maxInWindow(admin.map((s) => s.at))).toBeLessThanOrEqual(5)
+
+      const wallet = yield* memory({ plan: "professional", overrides: { wallet: 3 } })
+      expect(maxInWindow((yield* starts(wallet, pattern("wallet", 6))).map((s) => s.at))).toBeLessThanOrEqual(3)
+    }))
+})
+
+describe("RateLimits: options", () => {
+  it.effect("a bad limit, margin, budget or plan is an InvalidRequest naming the field, before any store is used", () =>
+    Effect.gen(function*() {
+      const cases: ReadonlyArray<readonly [Omit<RateLimits.Options, "scope">, string]> = [
+        [{ overrides: { das: 0 } }, "overrides.das"],
+        [{ overrides: { rpc: Number.NaN } }, "overrides.rpc"],
+        [{ marginMillis: -1 }, "marginMillis"],
+        [{ creditBudget: -5 }, "creditBudget"],
+        [{ plan: "enterprise" as RateLimits.Plan }, "plan"]
+      ]
+      for (const [options, field] of cases) {
+        const error = yield* Effect.flip(memory(options))
+        expect(error._tag).toBe("InvalidRequest")
+        expect(error.field).toBe(field)
+      }
+      expect(RateLimits.fingerprint("my-secret-key")).not.toContain("secret")
+    }))
+})
+
+/** Sends `attempt` through the limiter until the budget refuses; returns the attempts sent and the refusal. */
+const spendUntilRefused = (limits: RateLimits.RateLimitsShape, sent: { count: number }) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < 1_000; i++) {
+      const result = yield* Effect.either(
+        limits.aroundAttempt("das", 10)(Effect.sync(() => sent.count++))
+      )
+      if (Either.isLeft(result)) return result.left
+    }
+    return undefined
+  })
+
+describe("RateLimits: credit budget", () => {
+  it.effect("1,000 credits at 10 per call: exactly 100 calls sent, the 101st fails before sending", () =>
+    Effect.gen(function*() {
+      const limits = yield* memory({ creditBudget: 1_000 })
+      const sent = { count: 0 }
+      const refused = yield* spendUntilRefused(limits, sent)
+      expect(sent.count).toBe(100)
+      expect(refused).toEqual(new CreditBudgetExceeded({ budget: 1_000, credits: 10 }))
+      // Every later call is refused too, whatever its bucket.
+      expect(yield* Effect.flip(limits.aroundAttempt("rpc", 1)(Effect.sync(() => sent.count++)))).toBeInstanceOf(
+        CreditBudgetExceeded
+      )
+      expect(sent.count).toBe(100)
+    }))
+})
+
+const redisMissing = Servers.unavailable("redis")
+describe.skipIf(redisMissing !== undefined)(Servers.title("RateLimits over redis-server", redisMissing), () => {
+  /** Two limiters, each with its own connection to one Redis, as two processes would have. */
+  const twoLimiters = (options: RateLimits.Options) =>
+    Effect.gen(function*() {
+      const redis = yield* Servers.redis
+      const build = Effect.map(
+        Layer.build(RateLimitsRedis.layer(options, { host: redis.host, port: redis.port })),
+        Context.get(RateLimits.RateLimits)
+      )
+      return [yield* build, yield* build, redis] as const
+    })
+
+  it.live(
+    "two limiters sharing one Redis never put more than 10 DAS starts in any second together",
+    () =>
+      Effect.scoped(Effect.gen(function*() {
+        const [a, b] = yield* twoLimiters({ plan: "developer", scope: RateLimits.fingerprint("k") })
+        const recorded: Array<{ readonly by: string; readonly at: number }> = []
+        const run = (limits: RateLimits.RateLimitsShape, by: string) =>
+          Effect.forEach(
+            Array.from({ length: 14 }),
+            () => limits.aroundAttempt("das")(Effect.sync(() => recorded.push({ by, at: Date.now() }))),
+            { concurrency: "unbounded", discard: true }
+          )
+        yield* Effect.all([run(a, "a"), run(b, "b")], { concurrency: 2 })
+        expect(recorded.filter((r) => r.by === "a")).toHaveLength(14)
+        expect(recorded.filter((r) => r.by === "b")).toHaveLength(14)
+        expect(maxInWindow(recorded.map((r) => r.at))).toBeLessThanOrEqual(10)
+      })),
+    30_000
+  )
+
+  it.live(
+    "a budget of 1,000 credits shared by two limiters sends exactly 100 calls of 10",
+    () =>
+      Effect.scoped(Effect.gen(function*() {
+        const apiKey = "rate-limits-test-api-key-7f3a"
+        const [a, b, redis] = yield* twoLimiters({ scope: RateLimits.fingerprint(apiKey), creditBudget: 1_000 })
+        const sent = { count: 0 }
+        const [ra, rb] = yield* Effect.all([spendUntilRefused(a, sent), spendUntilRefused(b, sent)], {
+          concurrency: 2
+        })
+        expect(sent.count).toBe(100)
+        expect(ra).toBeInstanceOf(CreditBudgetExceeded)
+        expect(rb).toBeInstanceOf(CreditBudgetExceeded)
+        // Redis holds the budget under the key's fingerprint, never the key.
+        const client = yield* Effect.acquireRelease(
+          Effect.sync(() => new IORedis(redis.port, redis.host, { lazyConnect: true, maxRetriesPerRequest: 0 })),
+          (c) => Effect.promise(() => c.quit())
+        )
+        const keys = yield* Effect.promise(async () => {
+          await client.connect()
+          return client.keys("*")
+        })
+        expect(keys).toEqual([`solfx:limits:${RateLimits.fingerprint(apiKey)}:credits`])
+        expect(keys.join()).not.toContain(apiKey)
+      })),
+    30_000
+  )
+})
