@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
 
 // Tests read each workspace package from its `src` through the "@solfx/source" export condition.
@@ -9,6 +10,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 60_000,
-    hookTimeout: 60_000
+    hookTimeout: 60_000,
+    setupFiles: [fileURLToPath(new URL("./vitest.setup.ts", import.meta.url))]
   }
 })

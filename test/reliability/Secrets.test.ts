@@ -7,7 +7,7 @@
  * and span attributes. The count of leaks must be 0.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { describe, expect, it } from "@effect/vitest"
+import { beforeEach, describe, expect, it } from "@effect/vitest"
 import * as Admin from "@solfx/admin/Admin"
 import * as WebhookReceiver from "@solfx/admin/WebhookReceiver"
 import * as Webhooks from "@solfx/admin/Webhooks"
@@ -396,7 +396,8 @@ const solfx = (args: ReadonlyArray<string>, env: Record<string, string>): Promis
     )
   })
 
-describe.skipIf(!hasCli)("secrets in the CLI's output (child process)", () => {
+describe("secrets in the CLI's output (child process)", () => {
+  beforeEach((ctx) => ctx.skip(!hasCli, "the CLI's sources absent (packages/cli/src/bin.ts)"))
   it.live("failure lines and normal output never show the key or the auth header", () =>
     Effect.scoped(Effect.gen(function*() {
       const main = yield* Emulator.make(emulatorOptions)
