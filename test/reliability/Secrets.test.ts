@@ -391,69 +391,82 @@ const solfx = (args: ReadonlyArray<string>, env: Record<string, string>): Promis
     execFile(
       process.execPath,
       ["--conditions=@solfx/source", "--import", "tsx", BIN, ...args],
-      { cwd: ROOT, env: { ...clean, NO_COLOR: "1", ...env }, timeout: 60_000 },
+      { cwd: ROOT, env: { ...clean, NO_COLOR: "1", ...env }, timeout: 240_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })
     )
   })
 
 describe("secrets in the CLI's output (child process)", () => {
   beforeEach((ctx) => ctx.skip(!hasCli, "the CLI's sources absent (packages/cli/src/bin.ts)"))
-  it.live("failure lines and normal output never show the key or the auth header", () =>
-    Effect.scoped(Effect.gen(function*() {
-      const main = yield* Emulator.make(emulatorOptions)
-      const faulty = (kind: FaultOptions["kinds"][number]) =>
-        Emulator.make({
-          ...emulatorOptions,
-          faults: { rate: 1, kinds: [kind], retryAfterSeconds: 0.01, slowMs: 60_000 }
+  it.live(
+    "failure lines and normal output never show the key or the auth header",
+    () =>
+      Effect.scoped(Effect.gen(function*() {
+        const main = yield* Emulator.make(emulatorOptions)
+        const faulty = (kind: FaultOptions["kinds"][number]) =>
+          Emulator.make({
+            ...emulatorOptions,
+            faults: { rate: 1, kinds: [kind], retryAfterSeconds: 0.01, slowMs: 60_000 }
+          })
+        const limited = yield* faulty("429")
+        const failing = yield* faulty("500")
+        const malformed = yield* faulty("malformed")
+        const at = (url: string) => ({
+          SOLFX_RPC_URL: url,
+          SOLFX_REST_URL: url,
+          SOLFX_V0_URL: url,
+          SOLFX_ADMIN_URL: url
         })
-      const limited = yield* faulty("429")
-      const failing = yield* faulty("500")
-      const malformed = yield* faulty("malformed")
-      const at = (url: string) => ({ SOLFX_RPC_URL: url, SOLFX_REST_URL: url, SOLFX_V0_URL: url, SOLFX_ADMIN_URL: url })
-      const cases: ReadonlyArray<
-        readonly [name: string, expected: string, args: ReadonlyArray<string>, env: Record<string, string>]
-      > = [
-        ["Unauthorized", "Unauthorized", ["wallet", "identity", WALLET], { SOLFX_API_KEY: WRONG_KEY, ...at(main.url) }],
-        [
-          "InvalidRequest, key as a flag",
-          "InvalidRequest",
-          ["--api-key", KEY, "wallet", "balances", "not-a-wallet"],
-          at(main.url)
-        ],
-        ["InsecureTransport", "InsecureTransport", ["zk", "latest-signatures"], {
-          SOLFX_API_KEY: KEY,
-          ...at("http://api.example.com")
-        }],
-        ["TransportError", "TransportError", ["wallet", "funded-by", WALLET], {
-          SOLFX_API_KEY: KEY,
-          ...at("http://127.0.0.1:1")
-        }],
-        ["ProjectMismatch", "ProjectMismatch", ["usage", OTHER_PROJECT], { SOLFX_API_KEY: KEY, ...at(main.url) }],
-        ["JsonRpcError", "JsonRpcError", ["zk", "transaction", randomSignature()], {
-          SOLFX_API_KEY: KEY,
-          ...at(main.url)
-        }],
-        ["RateLimited", "RateLimited", ["wallet", "history", WALLET], { SOLFX_API_KEY: KEY, ...at(limited.url) }],
-        ["HttpError", "HttpError", ["wallet", "transfers", WALLET], { SOLFX_API_KEY: KEY, ...at(failing.url) }],
-        ["DecodeError", "DecodeError", ["zk", "latest-signatures"], { SOLFX_API_KEY: KEY, ...at(malformed.url) }],
-        ["webhooks (table)", "Success", ["webhooks"], { SOLFX_API_KEY: KEY, ...at(main.url) }],
-        ["webhooks (--json)", "Success", ["--json", "webhooks"], { SOLFX_API_KEY: KEY, ...at(main.url) }]
-      ]
-      const runs = yield* Effect.promise(() => Promise.all(cases.map(([, , args, env]) => solfx(args, env))))
-      runs.forEach((run, i) => {
-        const [name, expected] = cases[i]!
-        const output = `${run.stdout}\n${run.stderr}`
-        if (expected === "Success") {
-          expect(run.code, `${name}: ${output}`).toBe(0)
-          expect(run.stdout, name).toContain("hooks.example.com")
-        } else {
-          expect(run.code, `${name}: ${output}`).toBe(1)
-          expect(run.stderr.trim(), name).toMatch(new RegExp(`^${expected}: `))
-        }
-        record(`cli ${name}`, [run.stdout, run.stderr])
-      })
-      console.log(`[reliability] cli runs: ${runs.length} (${cases.map((c) => c[1]).join(", ")})`)
-    })))
+        const cases: ReadonlyArray<
+          readonly [name: string, expected: string, args: ReadonlyArray<string>, env: Record<string, string>]
+        > = [
+          ["Unauthorized", "Unauthorized", ["wallet", "identity", WALLET], {
+            SOLFX_API_KEY: WRONG_KEY,
+            ...at(main.url)
+          }],
+          [
+            "InvalidRequest, key as a flag",
+            "InvalidRequest",
+            ["--api-key", KEY, "wallet", "balances", "not-a-wallet"],
+            at(main.url)
+          ],
+          ["InsecureTransport", "InsecureTransport", ["zk", "latest-signatures"], {
+            SOLFX_API_KEY: KEY,
+            ...at("http://api.example.com")
+          }],
+          ["TransportError", "TransportError", ["wallet", "funded-by", WALLET], {
+            SOLFX_API_KEY: KEY,
+            ...at("http://127.0.0.1:1")
+          }],
+          ["ProjectMismatch", "ProjectMismatch", ["usage", OTHER_PROJECT], { SOLFX_API_KEY: KEY, ...at(main.url) }],
+          ["JsonRpcError", "JsonRpcError", ["zk", "transaction", randomSignature()], {
+            SOLFX_API_KEY: KEY,
+            ...at(main.url)
+          }],
+          ["RateLimited", "RateLimited", ["wallet", "history", WALLET], { SOLFX_API_KEY: KEY, ...at(limited.url) }],
+          ["HttpError", "HttpError", ["wallet", "transfers", WALLET], { SOLFX_API_KEY: KEY, ...at(failing.url) }],
+          ["DecodeError", "DecodeError", ["zk", "latest-signatures"], { SOLFX_API_KEY: KEY, ...at(malformed.url) }],
+          ["webhooks (table)", "Success", ["webhooks"], { SOLFX_API_KEY: KEY, ...at(main.url) }],
+          ["webhooks (--json)", "Success", ["--json", "webhooks"], { SOLFX_API_KEY: KEY, ...at(main.url) }]
+        ]
+        const runs = yield* Effect.promise(() => Promise.all(cases.map(([, , args, env]) => solfx(args, env))))
+        runs.forEach((run, i) => {
+          const [name, expected] = cases[i]!
+          const output = `${run.stdout}\n${run.stderr}`
+          if (expected === "Success") {
+            expect(run.code, `${name}: ${output}`).toBe(0)
+            expect(run.stdout, name).toContain("hooks.example.com")
+          } else {
+            // An argument refused before any request is a bad argument: exit 2 (README, exit codes).
+            expect(run.code, `${name}: ${output}`).toBe(expected === "InvalidRequest" ? 2 : 1)
+            expect(run.stderr.trim(), name).toMatch(new RegExp(`^${expected}: `))
+          }
+          record(`cli ${name}`, [run.stdout, run.stderr])
+        })
+        console.log(`[reliability] cli runs: ${runs.length} (${cases.map((c) => c[1]).join(", ")})`)
+      })),
+    { timeout: 300_000 }
+  )
 })
 
 describe("secrets summary", () => {

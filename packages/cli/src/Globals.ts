@@ -10,6 +10,8 @@
  */
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
+import * as SolfxConfig from "@solfx/core/Config"
+import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
@@ -28,25 +30,36 @@ export const options = {
   emulator: Options.boolean("emulator").pipe(
     Options.withDescription("Start an embedded emulator in-process and point every base URL at it")
   ),
+  // Each flag falls back to its variable, read through @solfx/core/Config (one reading of SOLFX_*).
   apiKey: Options.redacted("api-key").pipe(
     Options.withDescription("API key (overrides SOLFX_API_KEY); for `solfx emulator`, the key it serves"),
-    Options.optional
+    Options.optional,
+    Options.withFallbackConfig(Config.option(SolfxConfig.env.apiKey))
+  ),
+  url: Options.text("url").pipe(
+    Options.withDescription("One base URL for all four hosts, e.g. an emulator's (overrides SOLFX_URL)"),
+    Options.optional,
+    Options.withFallbackConfig(Config.option(SolfxConfig.env.url))
   ),
   rpcUrl: Options.text("rpc-url").pipe(
-    Options.withDescription("JSON-RPC base URL (overrides SOLFX_RPC_URL)"),
-    Options.optional
+    Options.withDescription("JSON-RPC base URL (overrides SOLFX_RPC_URL and --url)"),
+    Options.optional,
+    Options.withFallbackConfig(Config.option(SolfxConfig.env.rpc))
   ),
   restUrl: Options.text("rest-url").pipe(
-    Options.withDescription("Wallet API base URL (overrides SOLFX_REST_URL)"),
-    Options.optional
+    Options.withDescription("Wallet API base URL (overrides SOLFX_REST_URL and --url)"),
+    Options.optional,
+    Options.withFallbackConfig(Config.option(SolfxConfig.env.rest))
   ),
   v0Url: Options.text("v0-url").pipe(
-    Options.withDescription("Base URL of /v0 endpoints (overrides SOLFX_V0_URL)"),
-    Options.optional
+    Options.withDescription("Base URL of /v0 endpoints (overrides SOLFX_V0_URL and --url)"),
+    Options.optional,
+    Options.withFallbackConfig(Config.option(SolfxConfig.env.v0))
   ),
   adminUrl: Options.text("admin-url").pipe(
-    Options.withDescription("Admin base URL (overrides SOLFX_ADMIN_URL)"),
-    Options.optional
+    Options.withDescription("Admin base URL (overrides SOLFX_ADMIN_URL and --url)"),
+    Options.optional,
+    Options.withFallbackConfig(Config.option(SolfxConfig.env.admin))
   )
 }
 
@@ -60,6 +73,7 @@ export interface Globals {
   readonly json: boolean
   readonly emulator: boolean
   readonly apiKey: Option.Option<Redacted.Redacted<string>>
+  readonly url: Option.Option<string>
   readonly rpcUrl: Option.Option<string>
   readonly restUrl: Option.Option<string>
   readonly v0Url: Option.Option<string>
@@ -79,7 +93,15 @@ export const root = Command.make(
 ).pipe(Command.withDescription("solfx: the Solana data service from the shell"))
 
 const FLAGS = new Set(["--json", "--emulator"])
-const VALUED = new Set(["--api-key", "--rpc-url", "--rest-url", "--v0-url", "--admin-url"])
+const VALUED = new Set(["--api-key", "--url", "--rpc-url", "--rest-url", "--v0-url", "--admin-url"])
+
+/**
+ * Whether a global option takes the next argument as its value (`--api-key K`, not `--api-key=K`).
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const takesValue = (arg: string): boolean => VALUED.has(arg)
 
 /**
  * Moves the global options (and the values of those that take one) in front of

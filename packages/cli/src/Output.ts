@@ -16,6 +16,7 @@ import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import * as Format from "./Format.js"
 import * as Progress from "./Progress.js"
+import * as Terminal from "./Terminal.js"
 
 /**
  * How a stream of rows is shown.
@@ -71,6 +72,10 @@ const BLOCK = 500
 
 const write = (text: string) => Effect.sync(() => void process.stdout.write(text))
 
+/** Human lines, each made inert (tables and fields already are; this covers free text built from data). */
+const humanLines = (lines: ReadonlyArray<string>): string =>
+  lines.flatMap((l) => l.split("\n")).map((l) => Terminal.escapeControl(l) + "\n").join("")
+
 /**
  * The JSON line of a value (no trailing newline).
  *
@@ -95,11 +100,11 @@ export const make = (options: { readonly json: boolean; readonly interactive?: b
   return {
     json,
     interactive,
-    text: (...lines) => json ? Effect.void : write(lines.map((l) => l + "\n").join("")),
+    text: (...lines) => json ? Effect.void : write(humanLines(lines)),
     value: (value, human) => {
       if (json) return write(jsonLine(value) + "\n")
       const lines = human(value)
-      return write((typeof lines === "string" ? lines : lines.join("\n")) + "\n")
+      return write(humanLines(typeof lines === "string" ? [lines] : lines))
     },
     rows: <A, E, R>(rows: Stream.Stream<A, E, R>, o: RowsOptions<A>) =>
       Effect.scoped(Effect.gen(function*() {

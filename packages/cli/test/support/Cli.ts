@@ -49,11 +49,11 @@ const collect = (child: ChildProcess): Promise<Result> =>
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }))
   })
 
-/** Runs `solfx args...` to completion (killed after 60 s). */
+/** Runs `solfx args...` to completion (killed after 240 s: a bound for a hung child, not a speed check). */
 export const solfx = (args: ReadonlyArray<string>, options: RunOptions = {}): Effect.Effect<Result> =>
   Effect.promise(() => {
     const child = start(args, options)
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000)
+    const timer = setTimeout(() => child.kill("SIGKILL"), 240_000)
     return collect(child).finally(() => clearTimeout(timer))
   })
 

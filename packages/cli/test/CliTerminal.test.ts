@@ -1,0 +1,154 @@
+/**
+ * What `solfx` puts on the terminal, as a child process: one base URL (`--url`,
+ * `SOLFX_URL`) against a separately started `solfx emulator`; a group's own help;
+ * no ANSI when piped; the "more pages" note of every paginated command without
+ * `--all`; and the configured key in no output, usage errors included.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import { morePagesNote } from "../src/Handler.js"
+import { exited, firstLine, jsonLines, solfx, start } from "./support/Cli.js"
+
+const KEY = "5c1e0f9a-3d7b-4c2e-9f61-2a8b7c4d0e13"
+
+/** `solfx emulator` in its own process, stopped when the test's scope closes. */
+const separateEmulator = Effect.acquireRelease(
+  Effect.promise(async () => {
+    const child = start(["emulator", "--port", "0", "--seed", "3", "--api-key", KEY])
+    const info = JSON.parse(await firstLine(child)) as {
+      url: string
+      projectId: string
+      samples: Record<string, string>
+    }
+    return { child, info }
+  }),
+  ({ child }) => Effect.promise(() => (child.kill("SIGINT"), exited(child)))
+)
+
+describe("solfx on the terminal", () => {
+  it.scopedLive(
+    "SOLFX_URL and --url point every host at a separately started `solfx emulator`",
+    () =>
+      Effect.gen(function*() {
+        const { info } = yield* separateEmulator
+        const [balances, usage, override] = yield* Effect.all([
+          solfx(["wallet", "balances", info.samples["wallet"]!, "--json"], {
+            env: { SOLFX_URL: info.url, SOLFX_API_KEY: KEY }
+          }),
+          solfx(["--url", info.url, "usage", info.projectId, "--json"], { env: { SOLFX_API_KEY: KEY } }),
+          // A host's own variable overrides the one URL: the admin host is sent nowhere useful.
+          solfx(["usage", info.projectId, "--json"], {
+            env: { SOLFX_URL: info.url, SOLFX_ADMIN_URL: "http://127.0.0.1:9", SOLFX_API_KEY: KEY }
+          })
+        ], { concurrency: 3 })
+        expect(balances!.code, balances!.stderr).toBe(0)
+        expect(jsonLines(balances!.stdout).length).toBeGreaterThan(0)
+        expect(usage!.code, usage!.stderr).toBe(0)
+        expect(jsonLines(usage!.stdout)[0]).toMatchObject({ creditsUsed: expect.any(Number) })
+        expect(override!.code).toBe(1)
+        expect(override!.stderr).toMatch(/^TransportError: /)
+      }),
+    { timeout: 240_000 }
+  )
+
+  it.live(
+    "a group's help lists its own subcommands; a wrong one is a usage error that says which exist",
+    () =>
+      Effect.gen(function*() {
+        const [wrong, help, bare] = yield* Effect.all([
+          solfx(["wallet", "frobnicate"]),
+          solfx(["wallet", "--help"]),
+          solfx(["das"])
+        ], { concurrency: 3 })
+        expect(wrong!.code).toBe(2)
+        expect(wrong!.stdout).toBe("")
+        expect(wrong!.stderr).toContain("Invalid subcommand for solfx wallet")
+        for (const sub of ["identity", "identities", "funded-by", "balances", "history", "transfers"]) {
+          expect(wrong!.stderr).toContain(`'${sub}'`)
+          expect(help!.stdout).toContain(`- ${sub}`)
+        }
+        expect(wrong!.stderr).not.toContain("'emulator'")
+        expect(help!.code).toBe(0)
+        expect(help!.stdout).toContain("$ solfx wallet <command>")
+        expect(bare!.code).toBe(0)
+        expect(bare!.stdout).toContain("- token-accounts")
+        // Piped (not a terminal): no ANSI escape anywhere, help and errors included.
+        for (const r of [wrong!, help!, bare!]) expect(r.stdout + r.stderr).not.toContain("\u001b")
+      }),
+    { timeout: 240_000 }
+  )
+
+  it.live("root help and usage errors carry no ANSI when piped", () =>
+    Effect.gen(function*() {
+      const [help, usage] = yield* Effect.all([
+        solfx(["--help"]),
+        solfx(["das", "proofs", "x", "--limit", "abc"])
+      ], { concurrency: 2 })
+      expect(help!.code).toBe(0)
+      expect(help!.stdout).toContain("COMMANDS")
+      expect(usage!.code).toBe(2)
+      for (const r of [help!, usage!]) expect(r.stdout + r.stderr).not.toContain("\u001b")
+    }), { timeout: 240_000 })
+
+  it.live(
+    "no output contains the configured key, even when it is pasted as an option's value",
+    () =>
+      Effect.gen(function*() {
+        const wallet = "86xCnPeV69n6t3DnyGvkKobf9FdN2H9oiVDdaMpo2MMY"
+        const runs = yield* Effect.all([
+          solfx(["wallet", "balances", wallet, "--limit", KEY], { env: { SOLFX_API_KEY: KEY } }),
+          solfx(["wallet", "balances", wallet, "--api-key", KEY, "--limit", KEY]),
+          solfx(["das", "assets-by-authority", wallet, "--sort", KEY], { env: { SOLFX_API_KEY: KEY } }),
+          // Not configured at all: a long value is still not echoed.
+          solfx(["wallet", "balances", wallet, "--limit", KEY])
+        ], { concurrency: 3 })
+        for (const r of runs) {
+          expect(r.code, r.stderr).toBe(2)
+          expect(r.stderr.trim()).not.toBe("")
+          expect(r.stdout + r.stderr).not.toContain(KEY)
+        }
+        expect(runs[0]!.stderr).toContain("is not a integer")
+      }),
+    { timeout: 240_000 }
+  )
+})
+
+describe("the more-pages note", () => {
+  it.scopedLive(
+    "every paginated command without --all says on stderr that more pages exist; with --all it does not",
+    () =>
+      Effect.gen(function*() {
+        const { info } = yield* separateEmulator
+        const env = { SOLFX_URL: info.url, SOLFX_API_KEY: KEY }
+        const s = info.samples
+        const paginated: ReadonlyArray<ReadonlyArray<string>> = [
+          ["das", "token-accounts", s["dasOwner"]!],
+          ["das", "assets-by-authority", s["dasAuthority"]!],
+          ["das", "asset-signatures", s["dasCompressedAsset"]!],
+          ["zk", "signatures-for-address", s["compressionAddress"]!],
+          ["zk", "mint-holders", s["compressedMint"]!],
+          ["zk", "token-accounts", s["compressedTokenOwner"]!],
+          ["zk", "token-balances", s["compressedTokenOwner"]!],
+          ["zk", "token-owner-signatures", s["compressedTokenOwner"]!],
+          ["wallet", "balances", s["wallet"]!],
+          ["wallet", "history", s["wallet"]!],
+          ["wallet", "transfers", s["wallet"]!]
+        ]
+        const firstPages = yield* Effect.all(
+          paginated.map((args) => solfx([...args, "--limit", "1", "--json"], { env })),
+          { concurrency: 3 }
+        )
+        firstPages.forEach((r, i) => {
+          const what = paginated[i]!.slice(0, 2).join(" ")
+          expect(r.code, `${what}: ${r.stderr}`).toBe(0)
+          expect(r.stderr, what).toBe(`${morePagesNote}\n`)
+          // stdout stays pure data: the first page only (wallet balances may add native SOL to its page).
+          expect(jsonLines(r.stdout).length, what).toBeGreaterThan(0)
+        })
+        const every = yield* solfx(["wallet", "history", s["wallet"]!, "--all", "--limit", "100", "--json"], { env })
+        expect(every.code, every.stderr).toBe(0)
+        expect(every.stderr).toBe("")
+      }),
+    { timeout: 240_000 }
+  )
+})
