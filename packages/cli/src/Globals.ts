@@ -17,6 +17,14 @@ import type * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import { UsageError } from "./Failure.js"
 
+/** An optional flag that falls back to its `SOLFX_*` variable, read through @solfx/core/Config. */
+const fallingBack = <A>(flag: Options.Options<A>, variable: Config.Config<A>, description: string) =>
+  flag.pipe(
+    Options.withDescription(description),
+    Options.optional,
+    Options.withFallbackConfig(Config.option(variable))
+  )
+
 /**
  * The global options, declared once on `root` so every subcommand shares them.
  *
@@ -30,36 +38,35 @@ export const options = {
   emulator: Options.boolean("emulator").pipe(
     Options.withDescription("Start an embedded emulator in-process and point every base URL at it")
   ),
-  // Each flag falls back to its variable, read through @solfx/core/Config (one reading of SOLFX_*).
-  apiKey: Options.redacted("api-key").pipe(
-    Options.withDescription("API key (overrides SOLFX_API_KEY); for `solfx emulator`, the key it serves"),
-    Options.optional,
-    Options.withFallbackConfig(Config.option(SolfxConfig.env.apiKey))
+  apiKey: fallingBack(
+    Options.redacted("api-key"),
+    SolfxConfig.env.apiKey,
+    "API key (overrides SOLFX_API_KEY); for `solfx emulator`, the key it serves"
   ),
-  url: Options.text("url").pipe(
-    Options.withDescription("One base URL for all four hosts, e.g. an emulator's (overrides SOLFX_URL)"),
-    Options.optional,
-    Options.withFallbackConfig(Config.option(SolfxConfig.env.url))
+  url: fallingBack(
+    Options.text("url"),
+    SolfxConfig.env.url,
+    "One base URL for all four hosts, e.g. an emulator's (overrides SOLFX_URL)"
   ),
-  rpcUrl: Options.text("rpc-url").pipe(
-    Options.withDescription("JSON-RPC base URL (overrides SOLFX_RPC_URL and --url)"),
-    Options.optional,
-    Options.withFallbackConfig(Config.option(SolfxConfig.env.rpc))
+  rpcUrl: fallingBack(
+    Options.text("rpc-url"),
+    SolfxConfig.env.rpc,
+    "JSON-RPC base URL (overrides SOLFX_RPC_URL and --url)"
   ),
-  restUrl: Options.text("rest-url").pipe(
-    Options.withDescription("Wallet API base URL (overrides SOLFX_REST_URL and --url)"),
-    Options.optional,
-    Options.withFallbackConfig(Config.option(SolfxConfig.env.rest))
+  restUrl: fallingBack(
+    Options.text("rest-url"),
+    SolfxConfig.env.rest,
+    "Wallet API base URL (overrides SOLFX_REST_URL and --url)"
   ),
-  v0Url: Options.text("v0-url").pipe(
-    Options.withDescription("Base URL of /v0 endpoints (overrides SOLFX_V0_URL and --url)"),
-    Options.optional,
-    Options.withFallbackConfig(Config.option(SolfxConfig.env.v0))
+  v0Url: fallingBack(
+    Options.text("v0-url"),
+    SolfxConfig.env.v0,
+    "Base URL of /v0 endpoints (overrides SOLFX_V0_URL and --url)"
   ),
-  adminUrl: Options.text("admin-url").pipe(
-    Options.withDescription("Admin base URL (overrides SOLFX_ADMIN_URL and --url)"),
-    Options.optional,
-    Options.withFallbackConfig(Config.option(SolfxConfig.env.admin))
+  adminUrl: fallingBack(
+    Options.text("admin-url"),
+    SolfxConfig.env.admin,
+    "Admin base URL (overrides SOLFX_ADMIN_URL and --url)"
   )
 }
 
