@@ -152,11 +152,3 @@ export const console = (base: Console.Console, terminal: Terminal): Console.Cons
  */
 export const provide = (terminal: Terminal) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Console.consoleWith((base) => Effect.withConsole(self, console(base, terminal)))
-
-/**
- * Writes lines to stderr, cleaned for `terminal` (notes such as "more pages exist").
- *
- * @since 0.1.0
- * @category output
- */
-export const note = (line: string): Effect.Effect<void> => Console.error(line)

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { morePagesNote } from "../src/Handler.js"
-import { exited, firstLine, jsonLines, solfx, start } from "./support/Cli.js"
+import { exited, firstLine, inProcess, jsonLines, solfx, start } from "./support/Cli.js"
 
 const KEY = "5c1e0f9a-3d7b-4c2e-9f61-2a8b7c4d0e13"
 
@@ -95,13 +95,14 @@ describe("solfx on the terminal", () => {
     () =>
       Effect.gen(function*() {
         const wallet = "86xCnPeV69n6t3DnyGvkKobf9FdN2H9oiVDdaMpo2MMY"
+        // In this process (the same Cli.main the bin runs): a child per line would cost seconds each.
         const runs = yield* Effect.all([
-          solfx(["wallet", "balances", wallet, "--limit", KEY], { env: { SOLFX_API_KEY: KEY } }),
-          solfx(["wallet", "balances", wallet, "--api-key", KEY, "--limit", KEY]),
-          solfx(["das", "assets-by-authority", wallet, "--sort", KEY], { env: { SOLFX_API_KEY: KEY } }),
+          inProcess(["wallet", "balances", wallet, "--limit", KEY], { SOLFX_API_KEY: KEY }),
+          inProcess(["wallet", "balances", wallet, "--api-key", KEY, "--limit", KEY]),
+          inProcess(["das", "assets-by-authority", wallet, "--sort", KEY], { SOLFX_API_KEY: KEY }),
           // Not configured at all: a long value is still not echoed.
-          solfx(["wallet", "balances", wallet, "--limit", KEY])
-        ], { concurrency: 3 })
+          inProcess(["wallet", "balances", wallet, "--limit", KEY])
+        ])
         for (const r of runs) {
           expect(r.code, r.stderr).toBe(2)
           expect(r.stderr.trim()).not.toBe("")
@@ -134,9 +135,9 @@ describe("the more-pages note", () => {
           ["wallet", "history", s["wallet"]!],
           ["wallet", "transfers", s["wallet"]!]
         ]
+        // In this process (the same Cli.main the bin runs), one after the other: eleven children would cost a minute.
         const firstPages = yield* Effect.all(
-          paginated.map((args) => solfx([...args, "--limit", "1", "--json"], { env })),
-          { concurrency: 3 }
+          paginated.map((args) => inProcess([...args, "--limit", "1", "--json"], env))
         )
         firstPages.forEach((r, i) => {
           const what = paginated[i]!.slice(0, 2).join(" ")
@@ -145,7 +146,7 @@ describe("the more-pages note", () => {
           // stdout stays pure data: the first page only (wallet balances may add native SOL to its page).
           expect(jsonLines(r.stdout).length, what).toBeGreaterThan(0)
         })
-        const every = yield* solfx(["wallet", "history", s["wallet"]!, "--all", "--limit", "100", "--json"], { env })
+        const every = yield* inProcess(["wallet", "history", s["wallet"]!, "--all", "--limit", "100", "--json"], env)
         expect(every.code, every.stderr).toBe(0)
         expect(every.stderr).toBe("")
       }),
