@@ -10,10 +10,15 @@ import * as Options from "@effect/cli/Options"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
-import { root } from "./Globals.js"
+import { type Globals, root } from "./Globals.js"
 import * as Output from "./Output.js"
 import * as Services from "./Services.js"
+
+/** The configured key (flag or SOLFX_API_KEY): data from the service never prints it either. */
+const secretsOf = (globals: Globals): ReadonlyArray<string> =>
+  Option.toArray(Option.map(globals.apiKey, Redacted.value))
 
 /**
  * Runs a command body with every service (configured from the global options)
@@ -28,7 +33,7 @@ export const withServices = <A, E>(
   Effect.gen(function*() {
     const globals = yield* root
     return yield* body.pipe(
-      Effect.provide(Output.layer({ json: globals.json })),
+      Effect.provide(Output.layer({ json: globals.json, secrets: secretsOf(globals) })),
       Effect.provide(Services.layer(globals))
     )
   })
@@ -40,7 +45,10 @@ export const withServices = <A, E>(
  * @category handlers
  */
 export const withOutput = <A, E, R>(body: Effect.Effect<A, E, R | Output.Output>) =>
-  Effect.flatMap(root, (globals) => Effect.provide(body, Output.layer({ json: globals.json })))
+  Effect.flatMap(
+    root,
+    (globals) => Effect.provide(body, Output.layer({ json: globals.json, secrets: secretsOf(globals) }))
+  )
 
 /**
  * `--all`: stream every page. Without it a paginated command shows the first page.

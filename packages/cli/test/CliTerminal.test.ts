@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
 import { morePagesNote } from "../src/Handler.js"
 import { exited, firstLine, inProcess, jsonLines, solfx, start } from "./support/Cli.js"
 
@@ -112,6 +114,38 @@ describe("solfx on the terminal", () => {
       }),
     { timeout: 240_000 }
   )
+})
+
+describe("hostile service data", () => {
+  it.scopedLive("a name holding terminal escapes and the key: escaped and redacted in the table, exact JSON but no key with --json", () =>
+    Effect.gen(function*() {
+      const wallet = "86xCnPeV69n6t3DnyGvkKobf9FdN2H9oiVDdaMpo2MMY"
+      const name = `Evil\u001b[2J\u001b]0;owned\u0007 ${KEY}`
+      // A server that answers every identity request with that name.
+      const server = yield* Effect.acquireRelease(
+        Effect.promise(() =>
+          new Promise<Server>((resolve) => {
+            const s = createServer((_, res) => {
+              res.writeHead(200, { "content-type": "application/json" })
+              res.end(JSON.stringify({ address: wallet, type: "wallet", name, category: "test" }))
+            })
+            s.listen(0, "127.0.0.1", () => resolve(s))
+          })
+        ),
+        (s) => Effect.promise(() => new Promise((resolve) => s.close(resolve)))
+      )
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      const env = { SOLFX_URL: url, SOLFX_API_KEY: KEY }
+      const table = yield* inProcess(["wallet", "identity", wallet], env)
+      const json = yield* inProcess(["wallet", "identity", wallet, "--json"], env)
+      expect(table.code, table.stderr).toBe(0)
+      expect(json.code, json.stderr).toBe(0)
+      expect(table.stdout).toContain("Evil\\u001b[2J\\u001b]0;owned\\u0007 <redacted>")
+      expect(table.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/)
+      // --json: exact JSON of what came (JSON.stringify escapes the controls), the key excepted.
+      expect(JSON.parse(json.stdout).name).toBe("Evil\u001b[2J\u001b]0;owned\u0007 <redacted>")
+      for (const r of [table, json]) expect(r.stdout + r.stderr).not.toContain(KEY)
+    }))
 })
 
 describe("the more-pages note", () => {
