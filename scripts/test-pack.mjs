@@ -2,15 +2,17 @@
 /**
  * `npm run test:pack`: what a user gets from `npm install`.
  *
- * Builds every package, packs each public one with `npm pack`, installs the
- * tarballs into a fresh project outside the workspace (in the OS temp dir, with
- * effect, @effect/platform, @effect/platform-node and typescript at the
- * workspace's exact versions), type-checks an example program against the
- * published `.d.ts` (strict, NodeNext, library checks on), runs it against an
- * emulator it starts from the installed `@solfx/emulator`, and asserts its
- * output, the same through `@solfx/sdk/neutral` (and that `@solfx/webhooks`
- * imports). It also checks that `internal/` paths are closed, to the type
- * checker and at run time, and that the `solfx` bin runs.
+ * Runs exactly the README's Install steps: its first command (`npm run -s pack:local`,
+ * which builds every package and packs each public one into packs/) in this
+ * repository, its second (`npm install /path/to/solfx/packs/*.tgz effect@… …`) in an
+ * empty folder of the OS temp dir, with `/path/to/solfx` replaced by this
+ * repository's path. Then, to check what was installed, it adds typescript and
+ * @types/node, type-checks an example program against the published `.d.ts`
+ * (strict, NodeNext, library checks on), runs it against an emulator it starts
+ * from the installed `@solfx/emulator`, and asserts its output, the same through
+ * `@solfx/sdk/neutral` (and that `@solfx/webhooks` imports). It also checks
+ * that `internal/` paths are closed, to the type checker and at run time, that the
+ * `solfx` bin runs, and that npm refuses effect 4 next to the tarballs.
  *
  * `--keep` leaves the temp project in place (it is always kept on failure).
  */
@@ -21,10 +23,10 @@ import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
-// The published packages. @solfx/testing (private: test support only) is never packed.
+// The published packages (as scripts/pack.mjs packs them). @solfx/testing (private) is never packed.
 const PACKAGES = ["core", "http", "rpc", "wallet", "admin", "webhooks", "emulator", "sdk", "cli"]
-// Installed next to the tarballs, at the versions the workspace builds and tests with.
-const PEERS = ["effect", "@effect/platform", "@effect/platform-node", "typescript", "@types/node"]
+// Only for checking the install: the type checker and Node's types, at the workspace's versions.
+const TOOLS = ["typescript", "@types/node"]
 const keep = process.argv.includes("--keep")
 const started = Date.now()
 const work = mkdtempSync(join(tmpdir(), "solfx-pack-"))
@@ -51,44 +53,52 @@ const run = (command, args, { cwd = root, capture = false, expect = 0 } = {}) =>
 }
 const versionOf = (name) => JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")).version
 
-// 1. Build every package's dist (ESM + .d.ts).
-step("building: tsc -b tsconfig.build.json")
-run(join(root, "node_modules/.bin/tsc"), ["-b", "tsconfig.build.json"])
+// The README's Install steps: the commands of the first sh block of its "## Install" section.
+const readme = readFileSync(join(root, "README.md"), "utf8")
+const section = readme.slice(readme.indexOf("\n## Install\n"), readme.indexOf("\n## ", readme.indexOf("\n## Install\n") + 1))
+const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? ""
+const commands = block.split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"))
+if (commands.length !== 2) fail(`the README's Install block should hold 2 commands, it holds ${commands.length}`)
+const [packStep, installStep] = commands
 
-// 2. Pack every public package (each one's prepack checks its dist).
-const tarballs = join(work, "tarballs")
-mkdirSync(tarballs)
-step(`packing ${PACKAGES.length} packages into ${tarballs}`)
-const packed = run("npm", [
-  "pack",
-  "--json",
-  "--pack-destination",
-  tarballs,
-  ...PACKAGES.flatMap((p) => ["--workspace", `packages/${p}`])
-], { capture: true })
-const manifest = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("[")))
+// 1. In this repository: build and pack (README, first command).
+step(`README step 1, in ${root}: ${packStep}`)
+const packed = run("sh", ["-c", packStep], { capture: true }).stdout.trim().split("\n").filter((l) => l.endsWith(".tgz"))
 for (const p of PACKAGES) {
-  const entry = manifest.find((m) => m.name === `@solfx/${p}`)
-  if (!entry) fail(`npm pack produced no tarball for @solfx/${p}`)
-  const files = new Set(entry.files.map((f) => f.path))
+  const tarball = packed.find((t) => t.endsWith(`/solfx-${p}-0.1.0.tgz`))
+  if (tarball === undefined) fail(`${packStep} produced no tarball for @solfx/${p}`)
+  const files = new Set(
+    run("tar", ["-tzf", tarball], { capture: true }).stdout.split("\n").map((f) => f.replace(/^package\//, ""))
+  )
   for (const required of ["package.json", "dist/index.js", "dist/index.d.ts"]) {
     if (!files.has(required)) fail(`@solfx/${p}'s tarball lacks ${required}`)
   }
   const stray = [...files].filter((f) => /^(test|build)\//.test(f) || f.endsWith(".tsbuildinfo"))
   if (stray.length > 0) fail(`@solfx/${p}'s tarball holds files it should not: ${stray.slice(0, 5).join(", ")}`)
-  console.log(`  ${entry.filename}  ${entry.entryCount} files, ${(entry.size / 1024).toFixed(0)} kB`)
+  console.log(`  ${tarball}  ${files.size} entries`)
 }
 
-// 3. A fresh project outside the workspace, installing the tarballs.
+// 2. In an empty folder: install (README, second command, with this repository's path).
 const app = join(work, "app")
-mkdirSync(join(app, "src"), { recursive: true })
-writeFileSync(join(app, "package.json"), JSON.stringify({ name: "solfx-pack-check", private: true, type: "module" }, null, 2))
-const specs = [
-  ...manifest.map((m) => join(tarballs, m.filename)),
-  ...PEERS.map((name) => `${name}@${versionOf(name)}`)
-]
-step(`installing into ${app}: the tarballs, ${PEERS.map((n) => `${n}@${versionOf(n)}`).join(", ")}`)
-run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", ...specs], { cwd: app })
+mkdirSync(app)
+const install = installStep.replaceAll("/path/to/solfx", root)
+step(`README step 2, in the empty folder ${app}: ${install}`)
+const installed = run("sh", ["-c", install], { cwd: app, capture: true })
+if (/ERESOLVE|peer dep|npm error/i.test(installed.stderr)) fail(`the install was not clean:\n${installed.stderr}`)
+
+// 3. Tools for the checks below (not part of the README's steps), and ESM for the example.
+step(`adding ${TOOLS.map((n) => `${n}@${versionOf(n)}`).join(", ")} to check the install`)
+run("npm", [
+  "install",
+  "--prefer-offline",
+  "--no-audit",
+  "--no-fund",
+  "--loglevel=error",
+  ...TOOLS.map((n) => `${n}@${versionOf(n)}`)
+], { cwd: app })
+const appPackage = JSON.parse(readFileSync(join(app, "package.json"), "utf8"))
+writeFileSync(join(app, "package.json"), JSON.stringify({ ...appPackage, type: "module" }, null, 2))
+mkdirSync(join(app, "src"))
 
 // 4. The example: strict NodeNext, checked against the published .d.ts files (skipLibCheck off).
 writeFileSync(join(app, "tsconfig.json"), JSON.stringify({
@@ -196,6 +206,22 @@ check(
 )
 check(existsSync(join(app, "node_modules/.bin/solfx")), "the solfx bin is installed")
 run(join(app, "node_modules/.bin/solfx"), ["--help"], { cwd: app, capture: true })
+
+// 7. effect 4 is refused, with npm's own message, next to the same tarballs.
+step("checking that npm refuses effect 4 next to the tarballs")
+const effect4 = join(work, "effect4")
+mkdirSync(effect4)
+const refused = run("npm", ["install", "--no-audit", "--no-fund", ...packed, "effect@4"], {
+  cwd: effect4,
+  capture: true,
+  expect: null
+})
+check(
+  refused.status !== 0 && refused.stderr.includes("ERESOLVE") && /peer effect@"\^3\./.test(refused.stderr),
+  `npm should refuse effect 4 with ERESOLVE naming the effect 3 peer range, got exit ${refused.status}: ${
+    refused.stderr.split("\n").filter((l) => l.includes("npm error")).slice(0, 4).join(" | ")
+  }`
+)
 
 step("passed")
 if (!keep) rmSync(work, { recursive: true, force: true })

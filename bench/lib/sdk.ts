@@ -16,6 +16,6 @@ export const runtime = <S, E>(
     services.pipe(
       Layer.provide(HttpTransport.layer),
       Layer.provide(NodeHttpClient.layerUndici),
-      Layer.provide(Config.layer({ apiKey: emu.apiKey, baseUrl: emu.url }))
+      Layer.provide(Layer.succeed(Config.SolfxConfig, Config.make({ apiKey: emu.apiKey, baseUrl: emu.url })))
     )
   )

@@ -39,7 +39,7 @@ const maxInWindow = (times: ReadonlyArray<number>, window = 1000): number => {
 }
 
 describe("Admin against the emulator", () => {
-  it.live("20 calls from 20 fibers: zero 429s, at least 4.5 calls per second", () =>
+  it.live("20 calls from 20 fibers: zero 429s, at most 5 in any second at the server", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.EmulatorHandle
       const admin = yield* Admin.Admin
@@ -61,8 +61,8 @@ describe("Admin against the emulator", () => {
       expect(results).toHaveLength(20)
       expect(served.filter((r) => r.status === 429)).toEqual([])
       expect(served).toHaveLength(20)
+      // The pace (that the limiter does not idle) is asserted under TestClock in Admin.test.ts; the rate is printed.
       expect(maxInWindow(arrivals)).toBeLessThanOrEqual(5)
-      expect(rate).toBeGreaterThanOrEqual(4.5)
     }).pipe(Effect.provide(layer())))
 
   it.live("the server's limit holds: without the client's limiter, the 6th request in a second is a 429", () =>

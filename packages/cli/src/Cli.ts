@@ -7,9 +7,14 @@
  * @since 0.1.0
  */
 import type * as CliApp from "@effect/cli/CliApp"
+import * as CliConfig from "@effect/cli/CliConfig"
 import * as Command from "@effect/cli/Command"
+import * as HelpDoc from "@effect/cli/HelpDoc"
+import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as HashMap from "effect/HashMap"
+import * as HashSet from "effect/HashSet"
 import * as Option from "effect/Option"
 import * as Admin from "./commands/Admin.js"
 import * as BundleCommands from "./commands/Bundle.js"
@@ -20,7 +25,8 @@ import * as Metadata from "./commands/Metadata.js"
 import * as WalletCommands from "./commands/Wallet.js"
 import * as Zk from "./commands/Zk.js"
 import * as Failure from "./Failure.js"
-import { hoist, root } from "./Globals.js"
+import { hoist, root, takesValue } from "./Globals.js"
+import * as Terminal from "./Terminal.js"
 
 /**
  * The whole command tree.
@@ -51,6 +57,65 @@ export const VERSION = "0.1.0"
 
 const cli = Command.run(command, { name: "solfx", version: VERSION })
 
+const blocksOf = (doc: HelpDoc.HelpDoc): ReadonlyArray<HelpDoc.HelpDoc> =>
+  doc._tag === "Sequence" ? [...blocksOf(doc.left), ...blocksOf(doc.right)] : doc._tag === "Empty" ? [] : [doc]
+
+const isHeader = (block: HelpDoc.HelpDoc, title: string) =>
+  block._tag === "Header" && HelpDoc.toAnsiText(block).includes(title)
+
+/**
+ * A group's name, subcommands and help: its usage, description and its own
+ * subcommands. Written here because @effect/cli answers `solfx wallet --help`
+ * without wallet's subcommands, and a wrong subcommand (`solfx wallet frobnicate`)
+ * with the root's list.
+ */
+const groupOf = <Name extends string, R, E, A>(group: Command.Command<Name, R, E, A>) => {
+  const name = [...HashSet.values(Command.getNames(group))][0]!
+  const blocks = blocksOf(Command.getHelp(group, CliConfig.defaultConfig))
+  // Keep the description and the commands; drop the built-in options every command shares.
+  const options = blocks.findIndex((b) => isHeader(b, "OPTIONS"))
+  const commands = blocks.findIndex((b) => isHeader(b, "COMMANDS"))
+  const kept = options >= 0 && commands > options ? [...blocks.slice(0, options), ...blocks.slice(commands)] : blocks
+  return {
+    name,
+    subcommands: [...HashMap.keys(Command.getSubcommands(group))].sort(),
+    help: [HelpDoc.h1("USAGE"), HelpDoc.p(`$ solfx ${name} <command> [options]`), ...kept].reduce(HelpDoc.sequence)
+  }
+}
+
+/** The commands that only group others. */
+const groups = [
+  groupOf(Das.command),
+  groupOf(Zk.command),
+  groupOf(BundleCommands.command),
+  groupOf(WalletCommands.command)
+]
+
+/**
+ * For `solfx <group>`, `solfx <group> --help` and `solfx <group> <unknown>`: the
+ * group's own help (and exit code), or none to let @effect/cli parse the line.
+ */
+const groupAnswer = (args: ReadonlyArray<string>): Effect.Effect<Failure.Report["code"]> | undefined => {
+  let i = 0
+  while (i < args.length && args[i]!.startsWith("-") && args[i] !== "--help" && args[i] !== "-h") {
+    i += takesValue(args[i]!) ? 2 : 1
+  }
+  const group = groups.find((g) => g.name === args[i])
+  if (group === undefined) return undefined
+  const next = args[i + 1]
+  const help = HelpDoc.toAnsiText(group.help)
+  if (next === undefined || next === "--help" || next === "-h") return Effect.as(Console.log(help), 0 as const)
+  if (next.startsWith("-") || group.subcommands.includes(next)) return undefined
+  return Effect.as(
+    Console.error(
+      `Invalid subcommand for solfx ${group.name} - use one of ${
+        group.subcommands.map((n) => `'${n}'`).join(", ")
+      }\n\n${help}`
+    ),
+    2 as const
+  )
+}
+
 /**
  * Secrets that must never be printed: the key from `--api-key` and `SOLFX_API_KEY`.
  *
@@ -80,10 +145,14 @@ export const main = (
   argv: ReadonlyArray<string>,
   env: NodeJS.ProcessEnv = process.env
 ): Effect.Effect<Failure.Report["code"], never, CliApp.CliApp.Environment> =>
-  Effect.suspend(() => cli(hoist(argv))).pipe(
+  Effect.suspend(() => {
+    const args = hoist(argv)
+    return groupAnswer(args.slice(2)) ?? Effect.as(cli(args), 0 as const)
+  }).pipe(
+    Terminal.provide(Terminal.make({ secrets: secretsOf(argv, env), env })),
     Effect.exit,
     Effect.flatMap((exit) => {
-      if (Exit.isSuccess(exit)) return Effect.succeed(0 as const)
+      if (Exit.isSuccess(exit)) return Effect.succeed(exit.value)
       const report = Failure.report(exit.cause, secretsOf(argv, env))
       return Effect.as(
         Option.match(report.line, {

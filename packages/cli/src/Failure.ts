@@ -4,7 +4,8 @@
  * - 0: success.
  * - 1: a typed failure, printed as `<Tag>: <one-line message>` (never a stack trace, never the API key).
  * - 2: a usage error: bad options or arguments (@effect/cli's `ValidationError`, already
- *   printed with help by @effect/cli), or a `UsageError` such as a missing API key.
+ *   printed with help by @effect/cli), a `UsageError` such as a missing API key, or an
+ *   `InvalidRequest`: an argument the SDK refused before sending anything (a malformed address).
  * - 130: interrupted (Ctrl-C).
  *
  * @example
@@ -83,7 +84,8 @@ export const report = <E>(cause: Cause.Cause<E>, secrets: ReadonlyArray<string> 
   if (Option.isSome(failure)) {
     const error: unknown = failure.value
     if (ValidationError.isValidationError(error)) return { code: 2, line: Option.none() }
-    const code = Predicate.isTagged(error, "UsageError") ? 2 : 1
+    // InvalidRequest is the SDK refusing an argument before any request: a bad argument, like a usage error.
+    const code = Predicate.isTagged(error, "UsageError") || Predicate.isTagged(error, "InvalidRequest") ? 2 : 1
     return { code, line: Option.some(`${tagOf(error)}: ${oneLine(messageOf(error), secrets)}`) }
   }
   const defect = Cause.dieOption(cause)

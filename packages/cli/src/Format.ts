@@ -10,6 +10,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
 import * as Redacted from "effect/Redacted"
+import { escapeControl } from "./Terminal.js"
 
 /**
  * A raw integer amount shown with its decimals, digits grouped by thousands.
@@ -102,10 +103,11 @@ export interface Column<A> {
  * @category tables
  */
 export const widths = <A>(columns: ReadonlyArray<Column<A>>, rows: ReadonlyArray<A>): ReadonlyArray<number> =>
-  columns.map((c) => rows.reduce((w, row) => Math.max(w, c.cell(row).length), c.header.length))
+  columns.map((c) => rows.reduce((w, row) => Math.max(w, escapeControl(c.cell(row)).length), c.header.length))
 
 /**
  * One line of a table with the given widths. The last left-aligned column is not padded.
+ * Cells hold service data: their control characters are shown escaped, never obeyed.
  *
  * @since 0.1.0
  * @category tables
@@ -115,7 +117,8 @@ export const line = (
   widths: ReadonlyArray<number>,
   aligns: ReadonlyArray<"left" | "right">
 ) =>
-  cells.map((cell, i) => {
+  cells.map((raw, i) => {
+    const cell = escapeControl(raw)
     const width = widths[i] ?? 0
     if (aligns[i] === "right") return cell.padStart(width)
     return i === cells.length - 1 ? cell : cell.padEnd(width)
@@ -152,7 +155,7 @@ export const table = <A>(
  */
 export const fields = (pairs: ReadonlyArray<readonly [string, string]>, indent = ""): ReadonlyArray<string> => {
   const width = pairs.reduce((w, [k]) => Math.max(w, k.length), 0)
-  return pairs.map(([k, v]) => `${indent}${(k + ":").padEnd(width + 1)} ${v}`)
+  return pairs.map(([k, v]) => `${indent}${(k + ":").padEnd(width + 1)} ${escapeControl(v)}`)
 }
 
 /**

@@ -10,10 +10,20 @@
  */
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
+import * as SolfxConfig from "@solfx/core/Config"
+import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import { UsageError } from "./Failure.js"
+
+/** An optional flag that falls back to its `SOLFX_*` variable, read through @solfx/core/Config. */
+const fallingBack = <A>(flag: Options.Options<A>, variable: Config.Config<A>, description: string) =>
+  flag.pipe(
+    Options.withDescription(description),
+    Options.optional,
+    Options.withFallbackConfig(Config.option(variable))
+  )
 
 /**
  * The global options, declared once on `root` so every subcommand shares them.
@@ -28,25 +38,35 @@ export const options = {
   emulator: Options.boolean("emulator").pipe(
     Options.withDescription("Start an embedded emulator in-process and point every base URL at it")
   ),
-  apiKey: Options.redacted("api-key").pipe(
-    Options.withDescription("API key (overrides SOLFX_API_KEY); for `solfx emulator`, the key it serves"),
-    Options.optional
+  apiKey: fallingBack(
+    Options.redacted("api-key"),
+    SolfxConfig.env.apiKey,
+    "API key (overrides SOLFX_API_KEY); for `solfx emulator`, the key it serves"
   ),
-  rpcUrl: Options.text("rpc-url").pipe(
-    Options.withDescription("JSON-RPC base URL (overrides SOLFX_RPC_URL)"),
-    Options.optional
+  url: fallingBack(
+    Options.text("url"),
+    SolfxConfig.env.url,
+    "One base URL for all four hosts, e.g. an emulator's (overrides SOLFX_URL)"
   ),
-  restUrl: Options.text("rest-url").pipe(
-    Options.withDescription("Wallet API base URL (overrides SOLFX_REST_URL)"),
-    Options.optional
+  rpcUrl: fallingBack(
+    Options.text("rpc-url"),
+    SolfxConfig.env.rpc,
+    "JSON-RPC base URL (overrides SOLFX_RPC_URL and --url)"
   ),
-  v0Url: Options.text("v0-url").pipe(
-    Options.withDescription("Base URL of /v0 endpoints (overrides SOLFX_V0_URL)"),
-    Options.optional
+  restUrl: fallingBack(
+    Options.text("rest-url"),
+    SolfxConfig.env.rest,
+    "Wallet API base URL (overrides SOLFX_REST_URL and --url)"
   ),
-  adminUrl: Options.text("admin-url").pipe(
-    Options.withDescription("Admin base URL (overrides SOLFX_ADMIN_URL)"),
-    Options.optional
+  v0Url: fallingBack(
+    Options.text("v0-url"),
+    SolfxConfig.env.v0,
+    "Base URL of /v0 endpoints (overrides SOLFX_V0_URL and --url)"
+  ),
+  adminUrl: fallingBack(
+    Options.text("admin-url"),
+    SolfxConfig.env.admin,
+    "Admin base URL (overrides SOLFX_ADMIN_URL and --url)"
   )
 }
 
@@ -60,6 +80,7 @@ export interface Globals {
   readonly json: boolean
   readonly emulator: boolean
   readonly apiKey: Option.Option<Redacted.Redacted<string>>
+  readonly url: Option.Option<string>
   readonly rpcUrl: Option.Option<string>
   readonly restUrl: Option.Option<string>
   readonly v0Url: Option.Option<string>
@@ -79,7 +100,15 @@ export const root = Command.make(
 ).pipe(Command.withDescription("solfx: the Solana data service from the shell"))
 
 const FLAGS = new Set(["--json", "--emulator"])
-const VALUED = new Set(["--api-key", "--rpc-url", "--rest-url", "--v0-url", "--admin-url"])
+const VALUED = new Set(["--api-key", "--url", "--rpc-url", "--rest-url", "--v0-url", "--admin-url"])
+
+/**
+ * Whether a global option takes the next argument as its value (`--api-key K`, not `--api-key=K`).
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const takesValue = (arg: string): boolean => VALUED.has(arg)
 
 /**
  * Moves the global options (and the values of those that take one) in front of

@@ -7,12 +7,18 @@
 import * as Args from "@effect/cli/Args"
 import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
+import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
-import { root } from "./Globals.js"
+import { type Globals, root } from "./Globals.js"
 import * as Output from "./Output.js"
 import * as Services from "./Services.js"
+
+/** The configured key (flag or SOLFX_API_KEY): data from the service never prints it either. */
+const secretsOf = (globals: Globals): ReadonlyArray<string> =>
+  Option.toArray(Option.map(globals.apiKey, Redacted.value))
 
 /**
  * Runs a command body with every service (configured from the global options)
@@ -27,7 +33,7 @@ export const withServices = <A, E>(
   Effect.gen(function*() {
     const globals = yield* root
     return yield* body.pipe(
-      Effect.provide(Output.layer({ json: globals.json })),
+      Effect.provide(Output.layer({ json: globals.json, secrets: secretsOf(globals) })),
       Effect.provide(Services.layer(globals))
     )
   })
@@ -39,7 +45,10 @@ export const withServices = <A, E>(
  * @category handlers
  */
 export const withOutput = <A, E, R>(body: Effect.Effect<A, E, R | Output.Output>) =>
-  Effect.flatMap(root, (globals) => Effect.provide(body, Output.layer({ json: globals.json })))
+  Effect.flatMap(
+    root,
+    (globals) => Effect.provide(body, Output.layer({ json: globals.json, secrets: secretsOf(globals) }))
+  )
 
 /**
  * `--all`: stream every page. Without it a paginated command shows the first page.
@@ -61,16 +70,50 @@ export const limit = Options.integer("limit").pipe(
 )
 
 /**
+ * The first page of a paginated command: its items, and whether the service has more.
+ *
+ * @since 0.1.0
+ * @category pagination
+ */
+export interface FirstPage<A> {
+  readonly items: ReadonlyArray<A>
+  readonly more: boolean
+}
+
+/**
+ * What stderr says under a first page that is not the last.
+ *
+ * @since 0.1.0
+ * @category pagination
+ */
+export const morePagesNote = "more pages exist: add --all to stream every page (--limit N sets the page size)"
+
+/**
  * The items of the first page, or of every page with `--all`, as one stream.
+ * Without `--all`, a first page that is not the last ends with `morePagesNote`
+ * on stderr (stdout keeps only the data, `--json` included).
  *
  * @since 0.1.0
  * @category pagination
  */
 export const firstOrAll = <A, E, R, E2, R2>(
   options: { readonly all: boolean },
-  first: Effect.Effect<ReadonlyArray<A>, E, R>,
+  first: Effect.Effect<FirstPage<A>, E, R>,
   every: Stream.Stream<A, E2, R2>
-): Stream.Stream<A, E | E2, R | R2> => options.all ? every : Stream.fromIterableEffect(first)
+): Stream.Stream<A, E | E2, R | R2> =>
+  options.all ? every : Stream.unwrap(Effect.map(first, (page) =>
+    page.more
+      ? Stream.concat(Stream.fromIterable(page.items), Stream.execute(Console.error(morePagesNote)))
+      : Stream.fromIterable(page.items)))
+
+/**
+ * Whether a numbered DAS page may have a next one: it came back full.
+ *
+ * @since 0.1.0
+ * @category pagination
+ */
+export const fullPage = (page: { readonly limit: number }, items: ReadonlyArray<unknown>): boolean =>
+  items.length > 0 && items.length >= page.limit
 
 /**
  * An optional option as `undefined` when absent, for SDK options objects.

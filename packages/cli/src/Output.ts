@@ -16,6 +16,7 @@ import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import * as Format from "./Format.js"
 import * as Progress from "./Progress.js"
+import * as Terminal from "./Terminal.js"
 
 /**
  * How a stream of rows is shown.
@@ -69,7 +70,9 @@ export class Output extends Context.Tag("@solfx/cli/Output")<Output, OutputShape
 /** Rows per printed block of a human table: widths are fixed by the first block. */
 const BLOCK = 500
 
-const write = (text: string) => Effect.sync(() => void process.stdout.write(text))
+/** Human lines, each made inert (tables and fields already are; this covers free text built from data). */
+const humanLines = (lines: ReadonlyArray<string>): string =>
+  lines.flatMap((l) => l.split("\n")).map((l) => Terminal.escapeControl(l) + "\n").join("")
 
 /**
  * The JSON line of a value (no trailing newline).
@@ -87,19 +90,26 @@ export const jsonLine = (value: unknown): string => Json.stringify(Format.toJson
  * @since 0.1.0
  * @category constructors
  */
-export const make = (options: { readonly json: boolean; readonly interactive?: boolean | undefined }): OutputShape => {
+export const make = (options: {
+  readonly json: boolean
+  readonly interactive?: boolean | undefined
+  /** Never printed, whatever the service sends back: the configured API key. */
+  readonly secrets?: ReadonlyArray<string> | undefined
+}): OutputShape => {
   const json = options.json
+  const secrets = options.secrets ?? []
+  const write = (text: string) => Effect.sync(() => void process.stdout.write(Terminal.redact(text, secrets)))
   const interactive = !json && (options.interactive ?? process.stderr.isTTY === true)
   const progress = (label: string, total?: number) =>
     interactive ? Progress.make(label, { total }) : Effect.succeed(Progress.none)
   return {
     json,
     interactive,
-    text: (...lines) => json ? Effect.void : write(lines.map((l) => l + "\n").join("")),
+    text: (...lines) => json ? Effect.void : write(humanLines(lines)),
     value: (value, human) => {
       if (json) return write(jsonLine(value) + "\n")
       const lines = human(value)
-      return write((typeof lines === "string" ? lines : lines.join("\n")) + "\n")
+      return write(humanLines(typeof lines === "string" ? [lines] : lines))
     },
     rows: <A, E, R>(rows: Stream.Stream<A, E, R>, o: RowsOptions<A>) =>
       Effect.scoped(Effect.gen(function*() {
@@ -144,4 +154,6 @@ export const make = (options: { readonly json: boolean; readonly interactive?: b
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: { readonly json: boolean }): Layer.Layer<Output> => Layer.succeed(Output, make(options))
+export const layer = (
+  options: { readonly json: boolean; readonly secrets?: ReadonlyArray<string> | undefined }
+): Layer.Layer<Output> => Layer.succeed(Output, make(options))

@@ -41,8 +41,11 @@ export const services: Layer.Layer<Exclude<Services, SolfxConfig.SolfxConfig>, n
   Solfx.layerNode
 
 /**
- * The config from `SOLFX_*` (see `@solfx/core/Config`) with each flag overriding
- * its variable. A missing key is a `UsageError` (exit 2).
+ * The config, built by `@solfx/core/Config` from the global options (each flag
+ * already falls back to its `SOLFX_*` variable, see `Globals`) and the variables
+ * without a flag (`SOLFX_TIMEOUT_MS`, `SOLFX_ALLOW_INSECURE_HTTP`). `--url` points
+ * every host at one origin; a host's own flag or variable overrides it. A missing,
+ * empty or blank key is a `UsageError` (exit 2).
  *
  * @since 0.1.0
  * @category layers
@@ -51,40 +54,26 @@ export const configLayer = (globals: Globals): Layer.Layer<SolfxConfig.SolfxConf
   Layer.effect(
     SolfxConfig.SolfxConfig,
     Effect.gen(function*() {
-      const env = (name: string) => Config.option(Config.string(name))
       const fromEnv = yield* Config.all({
-        apiKey: Config.option(Config.redacted("SOLFX_API_KEY")),
-        rpc: env("SOLFX_RPC_URL"),
-        rest: env("SOLFX_REST_URL"),
-        v0: env("SOLFX_V0_URL"),
-        admin: env("SOLFX_ADMIN_URL"),
-        timeoutMs: Config.option(Config.integer("SOLFX_TIMEOUT_MS")),
-        allowInsecureHttp: Config.boolean("SOLFX_ALLOW_INSECURE_HTTP").pipe(Config.withDefault(false))
+        timeoutMs: Config.option(SolfxConfig.env.timeoutMs),
+        allowInsecureHttp: SolfxConfig.env.allowInsecureHttp.pipe(Config.withDefault(false))
       }).pipe(Effect.mapError((e) => new UsageError({ message: `bad environment: ${String(e).split("\n")[0]}` })))
-      const apiKey = Option.orElse(globals.apiKey, () => fromEnv.apiKey).pipe(
-        Option.filter((k) => Redacted.value(k).length > 0)
-      )
-      if (Option.isNone(apiKey)) {
-        return yield* new UsageError({
-          message: "no API key: set SOLFX_API_KEY or pass --api-key (or use --emulator to run offline)"
-        })
-      }
-      // The flag wins over its variable; a host set by neither keeps the real service's URL.
-      const chosen: ReadonlyArray<readonly [keyof SolfxConfig.Urls, Option.Option<string>]> = [
-        ["rpc", Option.orElse(globals.rpcUrl, () => fromEnv.rpc)],
-        ["rest", Option.orElse(globals.restUrl, () => fromEnv.rest)],
-        ["v0", Option.orElse(globals.v0Url, () => fromEnv.v0)],
-        ["admin", Option.orElse(globals.adminUrl, () => fromEnv.admin)]
-      ]
-      const urls: Partial<SolfxConfig.Urls> = Object.fromEntries(
-        chosen.flatMap(([host, url]) => Option.isSome(url) ? [[host, url.value]] : [])
-      )
-      return SolfxConfig.make({
-        apiKey: apiKey.value,
-        urls,
+      const urls = { rpc: globals.rpcUrl, rest: globals.restUrl, v0: globals.v0Url, admin: globals.adminUrl }
+      return yield* SolfxConfig.validate({
+        apiKey: Option.getOrUndefined(globals.apiKey) as Redacted.Redacted<string>,
+        baseUrl: Option.getOrUndefined(globals.url),
+        urls: Object.fromEntries(
+          Object.entries(urls).flatMap(([host, url]) => Option.isSome(url) ? [[host, url.value]] : [])
+        ),
         timeout: Option.isSome(fromEnv.timeoutMs) ? `${fromEnv.timeoutMs.value} millis` : undefined,
         allowInsecureHttp: fromEnv.allowInsecureHttp
-      })
+      }).pipe(Effect.mapError(() =>
+        new UsageError({
+          message: Option.isNone(globals.apiKey)
+            ? "no API key: set SOLFX_API_KEY or pass --api-key (or use --emulator to run offline)"
+            : `the API key ${SolfxConfig.keyProblem(globals.apiKey.value)}: set SOLFX_API_KEY or pass --api-key`
+        })
+      ))
     })
   )
 

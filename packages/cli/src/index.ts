@@ -28,4 +28,6 @@ export * as Progress from "./Progress.js"
 /** @since 0.1.0 */
 export * as Services from "./Services.js"
 /** @since 0.1.0 */
+export * as Terminal from "./Terminal.js"
+/** @since 0.1.0 */
 export * as WireTransaction from "./WireTransaction.js"

@@ -16,6 +16,7 @@ import * as FaultSpec from "../src/FaultSpec.js"
 import * as Format from "../src/Format.js"
 import { hoist } from "../src/Globals.js"
 import { jsonLine } from "../src/Output.js"
+import * as Terminal from "../src/Terminal.js"
 import * as WireTransaction from "../src/WireTransaction.js"
 
 describe("Format", () => {
@@ -157,5 +158,38 @@ describe("WireTransaction", () => {
     )
     const checked = Bundle.check(wire, "base64")
     expect(Either.isRight(checked)).toBe(true)
+  })
+})
+
+describe("Terminal", () => {
+  it("colors only a terminal, and never with NO_COLOR set", () => {
+    expect(Terminal.colorEnabled({ isTTY: true }, {})).toBe(true)
+    expect(Terminal.colorEnabled({ isTTY: true }, { NO_COLOR: "1" })).toBe(false)
+    expect(Terminal.colorEnabled({ isTTY: true }, { NO_COLOR: "" })).toBe(true)
+    expect(Terminal.colorEnabled({ isTTY: false }, {})).toBe(false)
+    expect(Terminal.colorEnabled({}, {})).toBe(false)
+    expect(Terminal.stripAnsi("\u001b[0;1mUSAGE\u001b[0m \u001b]8;;http://x\u0007link\u001b]8;;\u0007")).toBe(
+      "USAGE link"
+    )
+  })
+
+  it("a token name holding terminal escapes is shown escaped in a table, and exact in --json", () => {
+    const name = "Evil\u001b[2J\u001b]0;pwned\u0007Token\r\nnext\u202e"
+    const rows = [{ name, mint: "M1" }]
+    const lines = Format.table([{ header: "name", cell: (r) => r.name }, { header: "mint", cell: (r) => r.mint }], rows)
+    expect(lines).toHaveLength(2)
+    for (const line of lines) expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/)
+    expect(lines[1]).toBe("Evil\\u001b[2J\\u001b]0;pwned\\u0007Token\\r\\nnext\\u202e  M1")
+    // Columns stay aligned on the escaped width.
+    expect(lines[0]!.indexOf("MINT")).toBe(lines[1]!.indexOf("M1"))
+    expect(Format.fields([["name", name]])[0]).toBe("name: Evil\\u001b[2J\\u001b]0;pwned\\u0007Token\\r\\nnext\\u202e")
+    expect(JSON.parse(jsonLine({ name }))).toEqual({ name })
+  })
+
+  it("usage errors echo short values, never long ones or a secret", () => {
+    const key = "5c1e0f9a-3d7b-4c2e-9f61-2a8b7c4d0e13"
+    expect(Terminal.hideValues("'abc' is not a integer")).toBe("'abc' is not a integer")
+    expect(Terminal.hideValues(`'${key}' is not a integer`)).toBe("'<36 characters>' is not a integer")
+    expect(Terminal.redact(`a ${key} b ${key}`, [key])).toBe("a <redacted> b <redacted>")
   })
 })

@@ -5,14 +5,16 @@
  * @example
  * const live = Config.layer({ apiKey: Redacted.make(process.env.MY_KEY!) })
  * const local = Config.layer({ apiKey: "emulator-key", baseUrl: "http://127.0.0.1:8899", timeout: "5 seconds" })
- * const fromEnv = Config.layerConfig // SOLFX_API_KEY, SOLFX_RPC_URL, ...
+ * const fromEnv = Config.layerConfig // SOLFX_API_KEY, SOLFX_URL, SOLFX_RPC_URL, ...
  * @since 0.1.0
  */
 import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 
 /**
@@ -120,7 +122,8 @@ export interface Options {
 }
 
 /**
- * Builds the config from code.
+ * Builds the config from code, trusting `options.apiKey` to be a key: use
+ * `validate` (or `layer`) for a key that may be missing, empty or blank.
  *
  * @example
  * const cfg = make({ apiKey: "my-key", baseUrl: "http://127.0.0.1:8899" })
@@ -144,34 +147,116 @@ const stripUndefined = <A extends object>(a: A): { [K in keyof A]-?: Exclude<A[K
   Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined)) as never
 
 /**
- * The config as a Layer, built from code.
+ * What is wrong with an API key, if anything: missing (not a string), empty or blank.
+ * The reason never quotes the key.
+ *
+ * @example
+ * keyProblem("   ") // "is blank"
+ * keyProblem(Redacted.make("my-key")) // undefined
+ * @since 0.1.0
+ * @category validation
+ */
+export const keyProblem = (apiKey: unknown): string | undefined => {
+  const key: unknown = Redacted.isRedacted(apiKey) ? Redacted.value(apiKey) : apiKey
+  return typeof key !== "string"
+    ? "is missing"
+    : key.length === 0
+    ? "is empty"
+    : key.trim().length === 0
+    ? "is blank"
+    : undefined
+}
+
+/**
+ * Builds the config from code, refusing a missing, empty or blank API key with a
+ * `ConfigError` naming `apiKey`: nothing is sent with such a key.
+ *
+ * @example
+ * Effect.runSync(Effect.flip(validate({ apiKey: "" }))) // InvalidData at apiKey: "the API key is empty ..."
+ * @since 0.1.0
+ * @category constructors
+ */
+export const validate = (options: Options): Effect.Effect<SolfxConfigShape, ConfigError.ConfigError> =>
+  Effect.suspend(() => {
+    const problem = keyProblem(options?.apiKey)
+    return problem === undefined
+      ? Effect.succeed(make(options))
+      : Effect.fail(
+        ConfigError.InvalidData(["apiKey"], `the API key ${problem}: pass apiKey (or set SOLFX_API_KEY)`)
+      )
+  })
+
+/**
+ * The config as a Layer, built from code. A missing, empty or blank key fails
+ * building the layer with a `ConfigError` naming `apiKey` (see `validate`).
  *
  * @example
  * Effect.provide(program, layer({ apiKey: "my-key" }))
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: Options): Layer.Layer<SolfxConfig> => Layer.succeed(SolfxConfig, make(options))
+export const layer = (options: Options): Layer.Layer<SolfxConfig, ConfigError.ConfigError> =>
+  Layer.effect(SolfxConfig, validate(options))
 
 /**
- * Reads `SOLFX_API_KEY` (required), `SOLFX_RPC_URL`, `SOLFX_REST_URL`, `SOLFX_V0_URL`,
- * `SOLFX_ADMIN_URL` (default: the real service), `SOLFX_TIMEOUT_MS` and
- * `SOLFX_ALLOW_INSECURE_HTTP`. A missing key is a `ConfigError` naming `SOLFX_API_KEY`.
+ * Each setting as read from the environment, for tools that layer their own
+ * sources on top (the CLI's flags fall back to these): `apiKey` (`SOLFX_API_KEY`,
+ * refused when empty or blank), `url` (`SOLFX_URL`, every host at once) and one
+ * variable per host, which overrides `SOLFX_URL` for that host.
+ *
+ * @since 0.1.0
+ * @category configs
+ */
+export const env = {
+  // Validated inside `nested`, so that the error's path names the variable; wrapped after, since
+  // `Config.redacted` would also hide the reason (which never quotes the key).
+  apiKey: Config.string().pipe(
+    Config.validate({
+      message: "the API key must not be empty or blank",
+      validation: (k) => keyProblem(k) === undefined
+    }),
+    Config.nested("SOLFX_API_KEY"),
+    Config.map(Redacted.make)
+  ),
+  url: Config.string("SOLFX_URL"),
+  rpc: Config.string("SOLFX_RPC_URL"),
+  rest: Config.string("SOLFX_REST_URL"),
+  v0: Config.string("SOLFX_V0_URL"),
+  admin: Config.string("SOLFX_ADMIN_URL"),
+  timeoutMs: Config.integer("SOLFX_TIMEOUT_MS"),
+  allowInsecureHttp: Config.boolean("SOLFX_ALLOW_INSECURE_HTTP")
+} as const
+
+/**
+ * Reads `SOLFX_API_KEY` (required, not empty or blank), `SOLFX_URL` (every host at
+ * once), `SOLFX_RPC_URL`, `SOLFX_REST_URL`, `SOLFX_V0_URL`, `SOLFX_ADMIN_URL` (each
+ * overrides `SOLFX_URL` for its host; default: the real service), `SOLFX_TIMEOUT_MS`
+ * and `SOLFX_ALLOW_INSECURE_HTTP`. A missing or blank key is a `ConfigError`
+ * naming `SOLFX_API_KEY`.
  *
  * @since 0.1.0
  * @category configs
  */
 export const config: Config.Config<SolfxConfigShape> = Config.all({
-  apiKey: Config.redacted("SOLFX_API_KEY"),
-  rpc: Config.string("SOLFX_RPC_URL").pipe(Config.withDefault(defaultUrls.rpc)),
-  rest: Config.string("SOLFX_REST_URL").pipe(Config.withDefault(defaultUrls.rest)),
-  v0: Config.string("SOLFX_V0_URL").pipe(Config.withDefault(defaultUrls.v0)),
-  admin: Config.string("SOLFX_ADMIN_URL").pipe(Config.withDefault(defaultUrls.admin)),
-  timeoutMs: Config.integer("SOLFX_TIMEOUT_MS").pipe(Config.withDefault(30_000)),
-  allowInsecureHttp: Config.boolean("SOLFX_ALLOW_INSECURE_HTTP").pipe(Config.withDefault(false))
+  apiKey: env.apiKey,
+  url: Config.option(env.url),
+  rpc: Config.option(env.rpc),
+  rest: Config.option(env.rest),
+  v0: Config.option(env.v0),
+  admin: Config.option(env.admin),
+  timeoutMs: env.timeoutMs.pipe(Config.withDefault(30_000)),
+  allowInsecureHttp: env.allowInsecureHttp.pipe(Config.withDefault(false))
 }).pipe(
-  Config.map(({ admin, allowInsecureHttp, apiKey, rest, rpc, timeoutMs, v0 }) =>
-    make({ apiKey, urls: { rpc, rest, v0, admin }, timeout: Duration.millis(timeoutMs), allowInsecureHttp })
+  Config.map(({ admin, allowInsecureHttp, apiKey, rest, rpc, timeoutMs, url, v0 }) =>
+    make({
+      apiKey,
+      baseUrl: Option.getOrUndefined(url),
+      urls: Object.fromEntries(
+        Object.entries({ rpc, rest, v0, admin }).flatMap(([host, url]) => Option.isSome(url) ? [[host, url.value]] : [])
+      ),
+      timeout: Duration.millis(timeoutMs),
+      allowInsecureHttp
+    })
   )
 )
 
@@ -181,7 +266,4 @@ export const config: Config.Config<SolfxConfigShape> = Config.all({
  * @since 0.1.0
  * @category layers
  */
-export const layerConfig: Layer.Layer<SolfxConfig, import("effect/ConfigError").ConfigError> = Layer.effect(
-  SolfxConfig,
-  Effect.map(config, (c) => c)
-)
+export const layerConfig: Layer.Layer<SolfxConfig, ConfigError.ConfigError> = Layer.effect(SolfxConfig, config)

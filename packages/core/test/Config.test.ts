@@ -48,4 +48,43 @@ describe("Config", () => {
       })
       expect(cfg.allowInsecureHttp).toBe(false)
     }))
+
+  it.effect("SOLFX_URL points all four hosts at one origin; each host's variable overrides it", () =>
+    Effect.gen(function*() {
+      const one = yield* fromEnv({ SOLFX_API_KEY: "k", SOLFX_URL: "http://127.0.0.1:7" })
+      expect(one.urls).toEqual({
+        rpc: "http://127.0.0.1:7",
+        rest: "http://127.0.0.1:7",
+        v0: "http://127.0.0.1:7",
+        admin: "http://127.0.0.1:7"
+      })
+      const mixed = yield* fromEnv({
+        SOLFX_API_KEY: "k",
+        SOLFX_URL: "http://127.0.0.1:7",
+        SOLFX_REST_URL: "http://127.0.0.1:8"
+      })
+      expect(mixed.urls).toEqual({ ...one.urls, rest: "http://127.0.0.1:8" })
+      const none = yield* fromEnv({ SOLFX_API_KEY: "k" })
+      expect(none.urls).toEqual(Config.defaultUrls)
+    }))
+
+  for (const [name, key] of [["empty", ""], ["blank", " \t "]] as const) {
+    it.effect(`an ${name} SOLFX_API_KEY is a ConfigError naming SOLFX_API_KEY, without echoing it`, () =>
+      Effect.gen(function*() {
+        const error = yield* Effect.flip(fromEnv({ SOLFX_API_KEY: key }))
+        expect(error).toMatchObject({ _op: "InvalidData", path: ["SOLFX_API_KEY"] })
+        expect(String(error)).toContain("empty or blank")
+      }))
+  }
+
+  it.effect("validate() refuses a missing, empty or blank key with a ConfigError at apiKey; layer() builds through it", () =>
+    Effect.gen(function*() {
+      for (const apiKey of [undefined, "", "  ", Redacted.make("")]) {
+        const error = yield* Effect.flip(Config.validate({ apiKey: apiKey as any }))
+        expect(error).toMatchObject({ _op: "InvalidData", path: ["apiKey"] })
+        const viaLayer = yield* Effect.flip(Effect.provide(Config.SolfxConfig, Config.layer({ apiKey: apiKey as any })))
+        expect(viaLayer).toEqual(error)
+      }
+      expect(Config.keyProblem("ok")).toBeUndefined()
+    }))
 })

@@ -3,7 +3,7 @@
  * its method, inside the envelope the wire uses. Skips visibly when ../shared is
  * absent (a user's fresh clone).
  */
-import { describe, expect, it } from "@effect/vitest"
+import { beforeEach, describe, expect, it } from "@effect/vitest"
 import * as AssetProof from "@solfx/core/AssetProof"
 import * as AssetSignature from "@solfx/core/AssetSignature"
 import * as Bundle from "@solfx/core/Bundle"
@@ -156,7 +156,8 @@ const decode = (entry: Entry, body: unknown) => {
   return Schema.decodeUnknownEither(schema, { onExcessProperty: "ignore" })(wire)
 }
 
-describe.skipIf(!present)("real fixtures decode", () => {
+describe("real fixtures decode", () => {
+  beforeEach((ctx) => ctx.skip(!present, RealFixtures.absent))
   const folders = present ? readdirSync(ROOT, { withFileTypes: true }).filter((d) => d.isDirectory()) : []
 
   it("every folder is either served or a listed neighbour", () => {
@@ -167,7 +168,8 @@ describe.skipIf(!present)("real fixtures decode", () => {
   for (const folder of folders.filter((d) => d.name in served)) {
     for (const file of readdirSync(join(ROOT, folder.name)).filter((f) => f.endsWith(".json"))) {
       const key = `${folder.name}/${file}`
-      it.skipIf(key in exceptions)(key, () => {
+      it(key, (ctx) => {
+        ctx.skip(key in exceptions, exceptions[key])
         const body = Json.parse(readFileSync(join(ROOT, folder.name, file), "utf8"))
         const result = decode(served[folder.name]!, body)
         if (Either.isLeft(result)) {
@@ -180,6 +182,6 @@ describe.skipIf(!present)("real fixtures decode", () => {
 
 if (!present) {
   describe("real fixtures decode", () => {
-    it.skip(`skipped: ${ROOT} is absent (it exists in CI and the team's checkouts)`, () => {})
+    it("every fixture decodes", (ctx) => ctx.skip(RealFixtures.absent))
   })
 }

@@ -2,7 +2,7 @@
  * Wallet API records and params: the REAL-WORLD variants decode, identifiers stay
  * strict, limits are checked with the field named.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { beforeEach, describe, expect, it } from "@effect/vitest"
 import * as Decode from "@solfx/core/Decode"
 import * as Json from "@solfx/core/Json"
 import * as WalletParams from "@solfx/core/WalletParams"
@@ -26,7 +26,8 @@ const PLACEHOLDER = "5wHu1qwD7Jsj3xqWjdSEJmYr3Q5f5RjXqjqQJ7jqEj7jqEj7jqEj7jqEj7j
 
 const WALLET = "86xCnPeV69n6t3DnyGvkKobf9FdN2H9oiVDdaMpo2MMY"
 
-describe.skipIf(!present)("wallet fixtures with placeholder signatures", () => {
+describe("wallet fixtures with placeholder signatures", () => {
+  beforeEach((ctx) => ctx.skip(!present, RealFixtures.absent))
   const cases = [
     ["wallet-funded-by/helius-docs-page-1.json", WalletRecords.FundedBy],
     ["wallet-history/helius-sdk-mock-1.json", WalletRecords.HistoryPage],
@@ -53,12 +54,6 @@ describe.skipIf(!present)("wallet fixtures with placeholder signatures", () => {
     expect(r.funderName).toBe("Coinbase 2")
   })
 })
-
-if (!present) {
-  describe("wallet fixtures with placeholder signatures", () => {
-    it.skip(`skipped: ${ROOT} is absent`, () => {})
-  })
-}
 
 describe("wallet records", () => {
   it("Balance: null and absent labels read as null; tokenProgram is checked", () => {

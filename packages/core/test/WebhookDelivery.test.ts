@@ -3,7 +3,7 @@
  * decodes (skipping visibly when ../shared is absent), amounts stay exact, the
  * union is told apart by shape, and a malformed body fails at a precise path.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { beforeEach, describe, expect, it } from "@effect/vitest"
 import * as Json from "@solfx/core/Json"
 import * as WebhookDelivery from "@solfx/core/WebhookDelivery"
 import * as RealFixtures from "@solfx/testing/RealFixtures"
@@ -43,7 +43,8 @@ const rawItem = (over: Record<string, unknown> = {}) => ({
   ...over
 })
 
-describe.skipIf(!present)("real webhook deliveries decode", () => {
+describe("real webhook deliveries decode", () => {
+  beforeEach((ctx) => ctx.skip(!present, RealFixtures.absent))
   it("the folder holds examples", () => {
     expect(files.length).toBeGreaterThan(0)
   })
@@ -87,12 +88,6 @@ describe.skipIf(!present)("real webhook deliveries decode", () => {
     expect(item.indexWithinBlock).toBe(2557)
   })
 })
-
-if (!present) {
-  describe("real webhook deliveries decode", () => {
-    it.skip(`skipped: ${ROOT} is absent (it exists in CI and the team's checkouts)`, () => {})
-  })
-}
 
 describe("WebhookDelivery", () => {
   it("keeps u64 balances above 2^53 exact (lossless parse)", () => {

@@ -139,7 +139,7 @@ describe("compression area", () => {
       expect(balances.every((b, i) => i === 0 || balances[i - 1]! > b)).toBe(true)
     }))
 
-  it.scopedLive("a 1,000,000-signature address serves its last page; its oldest transaction created the account", () =>
+  it.scopedLive("a 1,000,000-signature address serves its first and last pages; its oldest transaction created the account", () =>
     Effect.gen(function*() {
       const emu = yield* start()
       const address = emu.samples["compressionAddress"]

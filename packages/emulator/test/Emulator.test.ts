@@ -5,7 +5,7 @@ import * as Fiber from "effect/Fiber"
 import * as Redacted from "effect/Redacted"
 import * as TestClock from "effect/TestClock"
 import * as Emulator from "../src/Emulator.js"
-import { get, post, rpc, urlFor } from "./support/Http.js"
+import { get, post, rpc, until, untilServerSleeps, urlFor } from "./support/Http.js"
 import { testArea } from "./support/TestArea.js"
 
 const start = (options: Emulator.Options = {}) => Emulator.make({ areas: [], extraAreas: [testArea], ...options })
@@ -264,7 +264,8 @@ describe("Emulator", () => {
         yield* Effect.sleep("60 millis")
         const second = (yield* rpc(emu, "echo")).json.result.slot
         expect(first).toBeGreaterThan(300_000_000)
-        expect(second - first).toBeGreaterThanOrEqual(4)
+        // At least 60 ms passed: the slot moved on (how far is the TestClock test's business).
+        expect(second).toBeGreaterThan(first)
       }))
 
     it.scoped("the slot follows the Effect Clock (TestClock here)", () =>
@@ -279,10 +280,16 @@ describe("Emulator", () => {
   })
 
   describe("request log", () => {
-    it.scopedLive("counts concurrent requests in flight and clients that leave early", () =>
+    it.scoped("counts concurrent requests in flight and clients that leave early", () =>
       Effect.gen(function*() {
         const emu = yield* start({ latencyMs: 200 })
-        yield* Effect.forEach([1, 2, 3, 4, 5], (i) => rpc(emu, "echo", {}, i), { concurrency: "unbounded" })
+        const five = yield* Effect.fork(
+          Effect.forEach([1, 2, 3, 4, 5], (i) => rpc(emu, "echo", {}, i), { concurrency: "unbounded" })
+        )
+        // Every answer is held back on the TestClock until all five have arrived.
+        yield* untilServerSleeps(5)
+        yield* TestClock.adjust("200 millis")
+        yield* Fiber.join(five)
         expect(emu.counters.maxInFlight).toBe(5)
         expect(emu.counters.inFlight).toBe(0)
         const controller = new AbortController()
@@ -293,31 +300,32 @@ describe("Emulator", () => {
             signal: controller.signal
           })
         )))
-        yield* Effect.sleep("50 millis")
+        yield* untilServerSleeps()
         controller.abort()
         expect((yield* Fiber.join(fiber))._tag).toBe("Left")
-        yield* Effect.sleep("100 millis")
-        expect(emu.counters.clientClosed).toBe(1)
+        // The server learns of the close on its own socket, a moment later.
+        yield* until(() => emu.counters.clientClosed === 1)
         expect(emu.requests.at(-1)).toMatchObject({ operation: "echo", aborted: true, status: 0 })
         emu.resetLog()
         expect(emu.counters).toMatchObject({ total: 0, clientClosed: 0, maxInFlight: 0 })
         expect(emu.requests).toEqual([])
       }))
 
-    it.scoped("latencyMs delays every response (on the emulator's clock)", () =>
+    it.scoped("latencyMs delays every response (on the Effect Clock, TestClock here)", () =>
       Effect.gen(function*() {
         const emu = yield* start({ latencyMs: 50 })
-        const fiber = yield* Effect.fork(rpc(emu, "echo"))
-        // Real sockets: wait until the server holds the request, then move its (test) clock.
-        while (emu.counters.inFlight === 0) yield* Effect.promise(() => new Promise((r) => setTimeout(r, 5)))
+        const reply = yield* Effect.fork(rpc(emu, "echo"))
+        yield* untilServerSleeps()
         yield* TestClock.adjust("49 millis")
-        expect(emu.count()).toBe(0)
+        // Still waiting out its latency: nothing answered yet.
+        expect(emu.counters.inFlight).toBe(1)
+        expect(emu.requests).toEqual([])
         yield* TestClock.adjust("1 millis")
-        expect((yield* Fiber.join(fiber)).status).toBe(200)
-        expect(emu.requests.at(-1)!.durationMs).toBe(50)
+        expect((yield* Fiber.join(reply)).json.result).toBeDefined()
+        expect(emu.requests).toHaveLength(1)
+        // Without latency the answer needs no clock at all.
         emu.setLatency(0)
-        yield* rpc(emu, "echo")
-        expect(emu.requests.at(-1)!.durationMs).toBe(0)
+        expect((yield* rpc(emu, "echo")).json.result).toBeDefined()
       }))
   })
 

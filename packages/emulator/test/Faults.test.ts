@@ -1,8 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as TestClock from "effect/TestClock"
 import * as Emulator from "../src/Emulator.js"
 import * as Faults from "../src/Faults.js"
-import { attempt, get, rawRpc, rpc } from "./support/Http.js"
+import { attempt, get, rawRpc, rpc, untilServerSleeps } from "./support/Http.js"
 import { testArea } from "./support/TestArea.js"
 
 const start = (options: Emulator.Options = {}) => Emulator.make({ areas: [], extraAreas: [testArea], ...options })
@@ -97,15 +99,17 @@ describe("fault injection", () => {
       expect(emu.faultsHit.malformed).toBe(1)
     }))
 
-  it.scopedLive("slow delays the response by slowMs", () =>
+  it.scoped("slow delays the response by slowMs (on the Effect Clock, TestClock here)", () =>
     Effect.gen(function*() {
       const emu = yield* start({ faults: only("slow", { slowMs: 300 }) })
-      const t0 = performance.now()
-      const r = yield* rpc(emu, "echo", {}, "s")
-      const elapsed = performance.now() - t0
+      const reply = yield* Effect.fork(rpc(emu, "echo", {}, "s"))
+      yield* untilServerSleeps()
+      yield* TestClock.adjust("299 millis")
+      expect(emu.requests).toEqual([])
+      yield* TestClock.adjust("1 millis")
+      const r = yield* Fiber.join(reply)
       expect(r.status).toBe(200)
       expect(r.json.id).toBe("s")
-      expect(elapsed).toBeGreaterThanOrEqual(290)
       expect(emu.requests[0]).toMatchObject({ fault: "slow", status: 200 })
     }))
 

@@ -89,6 +89,8 @@ export const layerNode: Layer.Layer<Exclude<Services, Config.SolfxConfig>, never
 
 /**
  * Every service, configured from code. Node's undici client unless `httpClient` is given.
+ * A missing, empty or blank `apiKey` fails building the layer with a `ConfigError`
+ * naming `apiKey`, before any request.
  *
  * @example
  * import { Solfx, Wallet } from "@solfx/sdk"
@@ -101,16 +103,19 @@ export const layerNode: Layer.Layer<Exclude<Services, Config.SolfxConfig>, never
  * @since 0.1.0
  * @category layers
  */
-export const layer = <E = never, R = never>(options: Options<E, R>): Layer.Layer<Services, E, R> => {
+export const layer = <E = never, R = never>(
+  options: Options<E, R>
+): Layer.Layer<Services, E | ConfigError.ConfigError, R> => {
   const httpClient: Layer.Layer<HttpClient.HttpClient, E, R> = options.httpClient ?? NodeHttpClient.layerUndici
   return SolfxNeutral.layer({ ...options, httpClient })
 }
 
 /**
  * Every service on Node's undici client, configured from the environment:
- * `SOLFX_API_KEY` (required), `SOLFX_RPC_URL`, `SOLFX_REST_URL`, `SOLFX_V0_URL`,
- * `SOLFX_ADMIN_URL`, `SOLFX_TIMEOUT_MS`, `SOLFX_ALLOW_INSECURE_HTTP`. A missing key
- * fails building the layer with a `ConfigError` naming `SOLFX_API_KEY`.
+ * `SOLFX_API_KEY` (required), `SOLFX_URL` (every host), `SOLFX_RPC_URL`, `SOLFX_REST_URL`,
+ * `SOLFX_V0_URL`, `SOLFX_ADMIN_URL` (each overrides `SOLFX_URL`), `SOLFX_TIMEOUT_MS`,
+ * `SOLFX_ALLOW_INSECURE_HTTP`. A missing, empty or blank key fails building the
+ * layer with a `ConfigError` naming `SOLFX_API_KEY`.
  *
  * @example
  * program.pipe(Effect.provide(Solfx.layerConfig), NodeRuntime.runMain)

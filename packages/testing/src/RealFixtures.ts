@@ -5,7 +5,10 @@
  * `present()` and skip visibly without them.
  *
  * @example
- * describe.skipIf(!RealFixtures.present())("real bodies", () => { ... readFileSync(RealFixtures.path("getAsset", "a.json")) })
+ * describe("real bodies", () => {
+ *   beforeEach((ctx) => ctx.skip(!RealFixtures.present(), RealFixtures.absent))
+ *   it("decodes", () => { ... readFileSync(RealFixtures.path("getAsset", "a.json")) })
+ * })
  * @since 0.1.0
  */
 import { existsSync } from "node:fs"
@@ -20,3 +23,6 @@ export const path = (...segments: ReadonlyArray<string>): string => join(root, .
 
 /** Whether `root` (or the path under it) exists. */
 export const present = (...segments: ReadonlyArray<string>): boolean => existsSync(path(...segments))
+
+/** Why a test that needs them skips without them; the run's skip summary groups by it. */
+export const absent = "../shared/fixtures/real absent (it exists in CI and the team's checkouts)"

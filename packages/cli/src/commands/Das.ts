@@ -14,7 +14,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as Format from "../Format.js"
-import { all, firstOrAll, limit, opt, values, withServices } from "../Handler.js"
+import { all, firstOrAll, fullPage, limit, opt, values, withServices } from "../Handler.js"
 import { Output } from "../Output.js"
 
 const paging = (o: { readonly limit: Option.Option<number> }) => {
@@ -37,7 +37,10 @@ const tokenAccounts = Command.make(
       const params = { owner: o.owner, ...(mint === undefined ? {} : { mint }), ...paging(o) }
       const rows = firstOrAll(
         o,
-        Effect.map(das.getTokenAccounts({ ...params, page: 1 }), (r) => r.token_accounts),
+        Effect.map(das.getTokenAccounts({ ...params, page: 1 }), (r) => ({
+          items: r.token_accounts,
+          more: fullPage(r, r.token_accounts)
+        })),
         das.getTokenAccountsStream(params)
       )
       yield* (yield* Output).rows(rows, {
@@ -99,7 +102,10 @@ const assetsByAuthority = Command.make(
       const concurrency = opt(o.concurrency)
       const rows = firstOrAll(
         o,
-        Effect.map(das.getAssetsByAuthority({ ...params, page: 1 }), (r) => r.items),
+        Effect.map(
+          das.getAssetsByAuthority({ ...params, page: 1 }),
+          (r) => ({ items: r.items, more: fullPage(r, r.items) })
+        ),
         das.getAssetsByAuthorityStream(params, concurrency === undefined ? {} : { concurrency })
       )
       yield* (yield* Output).rows(rows, { columns: assetColumns, progress: o.all ? "assets" : undefined })
@@ -115,7 +121,10 @@ const assetSignatures = Command.make(
       const params = { id: o.id, ...paging(o) }
       const rows = firstOrAll(
         o,
-        Effect.map(das.getSignaturesForAsset({ ...params, page: 1 }), (r) => r.items),
+        Effect.map(
+          das.getSignaturesForAsset({ ...params, page: 1 }),
+          (r) => ({ items: r.items, more: fullPage(r, r.items) })
+        ),
         das.getSignaturesForAssetStream(params)
       )
       yield* (yield* Output).rows(rows, {

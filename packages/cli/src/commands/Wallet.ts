@@ -103,7 +103,7 @@ const balances = Command.make(
       let usd = 0
       const rows = firstOrAll(
         o,
-        Effect.map(service.balances(o.wallet, options), (p) => p.balances),
+        Effect.map(service.balances(o.wallet, options), (p) => ({ items: p.balances, more: p.pagination.hasMore })),
         service.balancesStream(o.wallet, options)
       ).pipe(Stream.tap((b) => Effect.sync(() => void (usd += b.usdValue ?? 0))))
       yield* (yield* Output).rows(rows, {
@@ -123,7 +123,7 @@ const history = Command.make("history", { wallet, all, limit }, (o) =>
     const options = { limit: opt(o.limit) }
     const rows = firstOrAll(
       o,
-      Effect.map(service.history(o.wallet, options), (p) => p.data),
+      Effect.map(service.history(o.wallet, options), (p) => ({ items: p.data, more: p.pagination.hasMore })),
       service.historyStream(o.wallet, options)
     )
     yield* (yield* Output).rows(rows, {
@@ -145,7 +145,7 @@ const transfers = Command.make("transfers", { wallet, all, limit }, (o) =>
     const options = { limit: opt(o.limit) }
     const rows = firstOrAll(
       o,
-      Effect.map(service.transfers(o.wallet, options), (p) => p.data),
+      Effect.map(service.transfers(o.wallet, options), (p) => ({ items: p.data, more: p.pagination.hasMore })),
       service.transfersStream(o.wallet, options)
     )
     yield* (yield* Output).rows(rows, {

@@ -41,7 +41,10 @@ const signaturesForAddress = Command.make(
       const params = { address: o.address, ...paging(o) }
       const rows = firstOrAll(
         o,
-        Effect.map(zk.getCompressionSignaturesForAddress(params), (r) => r.value.items),
+        Effect.map(
+          zk.getCompressionSignaturesForAddress(params),
+          (r) => ({ items: r.value.items, more: r.value.cursor !== null })
+        ),
         zk.getCompressionSignaturesForAddressStream(params)
       )
       yield* (yield* Output).rows(rows, { columns: signatureColumns, progress: o.all ? "signatures" : undefined })
@@ -57,7 +60,10 @@ const mintHolders = Command.make(
       const params = { mint: o.mint, ...paging(o) }
       const rows = firstOrAll(
         o,
-        Effect.map(zk.getCompressedMintTokenHolders(params), (r) => r.value.items),
+        Effect.map(
+          zk.getCompressedMintTokenHolders(params),
+          (r) => ({ items: r.value.items, more: r.value.cursor !== null })
+        ),
         zk.getCompressedMintTokenHoldersStream(params)
       )
       yield* (yield* Output).rows(rows, {
@@ -80,7 +86,10 @@ const tokenAccounts = Command.make(
       const params = { owner: o.owner, ...(mint === undefined ? {} : { mint }), ...paging(o) }
       const rows = firstOrAll(
         o,
-        Effect.map(zk.getCompressedTokenAccountsByOwner(params), (r) => r.value.items),
+        Effect.map(
+          zk.getCompressedTokenAccountsByOwner(params),
+          (r) => ({ items: r.value.items, more: r.value.cursor !== null })
+        ),
         zk.getCompressedTokenAccountsByOwnerStream(params)
       )
       yield* (yield* Output).rows(rows, {
@@ -105,7 +114,10 @@ const tokenBalances = Command.make(
       const params = { owner: o.owner, ...(mint === undefined ? {} : { mint }), ...paging(o) }
       const rows = firstOrAll(
         o,
-        Effect.map(zk.getCompressedTokenBalancesByOwnerV2(params), (r) => r.value.items),
+        Effect.map(
+          zk.getCompressedTokenBalancesByOwnerV2(params),
+          (r) => ({ items: r.value.items, more: r.value.cursor !== null })
+        ),
         zk.getCompressedTokenBalancesByOwnerV2Stream(params)
       )
       yield* (yield* Output).rows(rows, {
@@ -127,7 +139,10 @@ const tokenOwnerSignatures = Command.make(
       const params = { owner: o.owner, ...paging(o) }
       const rows = firstOrAll(
         o,
-        Effect.map(zk.getCompressionSignaturesForTokenOwner(params), (r) => r.value.items),
+        Effect.map(
+          zk.getCompressionSignaturesForTokenOwner(params),
+          (r) => ({ items: r.value.items, more: r.value.cursor !== null })
+        ),
         zk.getCompressionSignaturesForTokenOwnerStream(params)
       )
       yield* (yield* Output).rows(rows, { columns: signatureColumns, progress: o.all ? "signatures" : undefined })

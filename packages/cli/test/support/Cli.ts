@@ -3,9 +3,13 @@
  * packages/cli/src/bin.ts. The environment is the test's minus every SOLFX_*
  * variable, plus what the test passes.
  */
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
+import * as Cli from "../../src/Cli.js"
 
 const bin = fileURLToPath(new URL("../../src/bin.ts", import.meta.url))
 const cwd = fileURLToPath(new URL("../..", import.meta.url))
@@ -49,11 +53,11 @@ const collect = (child: ChildProcess): Promise<Result> =>
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }))
   })
 
-/** Runs `solfx args...` to completion (killed after 60 s). */
+/** Runs `solfx args...` to completion (killed after 240 s: a bound for a hung child, not a speed check). */
 export const solfx = (args: ReadonlyArray<string>, options: RunOptions = {}): Effect.Effect<Result> =>
   Effect.promise(() => {
     const child = start(args, options)
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000)
+    const timer = setTimeout(() => child.kill("SIGKILL"), 240_000)
     return collect(child).finally(() => clearTimeout(timer))
   })
 
@@ -83,3 +87,43 @@ export const exited = (child: ChildProcess): Promise<{ code: number | null; sign
 /** Each stdout line parsed as JSON (throws on the first line that is not). */
 export const jsonLines = (stdout: string, parse: (line: string) => unknown = JSON.parse): ReadonlyArray<any> =>
   stdout.split("\n").filter((l) => l !== "").map((l) => parse(l))
+
+/**
+ * Runs `solfx args...` in this process (no child: a node start costs seconds on a
+ * busy machine), with `env` as its whole environment (read through the Config
+ * provider), capturing what it writes: stdout and stderr, @effect/cli's help and
+ * usage errors included. Runs one at a time (it swaps process.stdout/stderr.write).
+ */
+export const inProcess = (
+  args: ReadonlyArray<string>,
+  env: Readonly<Record<string, string>> = {}
+): Effect.Effect<Result> =>
+  Effect.suspend(() => {
+    let stdout = ""
+    let stderr = ""
+    const line = (parts: ReadonlyArray<unknown>) => parts.map(String).join(" ") + "\n"
+    const capture = (base: Console.Console): Console.Console => ({
+      ...base,
+      log: (...parts) => Effect.sync(() => void (stdout += line(parts))),
+      info: (...parts) => Effect.sync(() => void (stdout += line(parts))),
+      error: (...parts) => Effect.sync(() => void (stderr += line(parts))),
+      warn: (...parts) => Effect.sync(() => void (stderr += line(parts)))
+    })
+    const writes = { out: process.stdout.write, err: process.stderr.write }
+    const swap = Effect.sync(() => {
+      process.stdout.write = ((chunk: string | Uint8Array) => (stdout += String(chunk), true)) as never
+      process.stderr.write = ((chunk: string | Uint8Array) => (stderr += String(chunk), true)) as never
+    })
+    const restore = Effect.sync(() => {
+      process.stdout.write = writes.out
+      process.stderr.write = writes.err
+    })
+    const run = Cli.main(["node", "solfx", ...args], { ...env }).pipe(
+      Effect.provide(NodeContext.layer),
+      Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))),
+      (self) => Console.consoleWith((base) => Effect.withConsole(self, capture(base)))
+    )
+    return Effect.acquireUseRelease(swap, () => run, () => restore).pipe(
+      Effect.map((code): Result => ({ code, signal: null, stdout, stderr }))
+    )
+  })

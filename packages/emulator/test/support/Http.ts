@@ -2,6 +2,7 @@
  * Plain fetch over loopback, as a client that knows nothing of the SDK would call the emulator.
  */
 import * as Effect from "effect/Effect"
+import * as TestClock from "effect/TestClock"
 import type { Emulator } from "../../src/Emulator.js"
 
 export interface Reply {
@@ -73,3 +74,21 @@ export const rawRpc = (emu: Emulator, method: string, params: unknown = {}) => (
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ jsonrpc: "2.0", id: "1", method, params })
   }).then(read)
+
+// A real-time tick: under TestClock, Effect.sleep would never wake while sockets do real work.
+const realTick = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 1)))
+
+/** Waits in real time until `condition` holds; the test's own timeout bounds the wait. */
+export const until = (condition: () => boolean): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    while (!condition()) yield* realTick
+  })
+
+/**
+ * Under TestClock: waits (in real time, the request travels over a real socket)
+ * until `n` fibers sleep on the clock, for example the server holding answers back.
+ */
+export const untilServerSleeps = (n = 1): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    while ((yield* TestClock.sleeps()).length < n) yield* realTick
+  })

@@ -9,9 +9,12 @@ import * as Paging from "../../src/Paging.js"
 
 export const bigListSize = (dataset: Dataset.Dataset) => dataset.size("test.bigList", 1_000)
 
+/** How many items of `bigList` were built: the list is lazy, so only the ones served. */
+export const built = { bigList: 0 }
+
 const bigList = (dataset: Dataset.Dataset) =>
   Dataset.lazyList(bigListSize(dataset), (i) => ({
-    index: i,
+    index: (built.bigList++, i),
     address: dataset.address(`test:big:${i}`),
     lamports: 10n ** 18n + BigInt(dataset.int(`test:big:lamports:${i}`, 1_000_000))
   }))

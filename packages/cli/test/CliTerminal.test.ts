@@ -1,0 +1,189 @@
+/**
+ * What `solfx` puts on the terminal, as a child process: one base URL (`--url`,
+ * `SOLFX_URL`) against a separately started `solfx emulator`; a group's own help;
+ * no ANSI when piped; the "more pages" note of every paginated command without
+ * `--all`; and the configured key in no output, usage errors included.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { morePagesNote } from "../src/Handler.js"
+import { exited, firstLine, inProcess, jsonLines, solfx, start } from "./support/Cli.js"
+
+const KEY = "5c1e0f9a-3d7b-4c2e-9f61-2a8b7c4d0e13"
+
+/** `solfx emulator` in its own process, stopped when the test's scope closes. */
+const separateEmulator = Effect.acquireRelease(
+  Effect.promise(async () => {
+    const child = start(["emulator", "--port", "0", "--seed", "3", "--api-key", KEY])
+    const info = JSON.parse(await firstLine(child)) as {
+      url: string
+      projectId: string
+      samples: Record<string, string>
+    }
+    return { child, info }
+  }),
+  ({ child }) => Effect.promise(() => (child.kill("SIGINT"), exited(child)))
+)
+
+describe("solfx on the terminal", () => {
+  it.scopedLive(
+    "SOLFX_URL and --url point every host at a separately started `solfx emulator`",
+    () =>
+      Effect.gen(function*() {
+        const { info } = yield* separateEmulator
+        const [balances, usage, override] = yield* Effect.all([
+          solfx(["wallet", "balances", info.samples["wallet"]!, "--json"], {
+            env: { SOLFX_URL: info.url, SOLFX_API_KEY: KEY }
+          }),
+          solfx(["--url", info.url, "usage", info.projectId, "--json"], { env: { SOLFX_API_KEY: KEY } }),
+          // A host's own variable overrides the one URL: the admin host is sent nowhere useful.
+          solfx(["usage", info.projectId, "--json"], {
+            env: { SOLFX_URL: info.url, SOLFX_ADMIN_URL: "http://127.0.0.1:9", SOLFX_API_KEY: KEY }
+          })
+        ], { concurrency: 3 })
+        expect(balances!.code, balances!.stderr).toBe(0)
+        expect(jsonLines(balances!.stdout).length).toBeGreaterThan(0)
+        expect(usage!.code, usage!.stderr).toBe(0)
+        expect(jsonLines(usage!.stdout)[0]).toMatchObject({ creditsUsed: expect.any(Number) })
+        expect(override!.code).toBe(1)
+        expect(override!.stderr).toMatch(/^TransportError: /)
+      }),
+    { timeout: 240_000 }
+  )
+
+  it.live(
+    "a group's help lists its own subcommands; a wrong one is a usage error that says which exist",
+    () =>
+      Effect.gen(function*() {
+        const [wrong, help, bare] = yield* Effect.all([
+          solfx(["wallet", "frobnicate"]),
+          solfx(["wallet", "--help"]),
+          solfx(["das"])
+        ], { concurrency: 3 })
+        expect(wrong!.code).toBe(2)
+        expect(wrong!.stdout).toBe("")
+        expect(wrong!.stderr).toContain("Invalid subcommand for solfx wallet")
+        for (const sub of ["identity", "identities", "funded-by", "balances", "history", "transfers"]) {
+          expect(wrong!.stderr).toContain(`'${sub}'`)
+          expect(help!.stdout).toContain(`- ${sub}`)
+        }
+        expect(wrong!.stderr).not.toContain("'emulator'")
+        expect(help!.code).toBe(0)
+        expect(help!.stdout).toContain("$ solfx wallet <command>")
+        expect(bare!.code).toBe(0)
+        expect(bare!.stdout).toContain("- token-accounts")
+        // Piped (not a terminal): no ANSI escape anywhere, help and errors included.
+        for (const r of [wrong!, help!, bare!]) expect(r.stdout + r.stderr).not.toContain("\u001b")
+      }),
+    { timeout: 240_000 }
+  )
+
+  it.live("root help and usage errors carry no ANSI when piped", () =>
+    Effect.gen(function*() {
+      const [help, usage] = yield* Effect.all([
+        solfx(["--help"]),
+        solfx(["das", "proofs", "x", "--limit", "abc"])
+      ], { concurrency: 2 })
+      expect(help!.code).toBe(0)
+      expect(help!.stdout).toContain("COMMANDS")
+      expect(usage!.code).toBe(2)
+      for (const r of [help!, usage!]) expect(r.stdout + r.stderr).not.toContain("\u001b")
+    }), { timeout: 240_000 })
+
+  it.live(
+    "no output contains the configured key, even when it is pasted as an option's value",
+    () =>
+      Effect.gen(function*() {
+        const wallet = "86xCnPeV69n6t3DnyGvkKobf9FdN2H9oiVDdaMpo2MMY"
+        // In this process (the same Cli.main the bin runs): a child per line would cost seconds each.
+        const runs = yield* Effect.all([
+          inProcess(["wallet", "balances", wallet, "--limit", KEY], { SOLFX_API_KEY: KEY }),
+          inProcess(["wallet", "balances", wallet, "--api-key", KEY, "--limit", KEY]),
+          inProcess(["das", "assets-by-authority", wallet, "--sort", KEY], { SOLFX_API_KEY: KEY }),
+          // Not configured at all: a long value is still not echoed.
+          inProcess(["wallet", "balances", wallet, "--limit", KEY])
+        ])
+        for (const r of runs) {
+          expect(r.code, r.stderr).toBe(2)
+          expect(r.stderr.trim()).not.toBe("")
+          expect(r.stdout + r.stderr).not.toContain(KEY)
+        }
+        expect(runs[0]!.stderr).toContain("is not a integer")
+      }),
+    { timeout: 240_000 }
+  )
+})
+
+describe("hostile service data", () => {
+  it.scopedLive("a name holding terminal escapes and the key: escaped and redacted in the table, exact JSON but no key with --json", () =>
+    Effect.gen(function*() {
+      const wallet = "86xCnPeV69n6t3DnyGvkKobf9FdN2H9oiVDdaMpo2MMY"
+      const name = `Evil\u001b[2J\u001b]0;owned\u0007 ${KEY}`
+      // A server that answers every identity request with that name.
+      const server = yield* Effect.acquireRelease(
+        Effect.promise(() =>
+          new Promise<Server>((resolve) => {
+            const s = createServer((_, res) => {
+              res.writeHead(200, { "content-type": "application/json" })
+              res.end(JSON.stringify({ address: wallet, type: "wallet", name, category: "test" }))
+            })
+            s.listen(0, "127.0.0.1", () => resolve(s))
+          })
+        ),
+        (s) => Effect.promise(() => new Promise((resolve) => s.close(resolve)))
+      )
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      const env = { SOLFX_URL: url, SOLFX_API_KEY: KEY }
+      const table = yield* inProcess(["wallet", "identity", wallet], env)
+      const json = yield* inProcess(["wallet", "identity", wallet, "--json"], env)
+      expect(table.code, table.stderr).toBe(0)
+      expect(json.code, json.stderr).toBe(0)
+      expect(table.stdout).toContain("Evil\\u001b[2J\\u001b]0;owned\\u0007 <redacted>")
+      expect(table.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/)
+      // --json: exact JSON of what came (JSON.stringify escapes the controls), the key excepted.
+      expect(JSON.parse(json.stdout).name).toBe("Evil\u001b[2J\u001b]0;owned\u0007 <redacted>")
+      for (const r of [table, json]) expect(r.stdout + r.stderr).not.toContain(KEY)
+    }))
+})
+
+describe("the more-pages note", () => {
+  it.scopedLive(
+    "every paginated command without --all says on stderr that more pages exist; with --all it does not",
+    () =>
+      Effect.gen(function*() {
+        const { info } = yield* separateEmulator
+        const env = { SOLFX_URL: info.url, SOLFX_API_KEY: KEY }
+        const s = info.samples
+        const paginated: ReadonlyArray<ReadonlyArray<string>> = [
+          ["das", "token-accounts", s["dasOwner"]!],
+          ["das", "assets-by-authority", s["dasAuthority"]!],
+          ["das", "asset-signatures", s["dasCompressedAsset"]!],
+          ["zk", "signatures-for-address", s["compressionAddress"]!],
+          ["zk", "mint-holders", s["compressedMint"]!],
+          ["zk", "token-accounts", s["compressedTokenOwner"]!],
+          ["zk", "token-balances", s["compressedTokenOwner"]!],
+          ["zk", "token-owner-signatures", s["compressedTokenOwner"]!],
+          ["wallet", "balances", s["wallet"]!],
+          ["wallet", "history", s["wallet"]!],
+          ["wallet", "transfers", s["wallet"]!]
+        ]
+        // In this process (the same Cli.main the bin runs), one after the other: eleven children would cost a minute.
+        const firstPages = yield* Effect.all(
+          paginated.map((args) => inProcess([...args, "--limit", "1", "--json"], env))
+        )
+        firstPages.forEach((r, i) => {
+          const what = paginated[i]!.slice(0, 2).join(" ")
+          expect(r.code, `${what}: ${r.stderr}`).toBe(0)
+          expect(r.stderr, what).toBe(`${morePagesNote}\n`)
+          // stdout stays pure data: the first page only (wallet balances may add native SOL to its page).
+          expect(jsonLines(r.stdout).length, what).toBeGreaterThan(0)
+        })
+        const every = yield* inProcess(["wallet", "history", s["wallet"]!, "--all", "--limit", "100", "--json"], env)
+        expect(every.code, every.stderr).toBe(0)
+        expect(every.stderr).toBe("")
+      }),
+    { timeout: 240_000 }
+  )
+})
