@@ -128,7 +128,9 @@ export const layerWith = <E, R>(
   )
 
 /**
- * Every service, configured from code, over the given `httpClient`.
+ * Every service, configured from code, over the given `httpClient`. A missing,
+ * empty or blank `apiKey` fails building the layer with a `ConfigError` naming
+ * `apiKey`, before any request.
  *
  * @example
  * import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
@@ -138,7 +140,9 @@ export const layerWith = <E, R>(
  * @since 0.1.0
  * @category layers
  */
-export const layer = <E = never, R = never>(options: Options<E, R>): Layer.Layer<Services, E, R> =>
+export const layer = <E = never, R = never>(
+  options: Options<E, R>
+): Layer.Layer<Services, E | ConfigError.ConfigError, R> =>
   layerWith(options.httpClient, options.services).pipe(Layer.provideMerge(Config.layer(options)))
 
 /**
