@@ -328,6 +328,16 @@ describe("fast path on generated values", () => {
     expect(fast).toBeGreaterThan(50)
   })
 
+  it("a metadata record holding a `__proto__` key decodes as Schema decodes it", () => {
+    // fast-check found this once (seed 1461004777): JSON.parse makes an own `__proto__` key, which Schema's
+    // record decoding assigns as the prototype; the fast path gives such a record to Schema.
+    const text = JSON.stringify({ total: 1, limit: 1, page: 1, items: [{ ...sampleAsset, content: { metadata: {} } }] })
+      .replace("\"metadata\":{}", "\"metadata\":{\"__proto__\":{\"name\":\"x\"},\"symbol\":\"S\"}")
+    const input = JSON.parse(text)
+    expect(Object.keys(input.items[0].content.metadata)).toEqual(["__proto__", "symbol"])
+    agrees("DigitalAssetList", DigitalAsset.DigitalAssetList, input)
+  })
+
   it("a failure reports the path of the first bad field, as before", () => {
     const input = {
       total: 1,

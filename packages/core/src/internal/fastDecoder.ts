@@ -88,6 +88,13 @@ export const rounded: { exact: ((v: number) => unknown) | undefined } = { exact:
 
 const TWO_53 = 2 ** 53
 
+/**
+ * An own `__proto__` key (JSON.parse makes one): Schema's record decoding assigns it,
+ * which sets the output's prototype instead of a key, so such a record goes to Schema
+ * and the output stays Schema's, whatever that is.
+ */
+const ownProto = (u: object): boolean => Object.prototype.hasOwnProperty.call(u, "__proto__")
+
 /** The exact value of an input value: itself, unless it is a large number of a rounded input. BAIL when unknown. */
 export const exactOf = (v: unknown): unknown =>
   typeof v === "number" && !(v < TWO_53 && v > -TWO_53) && rounded.exact !== undefined ? rounded.exact(v) : v
@@ -378,12 +385,12 @@ export const makeCompiler = (generate: boolean): (ast: AST.AST) => Compiled => {
     if (is === undefined || more.length > 0 || is.parameter._tag !== "StringKeyword") return delegate(ast)
     if (keepsAsIs(is.type)) {
       // Values kept as they are: a plain object is its own output.
-      return (u) => (isRecordLike(u) && exactDeep(u) ? u : BAIL)
+      return (u) => (isRecordLike(u) && !ownProto(u) && exactDeep(u) ? u : BAIL)
     }
     const value = compile(is.type)
     const numbers = mayHoldNumber(is.type)
     return (u) => {
-      if (!isRecordLike(u)) return BAIL
+      if (!isRecordLike(u) || ownProto(u)) return BAIL
       let out: Record<string, unknown> | undefined
       const keys = Object.keys(u)
       for (let i = 0; i < keys.length; i++) {
