@@ -31,6 +31,8 @@ export * as Json from "./Json.js"
 /** @since 0.1.0 */
 export * as Pagination from "./Pagination.js"
 /** @since 0.1.0 */
+export * as Plans from "./Plans.js"
+/** @since 0.1.0 */
 export * as Primitives from "./Primitives.js"
 /** @since 0.1.0 */
 export * as Transaction from "./Transaction.js"

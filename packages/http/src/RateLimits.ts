@@ -46,6 +46,7 @@ import * as RateLimiter from "@effect/experimental/RateLimiter"
 import { CreditBudgetExceeded } from "@solfx/core/CreditBudget"
 import type * as Endpoint from "@solfx/core/Endpoint"
 import { InvalidRequest } from "@solfx/core/Errors"
+import { type Limits, limitsFor, type Plan, plans } from "@solfx/core/Plans"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -61,51 +62,8 @@ import { createHash } from "node:crypto"
  */
 export type Bucket = Endpoint.Bucket
 
-/**
- * The documented plans.
- *
- * @since 0.1.0
- * @category models
- */
-export type Plan = "free" | "developer" | "business" | "professional"
-
-/**
- * Requests per second per bucket; a bucket absent (or `undefined`) is unlimited.
- *
- * @since 0.1.0
- * @category models
- */
-export type Limits = { readonly [B in Bucket]?: number | undefined }
-
-/** Admin is 5/s on every plan (REAL-WORLD §6); it is also the only limit without a plan. */
-const ADMIN = 5
-
-/**
- * The documented limits (requests per second) of each plan. `sendBundle` is not
- * offered below business; wallet has no documented limit. Webhooks count as
- * enhanced (see `keyBucket`).
- *
- * @since 0.1.0
- * @category plans
- */
-export const plans: { readonly [P in Plan]: Limits } = {
-  free: { rpc: 10, das: 2, enhanced: 2, photon: 2, validityProof: 1, admin: ADMIN },
-  developer: { rpc: 50, das: 10, enhanced: 10, photon: 10, validityProof: 5, admin: ADMIN },
-  business: { rpc: 200, das: 50, enhanced: 50, photon: 50, validityProof: 10, sendBundle: 5, admin: ADMIN },
-  professional: { rpc: 500, das: 100, enhanced: 100, photon: 100, validityProof: 20, sendBundle: 5, admin: ADMIN }
-}
-
-/**
- * The limits in force: the plan's (only admin without a plan, as before plans
- * existed), then the overrides, where `undefined` lifts a bucket's limit.
- *
- * @since 0.1.0
- * @category plans
- */
-export const limitsFor = (plan: Plan | undefined, overrides?: Limits): Limits => ({
-  ...(plan === undefined ? { admin: ADMIN } : plans[plan]),
-  ...overrides
-})
+export type { Limits, Plan } from "@solfx/core/Plans"
+export { limitsFor, plans } from "@solfx/core/Plans"
 
 /**
  * What a limiter is built from.
