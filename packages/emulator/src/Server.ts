@@ -37,7 +37,7 @@ export interface Instance {
   readonly dataset: Dataset
   readonly areas: ReadonlyArray<Area>
   readonly accounts: ReadonlyArray<Projects.Account>
-  /** Credits by operation name, overriding the areas' costs. */
+  /** Credits by operation name, overriding the endpoint table's costs. */
   readonly costs: Readonly<Record<string, number>>
   readonly faults: Injector
   readonly log: RequestLog

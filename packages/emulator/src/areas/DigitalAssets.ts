@@ -34,7 +34,7 @@
  * of all matching items; `last_indexed_slot` is the current slot. Invalid params
  * (limit above 1000, page below 1, unknown keys, bad addresses, a mixed
  * pagination style, an unknown cursor) are HTTP 400 with JSON-RPC -32602, as
- * the DAS docs document. Every call costs 10 credits in usage category `das`.
+ * the DAS docs document. Every call is charged by its entry of core's `Endpoints`.
  *
  * @since 0.1.0
  */

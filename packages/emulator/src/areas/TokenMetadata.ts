@@ -16,8 +16,8 @@
  * an answer came from the cache.
  *
  * Invalid bodies (no `mintAccounts`, more than 100, an invalid address, unknown
- * keys) are HTTP 400 `{"error": …}` before any credits are charged. Each call
- * costs 10 credits in usage category `api`.
+ * keys) are HTTP 400 `{"error": …}` before any credits are charged. Each call is
+ * charged by `Endpoints.tokenMetadata`.
  *
  * @since 0.1.0
  */

@@ -11,9 +11,9 @@
  * - Any other valid address is unknown: identity and funded-by answer 404,
  *   balances, history and transfers answer empty pages.
  *
- * Every call is charged 100 credits in usage category `api`: the Wallet API is
- * served from the enhanced-API host (`api.helius.xyz`), and the older usage
- * record (spec §2.9) has no wallet category. Malformed requests (a wallet that
+ * Every call is charged by its entry of core's `Endpoints`, in usage `api`: the
+ * Wallet API is served from the enhanced-API host (`api.helius.xyz`), and the older
+ * usage record (spec §2.9) has no wallet category. Malformed requests (a wallet that
  * fails the spec's regex or is not 32 bytes, a limit outside 1..100, a bad
  * cursor) are rejected with 400 `{"error": …}` by the precheck, before charging,
  * as a gateway validating its parameters would.

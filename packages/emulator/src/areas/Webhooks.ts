@@ -11,7 +11,7 @@
  * - With the emulator option `webhooks`, exactly the configured webhooks are
  *   served instead (each owned by its `apiKey`/`projectId`, by default the
  *   default project's key), so tests control what delivery sees.
- * - A call costs 100 credits in usage category `api` ("webhook management via
+ * - A call is charged by `Endpoints.listWebhooks` ("webhook management via
  *   API", the real price list).
  *
  * @since 0.1.0
