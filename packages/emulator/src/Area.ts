@@ -1,38 +1,32 @@
 /**
  * The contract between the emulator's server (routing, auth, credits, usage,
  * faults, request log) and its API areas. An area declares JSON-RPC methods and
- * REST routes with their usage category and credit cost; the server charges and
- * counts them before the handler runs, so handlers hold only the area's logic.
+ * REST routes, each with the endpoint-table entry it is charged by (core's
+ * `Endpoints`; an extension area may declare its own cost); the server charges and
+ * counts them by core's `Billing` rule, so handlers hold only the area's logic.
  *
  * @example
  * const ping: Area = {
  *   name: "ping",
- *   rpc: { ping: { category: "rpc", credits: 1, handle: (params) => Effect.succeed({ pong: params }) } }
+ *   rpc: { ping: { entry: { cost: { credits: 1, usage: "rpc" } }, handle: (params) => Effect.succeed({ pong: params }) } }
  * }
  * Emulator.layerTest({ extraAreas: [ping] })
  * @since 0.1.0
  */
+import type * as Endpoint from "@solfx/core/Endpoint"
 import type * as Effect from "effect/Effect"
 import type { Dataset } from "./Dataset.js"
 import type { TextCache } from "./Wire.js"
 
 /**
- * The usage categories of spec §2.9.
+ * What the server charges a method by: its entry of core's `Endpoints` (an alias
+ * uses the entry of the method it aliases), or, for an extension area's method
+ * the table lacks, a cost of its own in the same shape.
  *
  * @since 0.1.0
  * @category models
  */
-export type UsageCategory =
-  | "api"
-  | "archival"
-  | "das"
-  | "grpc"
-  | "grpcGeyser"
-  | "photon"
-  | "rpc"
-  | "stream"
-  | "webhook"
-  | "websocket"
+export type Charged = Pick<Endpoint.Endpoint, "cost"> & { readonly notFound?: Endpoint.Rest["notFound"] | undefined }
 
 /**
  * A project: its plan, credits and usage counters (spec §2.9).
@@ -48,7 +42,7 @@ export interface Project {
   creditsUsed: number
   prepaidCreditsRemaining: number
   prepaidCreditsUsed: number
-  readonly usage: Record<UsageCategory, number>
+  readonly usage: Record<Endpoint.UsageCategory, number>
   readonly billingCycle: { readonly start: string; readonly end: string }
 }
 
@@ -111,9 +105,7 @@ export class RestFailure {
  * @category models
  */
 export interface RpcMethod {
-  readonly category: UsageCategory
-  /** Credits per call (from the configurable cost table when the spec gives none). */
-  readonly credits: number
+  readonly entry: Charged
   readonly handle: (params: unknown, ctx: AreaContext) => Effect.Effect<unknown, RpcFailure>
 }
 
@@ -138,14 +130,13 @@ export interface RestRequest {
  * @category models
  */
 export interface RestRoute {
-  readonly method: "GET" | "POST"
+  readonly method: Endpoint.Rest["method"]
   readonly path: string
-  readonly category: UsageCategory
-  readonly credits: number
+  readonly entry: Charged
   /** The admin host also accepts `X-Api-Key`. */
   readonly headerAuth?: boolean
   /**
-   * Checks run before credits are charged (the admin rate limit and project check): a failure
+   * Checks run before credits are reserved (the admin rate limit and project check): a failure
    * here is answered without charging or counting usage.
    */
   readonly precheck?: (request: RestRequest, ctx: AreaContext) => Effect.Effect<void, RestFailure>
@@ -167,3 +158,21 @@ export interface Area {
   /** Addresses with data, merged into the start line's `samples`. */
   readonly samples?: (dataset: Dataset) => Readonly<Record<string, string>>
 }
+
+/**
+ * The REST route of a table entry: its method, its path pattern (`{wallet}` becomes
+ * `:wallet`), its auth and its charge all come from the entry.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const restRoute = (
+  entry: Endpoint.Rest,
+  route: Omit<RestRoute, "method" | "path" | "entry" | "headerAuth">
+): RestRoute => ({
+  ...route,
+  method: entry.method,
+  path: entry.path.replace(/\{([^}]+)\}/g, ":$1"),
+  entry,
+  ...(entry.auth === "header" ? { headerAuth: true } : {})
+})

@@ -58,7 +58,7 @@ export interface Options {
   readonly projects?: ReadonlyArray<Projects.ProjectOptions> | undefined
   /** Dataset size knobs, e.g. `{ "das.bigAuthorityAssets": 1_000_000 }`. */
   readonly sizes?: Dataset.Sizes | undefined
-  /** Credits by operation (`"getAssetsByAuthority"`, `"GET /v1/wallet/:wallet/balances"`), overriding the areas'. */
+  /** Credits by operation (`"getAssetsByAuthority"`, `"GET /v1/wallet/:wallet/balances"`), overriding the endpoint table's. */
   readonly costs?: Readonly<Record<string, number>> | undefined
   /** Fault injection (off by default); change it at run time with `setFaults`. */
   readonly faults?: Faults.FaultOptions | undefined

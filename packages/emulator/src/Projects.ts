@@ -1,6 +1,6 @@
 /**
- * Projects, API keys and credits (spec §2.9, §8). Every request is charged
- * before its handler runs: regular credits first, prepaid credits once the
+ * Projects, API keys and credits (spec §2.9, §8). Every request's credits are
+ * reserved before its handler runs: regular credits first, prepaid credits once the
  * plan's limit is used up, and a 429 "max usage reached" when both are gone.
  *
  * @example
@@ -8,8 +8,9 @@
  * emulator.usage().creditsUsed // what the default project was charged so far
  * @since 0.1.0
  */
+import type { UsageCategory } from "@solfx/core/Endpoint"
 import { randomBytes, randomUUID } from "node:crypto"
-import type { Project, UsageCategory } from "./Area.js"
+import type { Project } from "./Area.js"
 
 /**
  * A project to create, for tests that need more than the default one
@@ -116,21 +117,45 @@ export const makeAccount = (options: ProjectOptions, now: number): Account => ({
 export const creditsRemaining = (project: Project): number => Math.max(0, project.creditsLimit - project.creditsUsed)
 
 /**
+ * What one charge took: regular and prepaid credits, so it can be given back exactly.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Receipt {
+  readonly regular: number
+  readonly prepaid: number
+}
+
+/**
  * Charges `credits`: regular credits first, the rest from prepaid credits.
- * Returns false, charging nothing, when both together cannot pay.
+ * Returns undefined, charging nothing, when both together cannot pay.
  *
  * @since 0.1.0
  * @category mutations
  */
-export const charge = (project: Project, credits: number): boolean => {
-  if (credits <= 0) return true
+export const charge = (project: Project, credits: number): Receipt | undefined => {
+  if (credits <= 0) return { regular: 0, prepaid: 0 }
   const regular = Math.min(creditsRemaining(project), credits)
   const prepaid = credits - regular
-  if (prepaid > project.prepaidCreditsRemaining) return false
+  if (prepaid > project.prepaidCreditsRemaining) return undefined
   project.creditsUsed += regular
   project.prepaidCreditsRemaining -= prepaid
   project.prepaidCreditsUsed += prepaid
-  return true
+  return { regular, prepaid }
+}
+
+/**
+ * Gives back what a charge took (the server reserves before a handler runs and
+ * refunds an outcome the billing rule does not bill).
+ *
+ * @since 0.1.0
+ * @category mutations
+ */
+export const refund = (project: Project, receipt: Receipt): void => {
+  project.creditsUsed -= receipt.regular
+  project.prepaidCreditsRemaining += receipt.prepaid
+  project.prepaidCreditsUsed -= receipt.prepaid
 }
 
 /**

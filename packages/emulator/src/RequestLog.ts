@@ -12,7 +12,7 @@
  * expect(emulator.counters.maxInFlight).toBeLessThanOrEqual(4)
  * @since 0.1.0
  */
-import type { UsageCategory } from "./Area.js"
+import type { UsageCategory } from "@solfx/core/Endpoint"
 import type { FaultKind } from "./Faults.js"
 
 /**

@@ -2,7 +2,8 @@
  * The emulator's HTTP app: one port for every host of the spec. `POST /` is
  * JSON-RPC, dispatched on `method` to the areas' `rpc` tables; other requests
  * match the areas' REST routes by method and path pattern. Around every handler
- * the server does what the real gateway does: authentication, credit charging,
+ * the server does what the real gateway does: authentication, credit charging
+ * (each method's entry of core's `Endpoints`, billed by core's `Billing` rule),
  * usage counting, fault injection and the request log.
  *
  * @example
@@ -13,11 +14,13 @@
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Billing from "@solfx/core/Billing"
+import type { UsageCategory } from "@solfx/core/Endpoint"
 import * as Json from "@solfx/core/Json"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import type { Area, AreaContext, RestRoute, RpcMethod, UsageCategory } from "./Area.js"
+import type { Area, AreaContext, Charged, RestRoute, RpcMethod } from "./Area.js"
 import type { Dataset } from "./Dataset.js"
 import type { FaultKind, Injector } from "./Faults.js"
 import * as Projects from "./Projects.js"
@@ -34,7 +37,7 @@ export interface Instance {
   readonly dataset: Dataset
   readonly areas: ReadonlyArray<Area>
   readonly accounts: ReadonlyArray<Projects.Account>
-  /** Credits by operation name, overriding the areas' costs. */
+  /** Credits by operation name, overriding the endpoint table's costs. */
   readonly costs: Readonly<Record<string, number>>
   readonly faults: Injector
   readonly log: RequestLog
@@ -335,13 +338,46 @@ const app = (instance: Instance, routes: Routes) => {
 
   const cost = (operation: string, declared: number) => instance.costs[operation] ?? declared
 
-  /** Charges and counts; false when the project has no credits left. */
-  const chargeFor = (draft: Draft, account: Projects.Account, category: UsageCategory, credits: number) => {
-    if (!Projects.charge(account.project, credits)) return false
-    account.project.usage[category] = (account.project.usage[category] ?? 0) + 1
-    draft.category = category
-    draft.credits = credits
-    return true
+  /**
+   * Runs a handler under a credit reservation: the credits are taken before it runs (so
+   * concurrent calls cannot overdraw), then core's Billing rule, fed with the status the
+   * handler answered, keeps and counts them or gives them back (as for a client that left).
+   * Undefined when the project cannot pay.
+   */
+  const charged = <A, E>(
+    draft: Draft,
+    account: Projects.Account,
+    entry: Charged,
+    handler: Effect.Effect<A, E>,
+    statusOf: (exit: Exit.Exit<A, E>) => number
+  ): Effect.Effect<Exit.Exit<A, E>> | undefined => {
+    const project = account.project
+    const receipt = Projects.charge(project, cost(draft.operation, entry.cost.credits))
+    if (receipt === undefined) return undefined
+    // Counted with the reservation, so the handler (the usage record) sees its own request.
+    const usage = entry.cost.usage
+    project.usage[usage] = (project.usage[usage] ?? 0) + 1
+    const refund = Effect.sync(() => {
+      Projects.refund(project, receipt)
+      project.usage[usage] -= 1
+    })
+    return Effect.exit(handler).pipe(
+      Effect.tap((exit) => {
+        const outcome = { _tag: "Answered", status: statusOf(exit) } as const
+        if (!Billing.billed(outcome, { notFoundIsAnswer: entry.notFound === "answer" })) return refund
+        draft.category = usage
+        draft.credits = receipt.regular + receipt.prepaid
+        return Effect.void
+      }),
+      Effect.onInterrupt(() => refund)
+    )
+  }
+
+  /** The status a handler's exit is answered with (a defect is a 500). */
+  const statusOf = (success: number) => <A, E extends { readonly status: number }>(exit: Exit.Exit<A, E>) => {
+    if (Exit.isSuccess(exit)) return success
+    const failure = Cause.failureOption(exit.cause)
+    return failure._tag === "Some" ? failure.value.status : 500
   }
 
   const sleep = (ms: number) => (ms > 0 ? Effect.sleep(ms) : Effect.void)
@@ -457,10 +493,9 @@ const app = (instance: Instance, routes: Routes) => {
       const early = yield* preFault(request, draft, (code, message) => rpcErrorBody(code, message, id))
       if (early !== undefined) return early
 
-      if (!chargeFor(draft, account, method.category, cost(draft.operation, method.credits))) {
-        return yield* fail(429, -32429, "max usage reached")
-      }
-      const exit = yield* Effect.exit(method.handle(params, context(account, request)))
+      const run = charged(draft, account, method.entry, method.handle(params, context(account, request)), statusOf(200))
+      if (run === undefined) return yield* fail(429, -32429, "max usage reached")
+      const exit = yield* run
       if (Exit.isSuccess(exit)) return yield* deliver(request, draft, 200, { jsonrpc: "2.0", result: exit.value, id })
       const failure = Cause.failureOption(exit.cause)
       if (failure._tag === "Some") {
@@ -512,10 +547,9 @@ const app = (instance: Instance, routes: Routes) => {
         const pre = yield* Effect.either(route.precheck(rest, ctx))
         if (pre._tag === "Left") return yield* fail(pre.left.status, pre.left.message, pre.left.headers)
       }
-      if (!chargeFor(draft, account, route.category, cost(draft.operation, route.credits))) {
-        return yield* fail(429, "max usage reached")
-      }
-      const exit = yield* Effect.exit(route.handle(rest, ctx))
+      const run = charged(draft, account, route.entry, route.handle(rest, ctx), statusOf(route.status ?? 200))
+      if (run === undefined) return yield* fail(429, "max usage reached")
+      const exit = yield* run
       if (Exit.isSuccess(exit)) return yield* deliver(request, draft, route.status ?? 200, exit.value ?? null)
       const failure = Cause.failureOption(exit.cause)
       if (failure._tag === "Some") {

@@ -3,6 +3,7 @@
  * field names and rules (§2.9, §2.10, §4.6, §4.7, §5, §8), no SDK schemas.
  */
 import { describe, expect, it } from "@effect/vitest"
+import * as Endpoints from "@solfx/core/Endpoints"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as TestClock from "effect/TestClock"
@@ -144,7 +145,7 @@ describe("webhooks area", () => {
       expect(theirs.json.some((h: any) => ids.has(h.webhookID))).toBe(false)
       // Deterministic: the same seed and key give the same list.
       expect((yield* get(emu, "/v0/webhooks")).json).toEqual(mine.json)
-      expect(emu.usage().creditsUsed).toBe(2 * WebhooksArea.CREDITS)
+      expect(emu.usage().creditsUsed).toBe(2 * Endpoints.listWebhooks.cost.credits)
     }))
 
   it.scopedLive("the webhooks option replaces the seed; each webhook goes to its owner's key", () =>

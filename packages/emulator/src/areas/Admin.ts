@@ -16,11 +16,12 @@
  *
  * @since 0.1.0
  */
+import * as Endpoints from "@solfx/core/Endpoints"
 import type * as ProjectUsage from "@solfx/core/ProjectUsage"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import type { Area, AreaContext, RestRoute } from "../Area.js"
-import { RestFailure } from "../Area.js"
+import type { Area, AreaContext } from "../Area.js"
+import { RestFailure, restRoute } from "../Area.js"
 import * as Projects from "../Projects.js"
 
 /**
@@ -30,14 +31,6 @@ import * as Projects from "../Projects.js"
  * @category constants
  */
 export const RATE_LIMIT = { requests: 5, windowMillis: 1000 } as const
-
-/**
- * Credits per usage read.
- *
- * @since 0.1.0
- * @category constants
- */
-export const CREDITS = 0
 
 /** Start times of the admin requests let through, per project, within the last window. */
 const windows = (ctx: AreaContext) => ctx.state("admin:rate-windows", () => new Map<string, Array<number>>())
@@ -73,12 +66,7 @@ const sameProject = (id: string, ctx: AreaContext): Effect.Effect<void, RestFail
   )
 }
 
-const route: RestRoute = {
-  method: "GET",
-  path: "/v0/admin/projects/:id/usage",
-  category: "api",
-  credits: CREDITS,
-  headerAuth: true,
+const route = restRoute(Endpoints.projectUsage, {
   precheck: (request, ctx) => Effect.zipRight(admit(ctx), sameProject(request.params["id"] ?? "", ctx)),
   handle: (_request, ctx) =>
     Effect.sync(() => {
@@ -86,7 +74,7 @@ const route: RestRoute = {
       const record: typeof ProjectUsage.ProjectUsage.Encoded = Projects.usageRecord(ctx.project)
       return record
     })
-}
+})
 
 /**
  * The admin area.

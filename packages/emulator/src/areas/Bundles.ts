@@ -11,6 +11,7 @@
  * @since 0.1.0
  */
 import * as Bundle from "@solfx/core/Bundle"
+import * as Endpoints from "@solfx/core/Endpoints"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
@@ -147,7 +148,7 @@ const getBundleStatuses = (params: unknown, ctx: AreaContext) =>
 export const area: Area = {
   name: "bundles",
   rpc: {
-    sendBundle: { category: "rpc", credits: 1, handle: sendBundle },
-    getBundleStatuses: { category: "rpc", credits: 1, handle: getBundleStatuses }
+    sendBundle: { entry: Endpoints.sendBundle, handle: sendBundle },
+    getBundleStatuses: { entry: Endpoints.getBundleStatuses, handle: getBundleStatuses }
   }
 }

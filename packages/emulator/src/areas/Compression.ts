@@ -22,12 +22,13 @@
  *
  * Requests are checked as Photon checks them: unknown params, missing or malformed
  * fields and a limit above 1000 answer -32602 with serde-like messages. Cursors are
- * the emulator's opaque base58 (`Paging`). Category `photon`; credits from
- * `CompressionRequest.DEFAULT_CREDITS`.
+ * the emulator's opaque base58 (`Paging`). Charged by each method's entry
+ * of core's `Endpoints`.
  *
  * @since 0.1.0
  */
 import * as Request from "@solfx/core/CompressionRequest"
+import * as Endpoints from "@solfx/core/Endpoints"
 import { base58ByteLength, encodeBase64 } from "@solfx/core/Primitives"
 import * as Transaction from "@solfx/core/Transaction"
 import * as Effect from "effect/Effect"
@@ -499,7 +500,7 @@ const page = <A>(ctx: AreaContext, params: Params, list: Dataset.LazyList<A>, sc
 const method = (
   name: Request.CompressionMethod,
   handle: (params: unknown, ctx: AreaContext) => Effect.Effect<unknown, RpcFailure>
-): RpcMethod => ({ category: "photon", credits: Request.DEFAULT_CREDITS[name], handle })
+): RpcMethod => ({ entry: Endpoints[name], handle })
 
 const notFound = (what: string) => new RpcFailure(-32000, `Record Not Found: ${what}`)
 

@@ -34,7 +34,7 @@
  * of all matching items; `last_indexed_slot` is the current slot. Invalid params
  * (limit above 1000, page below 1, unknown keys, bad addresses, a mixed
  * pagination style, an unknown cursor) are HTTP 400 with JSON-RPC -32602, as
- * the DAS docs document. Every call costs 10 credits in usage category `das`.
+ * the DAS docs document. Every call is charged by its entry of core's `Endpoints`.
  *
  * @since 0.1.0
  */
@@ -42,6 +42,7 @@ import * as AssetProofSchema from "@solfx/core/AssetProof"
 import * as AssetSignatureSchema from "@solfx/core/AssetSignature"
 import type * as DasParams from "@solfx/core/DasParams"
 import * as DigitalAssetSchema from "@solfx/core/DigitalAsset"
+import * as Endpoints from "@solfx/core/Endpoints"
 import * as MerkleProof from "@solfx/core/MerkleProof"
 import * as TokenAccountSchema from "@solfx/core/TokenAccount"
 import * as Effect from "effect/Effect"
@@ -63,14 +64,6 @@ type TokenAccountJson = Omit<Encoded<typeof TokenAccountSchema.TokenAccount>, "a
   readonly delegated_amount: bigint
 }
 type ProofJson = Encoded<typeof AssetProofSchema.AssetProof>
-
-/**
- * Credits per call of every DAS method.
- *
- * @since 0.1.0
- * @category constants
- */
-export const CREDITS = 10
 
 /**
  * Depth of the seeded Merkle trees.
@@ -502,8 +495,7 @@ const register = (ctx: AreaContext, authority: string, index: number, id: string
 }
 
 const getAssetsByAuthority: RpcMethod = {
-  category: "das",
-  credits: CREDITS,
+  entry: Endpoints.getAssetsByAuthority,
   handle: (raw, ctx) =>
     Effect.gen(function*() {
       const params = yield* decodeParams(DigitalAssetSchema.GetAssetsByAuthorityParams, withOptionsAlias(raw))
@@ -612,8 +604,7 @@ const holderAccount = (dataset: Dataset.Dataset, mint: string, i: number): Token
 }
 
 const getTokenAccounts: RpcMethod = {
-  category: "das",
-  credits: CREDITS,
+  entry: Endpoints.getTokenAccounts,
   handle: (raw, ctx) =>
     Effect.gen(function*() {
       const params = yield* decodeParams(TokenAccountSchema.GetTokenAccountsParams, withOptionsAlias(raw))
@@ -672,8 +663,7 @@ const signatureAt = (dataset: Dataset.Dataset, id: string, k: number) => dataset
 const kindAt = (k: number) => (k === 0 ? "MintToCollectionV1" : k % 5 === 3 ? "Delegate" : "Transfer")
 
 const getSignaturesForAsset: RpcMethod = {
-  category: "das",
-  credits: CREDITS,
+  entry: Endpoints.getSignaturesForAsset,
   handle: (raw, ctx) =>
     Effect.gen(function*() {
       const params = yield* decodeParams(AssetSignatureSchema.GetSignaturesForAssetParams, raw)
@@ -734,8 +724,7 @@ const proofOf = (ctx: AreaContext, id: string): ProofJson | null => {
 }
 
 const getAssetProofBatch: RpcMethod = {
-  category: "das",
-  credits: CREDITS,
+  entry: Endpoints.getAssetProofBatch,
   handle: (raw, ctx) =>
     Effect.gen(function*() {
       const params = yield* decodeParams(AssetProofSchema.GetAssetProofBatchParams, raw)

@@ -16,27 +16,20 @@
  * an answer came from the cache.
  *
  * Invalid bodies (no `mintAccounts`, more than 100, an invalid address, unknown
- * keys) are HTTP 400 `{"error": …}` before any credits are charged. Each call
- * costs 10 credits in usage category `api`.
+ * keys) are HTTP 400 `{"error": …}` before any credits are charged. Each call is
+ * charged by `Endpoints.tokenMetadata`.
  *
  * @since 0.1.0
  */
+import * as Endpoints from "@solfx/core/Endpoints"
 import * as TokenMetadataSchema from "@solfx/core/TokenMetadata"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import type { Area, AreaContext, RestRoute } from "../Area.js"
-import { RestFailure } from "../Area.js"
+import type { Area, AreaContext } from "../Area.js"
+import { RestFailure, restRoute } from "../Area.js"
 import type * as Dataset from "../Dataset.js"
-
-/**
- * Credits per call.
- *
- * @since 0.1.0
- * @category constants
- */
-export const CREDITS = 10
 
 const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"
 const U64_MAX = 18446744073709551615n
@@ -212,11 +205,7 @@ const decodeBody = (body: unknown): Effect.Effect<TokenMetadataSchema.TokenMetad
 /** The slot each mint's cached record was read at. */
 const cacheOf = (ctx: AreaContext) => ctx.state("token-metadata:cache", () => new Map<string, number>())
 
-const route: RestRoute = {
-  method: "POST",
-  path: "/v0/token-metadata",
-  category: "api",
-  credits: CREDITS,
+const route = restRoute(Endpoints.tokenMetadata, {
   precheck: (request) => Effect.asVoid(decodeBody(request.body)),
   handle: (request, ctx) =>
     Effect.gen(function*() {
@@ -230,7 +219,7 @@ const route: RestRoute = {
         return render(ctx.dataset, mint, slot, params.includeOffChain === true)
       })
     })
-}
+})
 
 /**
  * The token-metadata area.

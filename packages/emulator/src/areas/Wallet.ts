@@ -11,20 +11,21 @@
  * - Any other valid address is unknown: identity and funded-by answer 404,
  *   balances, history and transfers answer empty pages.
  *
- * Every call is charged 100 credits in usage category `api`: the Wallet API is
- * served from the enhanced-API host (`api.helius.xyz`), and the older usage
- * record (spec §2.9) has no wallet category. Malformed requests (a wallet that
+ * Every call is charged by its entry of core's `Endpoints`, in usage `api`: the
+ * Wallet API is served from the enhanced-API host (`api.helius.xyz`), and the older
+ * usage record (spec §2.9) has no wallet category. Malformed requests (a wallet that
  * fails the spec's regex or is not 32 bytes, a limit outside 1..100, a bad
  * cursor) are rejected with 400 `{"error": …}` by the precheck, before charging,
  * as a gateway validating its parameters would.
  *
  * @since 0.1.0
  */
+import * as Endpoints from "@solfx/core/Endpoints"
 import { base58ByteLength, decodeBase58, DOMAIN_REGEX, encodeBase58, WALLET_REGEX } from "@solfx/core/Primitives"
 import type * as WalletRecords from "@solfx/core/WalletRecords"
 import * as Effect from "effect/Effect"
 import type { Area, AreaContext, RestRequest, RestRoute } from "../Area.js"
-import { RestFailure } from "../Area.js"
+import { RestFailure, restRoute } from "../Area.js"
 import * as Dataset from "../Dataset.js"
 import * as Paging from "../Paging.js"
 
@@ -42,7 +43,6 @@ type HistoryEntry = Encoded<typeof WalletRecords.HistoryEntry>
 
 const NATIVE_MINT = "So11111111111111111111111111111111111111112"
 const SOL_PRICE = 145.32
-const CREDITS = 100
 const MAX_LIMIT = 100
 const MAX_NFTS = 100
 const MAX_BATCH = 100
@@ -345,22 +345,13 @@ const seeded = (ctx: AreaContext, request: RestRequest) => indexOf(ctx, request.
 // -- routes ------------------------------------------------------------------
 
 const route = (
-  method: "GET" | "POST",
-  path: string,
+  entry: Parameters<typeof restRoute>[0],
   precheck: RestRoute["precheck"],
   handle: RestRoute["handle"]
-): RestRoute => ({
-  method,
-  path,
-  category: "api",
-  credits: CREDITS,
-  ...(precheck === undefined ? {} : { precheck }),
-  handle
-})
+): RestRoute => restRoute(entry, { ...(precheck === undefined ? {} : { precheck }), handle })
 
 const identity = route(
-  "GET",
-  "/v1/wallet/:wallet/identity",
+  Endpoints.walletIdentity,
   (request) => {
     const w = request.params["wallet"] ?? ""
     return isWallet(w) || isDomain(w) ? Effect.void : bad(`${walletRule}, or a name-service domain`)
@@ -377,8 +368,7 @@ const addressesOf = (body: unknown): ReadonlyArray<unknown> | undefined => {
 }
 
 const batchIdentity = route(
-  "POST",
-  "/v1/wallet/batch-identity",
+  Endpoints.walletBatchIdentity,
   (request) => {
     const addresses = addressesOf(request.body)
     if (addresses === undefined) return bad("body must be {\"addresses\": string[]}")
@@ -396,8 +386,7 @@ const batchIdentity = route(
 )
 
 const balances = route(
-  "GET",
-  "/v1/wallet/:wallet/balances",
+  Endpoints.walletBalances,
   (request) =>
     Effect.gen(function*() {
       yield* checkWallet(request)
@@ -441,8 +430,7 @@ const balances = route(
 const transfersScope = (request: RestRequest) => `transfers|${request.params["wallet"]}`
 
 const transfers = route(
-  "GET",
-  "/v1/wallet/:wallet/transfers",
+  Endpoints.walletTransfers,
   (request) =>
     Effect.gen(function*() {
       yield* checkWallet(request)
@@ -473,8 +461,7 @@ const transfers = route(
 )
 
 const history = route(
-  "GET",
-  "/v1/wallet/:wallet/history",
+  Endpoints.walletHistory,
   (request) =>
     Effect.gen(function*() {
       yield* checkWallet(request)
@@ -529,8 +516,7 @@ const history = route(
 )
 
 const fundedBy = route(
-  "GET",
-  "/v1/wallet/:wallet/funded-by",
+  Endpoints.walletFundedBy,
   checkWallet,
   (request, ctx) => {
     const i = seeded(ctx, request)

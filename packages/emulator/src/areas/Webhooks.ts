@@ -11,23 +11,17 @@
  * - With the emulator option `webhooks`, exactly the configured webhooks are
  *   served instead (each owned by its `apiKey`/`projectId`, by default the
  *   default project's key), so tests control what delivery sees.
- * - A call costs 100 credits in usage category `api` ("webhook management via
+ * - A call is charged by `Endpoints.listWebhooks` ("webhook management via
  *   API", the real price list).
  *
  * @since 0.1.0
  */
+import * as Endpoints from "@solfx/core/Endpoints"
 import * as Webhook from "@solfx/core/Webhook"
 import * as Effect from "effect/Effect"
-import type { Area, AreaContext, Project, RestRoute } from "../Area.js"
+import type { Area, AreaContext, Project } from "../Area.js"
+import { restRoute } from "../Area.js"
 import type { Dataset } from "../Dataset.js"
-
-/**
- * Credits per list call.
- *
- * @since 0.1.0
- * @category constants
- */
-export const CREDITS = 100
 
 /**
  * A webhook to serve, as the emulator's `webhooks` option takes it.
@@ -233,13 +227,9 @@ const render = (hook: StoredWebhook): typeof Webhook.Webhook.Encoded => ({
   active: hook.active
 })
 
-const route: RestRoute = {
-  method: "GET",
-  path: "/v0/webhooks",
-  category: "api",
-  credits: CREDITS,
+const route = restRoute(Endpoints.listWebhooks, {
   handle: (_request, ctx) => Effect.sync(() => storeOf(ctx).ofKey(ctx.apiKey, ctx.project).map(render))
-}
+})
 
 /**
  * The webhooks area.

@@ -26,13 +26,11 @@ export const testArea: Area = {
   name: "test",
   rpc: {
     echo: {
-      category: "rpc",
-      credits: 1,
+      entry: { cost: { credits: 1, usage: "rpc" } },
       handle: (params, ctx) => Effect.succeed({ params, slot: ctx.slot(), project: ctx.project.id })
     },
     bigList: {
-      category: "das",
-      credits: 10,
+      entry: { cost: { credits: 10, usage: "das" } },
       handle: (params, ctx) => {
         const p = record(params)
         const cursor = p["cursor"]
@@ -47,8 +45,7 @@ export const testArea: Area = {
       }
     },
     boom: {
-      category: "rpc",
-      credits: 1,
+      entry: { cost: { credits: 1, usage: "rpc" } },
       handle: () => Effect.die(new Error("handler bug"))
     }
   },
@@ -56,8 +53,7 @@ export const testArea: Area = {
     {
       method: "GET",
       path: "/v1/test/:wallet/things",
-      category: "api",
-      credits: 100,
+      entry: { cost: { credits: 100, usage: "api" } },
       handle: (request, ctx) => {
         const page = Paging.intParam(request.query.get("page") ?? undefined) ?? 1
         if (!(page >= 1)) return Effect.fail(new RestFailure(400, "page must be at least 1"))
@@ -73,15 +69,13 @@ export const testArea: Area = {
     {
       method: "POST",
       path: "/v1/test/echo",
-      category: "api",
-      credits: 0,
+      entry: { cost: { credits: 0, usage: "api" } },
       handle: (request) => Effect.succeed({ body: request.body })
     },
     {
       method: "GET",
       path: "/v0/test-admin/:id",
-      category: "api",
-      credits: 0,
+      entry: { cost: { credits: 0, usage: "api" } },
       headerAuth: true,
       precheck: (request, ctx) =>
         request.params["id"] === ctx.project.id ? Effect.void : Effect.fail(new RestFailure(400, "project mismatch")),

@@ -1,0 +1,118 @@
+/**
+ * The emulator charges from core's endpoint table and bills by core's Billing rule:
+ * for every entry of `Endpoints`, one successful call adds exactly the entry's
+ * credits and one request in the entry's usage category; outcomes the rule does not
+ * bill (a handler's 4xx) cost nothing, and a documented 404 answer is billed.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Billing from "@solfx/core/Billing"
+import type * as Endpoint from "@solfx/core/Endpoint"
+import * as Endpoints from "@solfx/core/Endpoints"
+import { build, signer, TIP, transfer } from "@solfx/testing/Kit"
+import * as Effect from "effect/Effect"
+import * as Emulator from "../src/Emulator.js"
+import { get, post, type Reply, rpc } from "./support/Http.js"
+
+const tipped = (async () => {
+  const payer = await signer()
+  return build({ version: 0, payer, instructions: [transfer(payer, TIP, 5000n)] })
+})()
+
+type Call = (emu: Emulator.Emulator) => Effect.Effect<Reply>
+
+/** One valid request per entry; the test iterates the table, so an entry missing here fails it. */
+const calls: Readonly<Record<string, Call>> = {
+  getTokenAccounts: (emu) => rpc(emu, "getTokenAccounts", { owner: emu.samples["dasOwner"], limit: 1 }),
+  getAssetsByAuthority: (emu) =>
+    rpc(emu, "getAssetsByAuthority", { authorityAddress: emu.samples["dasAuthority"], limit: 1 }),
+  getSignaturesForAsset: (emu) =>
+    rpc(emu, "getSignaturesForAsset", { id: emu.samples["dasCompressedAsset"], limit: 1 }),
+  getAssetProofBatch: (emu) => rpc(emu, "getAssetProofBatch", { ids: [emu.samples["dasCompressedAsset"]] }),
+  getCompressionSignaturesForAddress: (emu) =>
+    rpc(emu, "getCompressionSignaturesForAddress", { address: emu.samples["compressionAddress"], limit: 1 }),
+  getCompressedMintTokenHolders: (emu) =>
+    rpc(emu, "getCompressedMintTokenHolders", { mint: emu.samples["compressedMint"], limit: 1 }),
+  getLatestNonVotingSignatures: (emu) => rpc(emu, "getLatestNonVotingSignatures", { limit: 1 }),
+  getCompressedTokenAccountsByOwner: (emu) =>
+    rpc(emu, "getCompressedTokenAccountsByOwner", { owner: emu.samples["compressedTokenOwner"], limit: 1 }),
+  getValidityProof: (emu) => rpc(emu, "getValidityProof", { hashes: [emu.samples["compressedAccountHash"]] }),
+  getCompressedTokenBalancesByOwnerV2: (emu) =>
+    rpc(emu, "getCompressedTokenBalancesByOwnerV2", { owner: emu.samples["compressedTokenOwner"], limit: 1 }),
+  getCompressionSignaturesForTokenOwner: (emu) =>
+    rpc(emu, "getCompressionSignaturesForTokenOwner", { owner: emu.samples["compressedTokenOwner"], limit: 1 }),
+  getTransactionWithCompressionInfo: (emu) =>
+    rpc(emu, "getTransactionWithCompressionInfo", { signature: emu.samples["compressionSignature"] }),
+  sendBundle: (emu) =>
+    Effect.flatMap(
+      Effect.promise(() => tipped),
+      (tx) => rpc(emu, "sendBundle", [[tx.base64], { encoding: "base64" }], 1)
+    ),
+  getBundleStatuses: (emu) => rpc(emu, "getBundleStatuses", [["0".repeat(64)]]),
+  "POST /v0/token-metadata": (emu) =>
+    post(emu, { mintAccounts: [emu.samples["tokenMetadataMint"]] }, { path: "/v0/token-metadata" }),
+  "GET /v1/wallet/{wallet}/identity": (emu) => get(emu, `/v1/wallet/${emu.samples["wallet"]}/identity`),
+  "POST /v1/wallet/batch-identity": (emu) =>
+    post(emu, { addresses: [emu.samples["wallet"]] }, { path: "/v1/wallet/batch-identity" }),
+  "GET /v1/wallet/{wallet}/balances": (emu) => get(emu, `/v1/wallet/${emu.samples["wallet"]}/balances`),
+  "GET /v1/wallet/{wallet}/history": (emu) => get(emu, `/v1/wallet/${emu.samples["wallet"]}/history`),
+  "GET /v1/wallet/{wallet}/transfers": (emu) => get(emu, `/v1/wallet/${emu.samples["wallet"]}/transfers`),
+  "GET /v1/wallet/{wallet}/funded-by": (emu) => get(emu, `/v1/wallet/${emu.samples["wallet"]}/funded-by`),
+  "GET /v0/admin/projects/{id}/usage": (emu) =>
+    get(emu, `/v0/admin/projects/${emu.projectId}/usage`, { key: null, headers: { "x-api-key": emu.apiKey } }),
+  "GET /v0/webhooks": (emu) => get(emu, "/v0/webhooks")
+}
+
+/** How the emulator names an entry among its operations: REST path parameters as `:name`. */
+const operationOf = (entry: Endpoint.Endpoint) =>
+  entry._tag === "Rpc" ? entry.method : `${entry.method} ${entry.path.replace(/\{([^}]+)\}/g, ":$1")}`
+
+describe("charging from the endpoint table", () => {
+  it.scopedLive("one successful call of every entry adds the entry's credits in the entry's category", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ slotMs: 60_000 })
+      for (const entry of Endpoints.all) {
+        expect(emu.operations, entry.name).toContain(operationOf(entry))
+        const call = calls[entry.name]
+        expect(call, `a sample request for ${entry.name}`).toBeDefined()
+        const before = emu.usage()
+        const reply = yield* call!(emu)
+        expect(reply.status, `${entry.name}: ${reply.text.slice(0, 200)}`).toBe(200)
+        expect(reply.json?.error, entry.name).toBeUndefined()
+        const after = emu.usage()
+        expect(after.creditsUsed - before.creditsUsed, entry.name).toBe(entry.cost.credits)
+        for (const category of Object.keys(after.usage) as Array<Endpoint.UsageCategory>) {
+          const expected = category === entry.cost.usage ? 1 : 0
+          expect(after.usage[category] - before.usage[category], `${entry.name} in ${category}`).toBe(expected)
+        }
+        expect(emu.requests.at(-1)).toMatchObject({ credits: entry.cost.credits, category: entry.cost.usage })
+      }
+    }))
+
+  it.scopedLive("an alias is charged as the entry it aliases", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make()
+      const reply = yield* rpc(emu, "getAssetProofs", { ids: [emu.samples["dasCompressedAsset"]] })
+      expect(reply.status).toBe(200)
+      expect(emu.usage().creditsUsed).toBe(Endpoints.getAssetProofBatch.cost.credits)
+      expect(emu.usage().usage[Endpoints.getAssetProofBatch.cost.usage]).toBe(1)
+    }))
+
+  it.scopedLive("bills by core's rule: a handler's 4xx is not billed, a documented 404 answer is", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make()
+      // The DAS handler rejects a bad limit with 400 / -32602.
+      const bad = yield* rpc(emu, "getAssetsByAuthority", { authorityAddress: emu.samples["dasAuthority"], limit: 0 })
+      expect(bad.status).toBe(400)
+      expect(bad.json.error.code).toBe(-32602)
+      expect(Billing.billed({ _tag: "Answered", status: bad.status }, { notFoundIsAnswer: false })).toBe(false)
+      expect(emu.usage().creditsUsed).toBe(0)
+      expect(emu.usage().usage.das).toBe(0)
+      expect(emu.requests.at(-1)).toMatchObject({ status: 400, credits: 0 })
+
+      // Identity documents 404 as its "not found" answer: billed.
+      const unknown = yield* get(emu, `/v1/wallet/${emu.samples["walletUnknown"]}/identity`)
+      expect(unknown.status).toBe(404)
+      expect(emu.usage().creditsUsed).toBe(Endpoints.walletIdentity.cost.credits)
+      expect(emu.usage().usage.api).toBe(1)
+    }))
+})
