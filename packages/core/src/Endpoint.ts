@@ -132,6 +132,14 @@ interface PagingOptions<R, A> {
   readonly maxLimit?: number | undefined
 }
 
+/** What every paging kind shares: the position's param, the page size's param and bound, the items. */
+const positioned = <R, A>(options: PagingOptions<R, A>, param: string) => ({
+  param: options.param ?? param,
+  limitParam: options.limitParam ?? "limit",
+  maxLimit: options.maxLimit ?? 1000,
+  items: options.items
+})
+
 /**
  * Page-number paging (`page`, `limit`, at most 1000 a page by default).
  *
@@ -145,10 +153,7 @@ export const pageNumber = <R, A>(
   }
 ): Paging<R, A> => ({
   _tag: "PageNumber",
-  param: options.param ?? "page",
-  limitParam: options.limitParam ?? "limit",
-  maxLimit: options.maxLimit ?? 1000,
-  items: options.items,
+  ...positioned(options, "page"),
   total: options.total,
   hasMore: options.hasMore
 })
@@ -165,10 +170,7 @@ export const cursor = <R, A>(
   }
 ): Paging<R, A> => ({
   _tag: "Cursor",
-  param: options.param ?? "cursor",
-  limitParam: options.limitParam ?? "limit",
-  maxLimit: options.maxLimit ?? 1000,
-  items: options.items,
+  ...positioned(options, "cursor"),
   next: options.next
 })
 
@@ -186,10 +188,7 @@ export const hasMore = <R, A>(
   }
 ): Paging<R, A> => ({
   _tag: "HasMore",
-  param: options.param ?? "cursor",
-  limitParam: options.limitParam ?? "limit",
-  maxLimit: options.maxLimit ?? 1000,
-  items: options.items,
+  ...positioned(options, "cursor"),
   hasMore: options.hasMore,
   next: options.next,
   nextPath: options.nextPath ?? "$"
