@@ -505,14 +505,16 @@ const getAssetsByAuthority: RpcMethod = {
       }`
       const w = yield* windowOf(ctx, sortKeyName, view, params)
       const authority = params.authorityAddress
-      // Each asset is built and serialised once while the cache holds it; pages join the texts.
-      const items = positions(w).map((p) => {
-        const i = view.indexAt(p)
-        return ctx.cache.get(`das:asset:${authority}:${i}`, () => {
+      // A page's items are built, serialised and encoded once while the cache holds them:
+      // served again, their bytes are copied into the body as they are.
+      const items = ctx.cache.get(`das:assets:${sortKeyName}:${w.start}:${w.end}`, () => {
+        const texts = positions(w).map((p) => {
+          const i = view.indexAt(p)
           const asset = assetJson(ctx.dataset, authority, i)
           register(ctx, authority, i, asset.id)
           return Wire.stringify(asset)
         })
+        return Wire.utf8(`[${texts.join(",")}]`)
       })
       return {
         last_indexed_slot: ctx.slot(),
@@ -520,7 +522,7 @@ const getAssetsByAuthority: RpcMethod = {
         limit: params.limit ?? MAX_LIMIT,
         ...w.fields,
         ...(params.options?.showGrandTotal === true ? { grand_total: view.length } : {}),
-        items: Wire.rawArray(items)
+        items: new Wire.Raw(items)
       }
     })
 }
