@@ -30,6 +30,9 @@ describe("Wire", () => {
       s: "ü"
     })
     expect(Buffer.from(Wire.encode({ a: 1 })).toString("utf8")).toBe("{\"a\":1}")
+    for (const texts of [[], ["1"], ["{\"é\":2}", "[]", "\"ü\""]]) {
+      expect(Buffer.from(Wire.utf8Array(texts)).toString("utf8")).toBe(`[${texts.join(",")}]`)
+    }
   })
 
   it("keeps at most its bound, the least recently used going first", () => {

@@ -417,8 +417,10 @@ export const assetJson = (dataset: Dataset.Dataset, authority: string, i: number
  * @since 0.1.0
  * @category data
  */
-export const assetText = (dataset: Dataset.Dataset, authority: string, i: number): string => {
-  const f = assetFields(dataset, authority, i)
+export const assetText = (dataset: Dataset.Dataset, authority: string, i: number): string =>
+  writeAsset(assetFields(dataset, authority, i), authority, i)
+
+const writeAsset = (f: AssetFields, authority: string, i: number): string => {
   const c = f.core
   const image = `https://assets.solfx.invalid/${c.id}.png`
   const k = f.compression
@@ -592,11 +594,17 @@ interface Located {
   readonly index: number
 }
 
-/** Ids served so far (and every asset of the sample authority), for proof lookups. */
-const registry = (ctx: AreaContext) => ctx.state("das:registry", () => new Map<string, Located>())
+/**
+ * Ids served so far (and every asset of the sample and extra authorities), for proof lookups:
+ * each authority's ids to their index (a number, not a record per asset: a page registers 1,000).
+ */
+const registry = (ctx: AreaContext) => ctx.state("das:registry", () => new Map<string, Map<string, number>>())
 
-const register = (ctx: AreaContext, authority: string, index: number, id: string) => {
-  registry(ctx).set(id, { authority, index })
+const registryOf = (ctx: AreaContext, authority: string): Map<string, number> => {
+  const all = registry(ctx)
+  let ids = all.get(authority)
+  if (ids === undefined) all.set(authority, ids = new Map())
+  return ids
 }
 
 const getAssetsByAuthority: RpcMethod = {
@@ -613,12 +621,14 @@ const getAssetsByAuthority: RpcMethod = {
       // A page's items are built, serialised and encoded once while the cache holds them:
       // served again, their bytes are copied into the body as they are.
       const items = ctx.cache.get(`das:assets:${sortKeyName}:${w.start}:${w.end}`, () => {
+        const registered = registryOf(ctx, authority)
         const texts = positions(w).map((p) => {
           const i = view.indexAt(p)
-          register(ctx, authority, i, assetId(ctx.dataset, authority, i))
-          return assetText(ctx.dataset, authority, i)
+          const fields = assetFields(ctx.dataset, authority, i)
+          registered.set(fields.core.id, i)
+          return writeAsset(fields, authority, i)
         })
-        return Wire.utf8(`[${texts.join(",")}]`)
+        return Wire.utf8Array(texts)
       })
       return {
         last_indexed_slot: ctx.slot(),
@@ -792,8 +802,16 @@ const getSignaturesForAsset: RpcMethod = {
 
 // -- getAssetProofBatch -----------------------------------------------------------
 
+const lookup = (ctx: AreaContext, id: string): Located | undefined => {
+  for (const [authority, ids] of registry(ctx)) {
+    const index = ids.get(id)
+    if (index !== undefined) return { authority, index }
+  }
+  return undefined
+}
+
 const locate = (ctx: AreaContext, id: string): Located | undefined => {
-  const found = registry(ctx).get(id)
+  const found = lookup(ctx, id)
   if (found !== undefined) return found
   // Every asset of the sample and extra authorities is known without having been listed first.
   const sample = ctx.state("das:registry:sample", () => ({ done: false }))
@@ -805,11 +823,12 @@ const locate = (ctx: AreaContext, id: string): Located | undefined => {
     ]
     for (const authority of authorities) {
       const n = assetCount(ds, authority)
-      for (let i = 0; i < n; i++) register(ctx, authority, i, assetId(ds, authority, i))
+      const ids = registryOf(ctx, authority)
+      for (let i = 0; i < n; i++) ids.set(assetId(ds, authority, i), i)
     }
     sample.done = true
   }
-  return registry(ctx).get(id)
+  return lookup(ctx, id)
 }
 
 const proofOf = (ctx: AreaContext, id: string): ProofJson | null => {
