@@ -622,13 +622,12 @@ const getAssetsByAuthority: RpcMethod = {
       // served again, their bytes are copied into the body as they are.
       const items = ctx.cache.get(`das:assets:${sortKeyName}:${w.start}:${w.end}`, () => {
         const registered = registryOf(ctx, authority)
-        const texts = positions(w).map((p) => {
-          const i = view.indexAt(p)
+        return Wire.utf8Array(w.end - w.start, (k) => {
+          const i = view.indexAt(w.start + k)
           const fields = assetFields(ctx.dataset, authority, i)
           registered.set(fields.core.id, i)
           return writeAsset(fields, authority, i)
         })
-        return Wire.utf8Array(texts)
       })
       return {
         last_indexed_slot: ctx.slot(),
