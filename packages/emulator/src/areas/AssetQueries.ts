@@ -25,12 +25,21 @@
 import * as AssetQuery from "@solfx/core/AssetQuery"
 import * as AssetSearch from "@solfx/core/AssetSearch"
 import * as Endpoints from "@solfx/core/Endpoints"
+import * as NftEdition from "@solfx/core/NftEdition"
 import { decodeBase58 } from "@solfx/core/Primitives"
 import * as Effect from "effect/Effect"
 import type { Area, AreaContext, RpcMethod } from "../Area.js"
 import { RpcFailure } from "../Area.js"
 import type * as Dataset from "../Dataset.js"
-import { decodeParams, naturalView, permutedView, type View } from "../internal/DasList.js"
+import {
+  decodeParams,
+  MAX_LIMIT,
+  naturalView,
+  permutedView,
+  positions,
+  type View,
+  windowOf
+} from "../internal/DasList.js"
 import * as Wire from "../Wire.js"
 import * as DA from "./DigitalAssets.js"
 
@@ -249,6 +258,40 @@ const getAssetsByGroup: RpcMethod = {
     })
 }
 
+// -- getNftEditions ------------------------------------------------------------------
+
+const getNftEditions: RpcMethod = {
+  entry: Endpoints.getNftEditions,
+  handle: (raw, ctx) =>
+    Effect.gen(function*() {
+      const params = yield* decodeParams(NftEdition.GetNftEditionsParams, raw)
+      const ds = ctx.dataset
+      const at = DA.locate(ctx, params.mint!)
+      if (at === undefined || !DA.isMasterEdition(at.index)) {
+        return yield* Effect.fail(
+          new RpcFailure(-32000, "Database Error: RecordNotFound Error: Master Edition Not Found")
+        )
+      }
+      const { authority, index } = at
+      const editions = DA.editionsOf(ds, authority, index)
+      const view = naturalView(editions.length, (k) => DA.assetId(ds, authority, editions[k]!), false)
+      const w = yield* windowOf(ctx, `editions:${params.mint}`, view, params)
+      return {
+        total: editions.length,
+        limit: params.limit ?? MAX_LIMIT,
+        ...w.fields,
+        master_edition_address: ds.address(`das:${authority}:${index}:master-edition`),
+        supply: editions.length,
+        max_supply: DA.maxSupplyOf(ds, authority, index),
+        editions: positions(w).map((p) => ({
+          mint: view.idAt(p),
+          edition_address: ds.address(`das:${authority}:${editions[p]!}:edition`),
+          edition: p + 1
+        }))
+      }
+    })
+}
+
 // -- searchAssets -------------------------------------------------------------------
 
 type Search = AssetSearch.SearchAssetsParams
@@ -418,7 +461,8 @@ export const area: Area = {
     getAssetsByOwner,
     getAssetsByGroup,
     getAssetsByCreator,
-    searchAssets
+    searchAssets,
+    getNftEditions
   },
   samples: (ds) => ({
     // 100,000 assets each by default (das.bigAuthorityAssets): the big authority's.
@@ -426,6 +470,8 @@ export const area: Area = {
     dasCreator: bigCreator(ds),
     dasCollection: bigCollection(ds),
     // An owner of the sample authority, with about ten assets.
-    dasSmallOwner: DA.ownerAt(ds, DA.sampleAuthority(ds), 1)
+    dasSmallOwner: DA.ownerAt(ds, DA.sampleAuthority(ds), 1),
+    // A master edition with its prints (getNftEditions).
+    dasMasterEdition: DA.assetId(ds, DA.sampleAuthority(ds), 7)
   })
 }

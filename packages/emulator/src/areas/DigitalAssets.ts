@@ -396,6 +396,38 @@ export const assetName = (i: number): string => `Asset #${i}`
 export const jsonUriOf = (id: string): string => `https://assets.solfx.invalid/${id}.json`
 
 /**
+ * Whether asset `i` is a master edition (one in fifty, never a compressed one).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const isMasterEdition = (i: number): boolean => i % 50 === 7
+
+/**
+ * The most prints master edition `i` of an authority allows: beyond 2^53.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const maxSupplyOf = (dataset: Dataset.Dataset, authority: string, i: number): bigint =>
+  2n ** 60n + BigInt(dataset.int(`das:${authority}:${i}:max-supply`, 1_000_000_000))
+
+/**
+ * The prints of master edition `i` of an authority, by asset index: the uncompressed assets among
+ * the ten after it (edition k + 1 is the k-th), so every edition is an asset of the dataset.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const editionsOf = (dataset: Dataset.Dataset, authority: string, i: number): ReadonlyArray<number> => {
+  if (!isMasterEdition(i)) return []
+  const n = assetCount(dataset, authority)
+  const out: Array<number> = []
+  for (let j = i + 1; j <= i + 10 && j < n; j++) if (!isCompressed(j)) out.push(j)
+  return out
+}
+
+/**
  * The Merkle tree of compressed asset `i` of an authority.
  *
  * @since 0.1.0
@@ -405,7 +437,6 @@ export const treeIdOf = (dataset: Dataset.Dataset, authority: string, i: number)
   treeId(dataset, authority, Math.floor((i - 1) / 4 / TREE_CAPACITY))
 
 const assetJson = (dataset: Dataset.Dataset, authority: string, i: number): AssetJson => {
-  const label = `das:${authority}:${i}`
   const c = assetCore(dataset, authority, i)
   const compressed = isCompressed(i)
   const ordinal = (i - 1) / 4
@@ -469,12 +500,13 @@ const assetJson = (dataset: Dataset.Dataset, authority: string, i: number): Asse
     },
     burnt: false,
     mutable: true,
-    // One in fifty a master edition with a supply beyond 2^53, to keep u64 handling honest (bigints go out as bare numbers).
-    ...(i % 50 === 7
+    // One in fifty a master edition with a maximum supply beyond 2^53, to keep u64 handling honest
+    // (bigints go out as bare numbers); its current supply is its prints (`editionsOf`).
+    ...(isMasterEdition(i)
       ? {
         supply: {
-          print_max_supply: 2n ** 60n + BigInt(dataset.int(`${label}:max-supply`, 1_000_000_000)),
-          print_current_supply: 2n ** 54n + BigInt(i),
+          print_max_supply: maxSupplyOf(dataset, authority, i),
+          print_current_supply: BigInt(editionsOf(dataset, authority, i).length),
           edition_nonce: 254
         } as unknown as AssetJson["supply"]
       }
