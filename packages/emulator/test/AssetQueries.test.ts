@@ -3,30 +3,16 @@
  * searchAssets) over raw JSON-RPC: one closed dataset seen the same way from every method.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { keccak_256 } from "@noble/hashes/sha3.js"
 import { decodeBase58 } from "@solfx/core/Primitives"
 import * as Effect from "effect/Effect"
 import * as Emulator from "../src/Emulator.js"
 import { rpc } from "./support/Http.js"
+import { verifies } from "./support/MerkleCheck.js"
 
 // A smaller big authority keeps the full-index and id-sorted cases quick; the 100,000 default is
 // checked on its own below.
 const start = (options: Emulator.Options = {}) =>
   Emulator.make({ seed: 21, sizes: { "das.bigAuthorityAssets": 3_000 }, ...options })
-
-/** REAL-WORLD §14's check, written out here so it shares no code with the emulator. */
-const verifies = (p: { root: string; leaf: string; node_index: number; proof: Array<string> }) => {
-  let node = decodeBase58(p.leaf)!
-  let index = p.node_index - 2 ** p.proof.length
-  for (const sibling of p.proof.map((s) => decodeBase58(s)!)) {
-    const pair = new Uint8Array(64)
-    pair.set(index % 2 === 0 ? node : sibling, 0)
-    pair.set(index % 2 === 0 ? sibling : node, 32)
-    node = keccak_256(pair)
-    index = Math.floor(index / 2)
-  }
-  return Buffer.from(node).equals(Buffer.from(decodeBase58(p.root)!))
-}
 
 const result = (emu: Emulator.Emulator, method: string, params: unknown) =>
   Effect.map(rpc(emu, method, params), (r) => {

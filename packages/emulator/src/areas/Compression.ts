@@ -497,19 +497,8 @@ const page = <A>(ctx: AreaContext, params: Params, list: Dataset.LazyList<A>, sc
     return { context: { slot: ctx.slot() }, value }
   })
 
-/** The Photon methods the emulator serves: the spec's and those stateless.js 0.23 calls by default. */
-type PhotonMethod =
-  | Request.CompressionMethod
-  | "getCompressionSignaturesForOwner"
-  | "getCompressedTokenAccountsByOwnerV2"
-  | "getMultipleCompressedAccountsV2"
-  | "getValidityProofV2"
-  | "getTransactionWithCompressionInfoV2"
-  | "getIndexerSlot"
-  | "getIndexerHealth"
-
 const method = (
-  name: PhotonMethod,
+  name: Request.CompressionMethod,
   handle: (params: unknown, ctx: AreaContext) => Effect.Effect<unknown, RpcFailure>
 ): RpcMethod => ({ entry: Endpoints[name], handle })
 

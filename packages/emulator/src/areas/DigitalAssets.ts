@@ -12,7 +12,13 @@
  *   a real keccak Merkle tree of depth 14 (16,384 leaves per tree, `leaf =
  *   Bubblegum V1 leaf hash`), built on first use and cached per tree, so proofs
  *   verify with the SDK's verifier. Its id is the Bubblegum asset address of
- *   (tree, leaf index), derived once per asset and cached.
+ *   (tree, leaf index), derived once per asset and seed and cached.
+ * - Owners, creators and collections follow the authority's `AssetShape`: the big
+ *   authority's assets have one owner, one creator and one collection (100,000 each,
+ *   for streams and benchmarks); the others' come from pools of 997 owners, 5 creators
+ *   and collections of 1,000. One asset in fifty is a master edition whose prints are
+ *   the uncompressed assets among the ten after it (`editionsOf`). The read API over
+ *   these (getAsset, the owner/group/creator lists, searchAssets) is `AssetQueries`.
  * - Sort orders: `none` and `created` follow creation order; `updated` and
  *   `recent_action` are seeded permutations (computed once per authority);
  *   `desc` reverses. The default is `none` ascending.
