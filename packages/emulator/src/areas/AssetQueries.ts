@@ -9,7 +9,7 @@
  * address in O(1) after a small index (about 1,300 addresses) is built, never stored. The big
  * authority's 100,000 assets share one owner, one creator and one collection (the samples
  * `dasAssetOwner`, `dasCreator`, `dasCollection`). Every list serves the same asset text as
- * getAsset and getAssetsByAuthority (`DigitalAssets.assetText`).
+ * getAsset and getAssetsByAuthority (`DigitalAssets.assetText`, served by `servedAssetText`).
  *
  * searchAssets tests each filter with the same attribute functions the asset builder uses, over
  * the narrowest list a filter names (owner, creator, collection or authority) or, for `any`,
@@ -191,7 +191,7 @@ const proofNotFound = () => new RpcFailure(-32000, "Database Error: RecordNotFou
 
 const textOf = (ctx: AreaContext, id: string): string | undefined => {
   const at = DA.locate(ctx, id)
-  return at === undefined ? undefined : DA.assetText(ctx, at.authority, at.index)
+  return at === undefined ? undefined : DA.servedAssetText(ctx, at.authority, at.index)
 }
 
 const getAsset: RpcMethod = {
