@@ -46,15 +46,20 @@ import * as Endpoints from "@solfx/core/Endpoints"
 import * as MerkleProof from "@solfx/core/MerkleProof"
 import * as TokenAccountSchema from "@solfx/core/TokenAccount"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as ParseResult from "effect/ParseResult"
-import * as Schema from "effect/Schema"
 import type { Area, AreaContext, RpcMethod } from "../Area.js"
-import { RpcFailure } from "../Area.js"
 import type * as Dataset from "../Dataset.js"
 import * as Base58 from "../internal/Base58.js"
 import * as Bubblegum from "../internal/Bubblegum.js"
-import * as Paging from "../Paging.js"
+import {
+  decodeParams,
+  MAX_LIMIT,
+  naturalView,
+  permutedView,
+  positions,
+  type View,
+  windowOf,
+  withOptionsAlias
+} from "../internal/DasList.js"
 import * as Wire from "../Wire.js"
 
 type Encoded<S extends { readonly Encoded: unknown }> = S["Encoded"]
@@ -74,7 +79,6 @@ type ProofJson = Encoded<typeof AssetProofSchema.AssetProof>
 export const TREE_DEPTH = 14
 
 const TREE_CAPACITY = 2 ** TREE_DEPTH
-const MAX_LIMIT = 1000
 const BASE_SLOT = 250_000_000
 
 // -- seeded identities -------------------------------------------------------
@@ -119,6 +123,29 @@ export const sampleMint = (dataset: Dataset.Dataset): string => dataset.address(
  */
 export const extraAuthority = (dataset: Dataset.Dataset, k: number): string => dataset.address(`das:authority:${k}`)
 
+/** Every authority of a dataset, built once. */
+const authorityLists = new WeakMap<Dataset.Dataset, ReadonlyArray<string>>()
+
+/**
+ * Every authority the dataset holds, in a fixed order: the sample one, the big one, then the
+ * `das.authorities` extras. Every asset the emulator serves belongs to exactly one of them.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const authorities = (dataset: Dataset.Dataset): ReadonlyArray<string> => {
+  let list = authorityLists.get(dataset)
+  if (list === undefined) {
+    list = [
+      sampleAuthority(dataset),
+      bigAuthority(dataset),
+      ...Array.from({ length: dataset.size("das.authorities", 8) }, (_, k) => extraAuthority(dataset, k))
+    ]
+    authorityLists.set(dataset, list)
+  }
+  return list
+}
+
 /** The extra addresses of a kind the dataset holds, by address (built once per dataset). */
 const extras = new WeakMap<Dataset.Dataset, Map<string, ReadonlySet<string>>>()
 const isExtra = (dataset: Dataset.Dataset, kind: "authority" | "owner" | "mint", address: string): boolean => {
@@ -157,7 +184,8 @@ export const assetCount = (dataset: Dataset.Dataset, authority: string): number 
 export const isCompressed = (i: number): boolean => i % 4 === 1
 
 // Compressed asset ids are PDAs (a costly derivation): each is derived once per dataset.
-const pdas = new WeakMap<Dataset.Dataset, Map<string, string>>()
+// Kept per seed, not per dataset: emulators of one seed in a process (tests) derive each once.
+const pdas = new Map<number, Map<string, string>>()
 
 /**
  * The id of asset `i` of an authority. A compressed asset's id is the Bubblegum asset
@@ -168,8 +196,8 @@ const pdas = new WeakMap<Dataset.Dataset, Map<string, string>>()
  */
 export const assetId = (dataset: Dataset.Dataset, authority: string, i: number): string => {
   if (!isCompressed(i)) return dataset.address(`das:${authority}:asset:${i}`)
-  let cache = pdas.get(dataset)
-  if (cache === undefined) pdas.set(dataset, cache = new Map())
+  let cache = pdas.get(dataset.seed)
+  if (cache === undefined) pdas.set(dataset.seed, cache = new Map())
   const key = `${authority}:${i}`
   let id = cache.get(key)
   if (id === undefined) {
@@ -206,6 +234,60 @@ const pooled = (dataset: Dataset.Dataset, label: string): string => {
   return address
 }
 
+/**
+ * How an authority's assets share owners, creators and collections: asset i has owner
+ * `i % owners`, creator `i % creators` and collection `floor(i / collectionSize)`. The big
+ * authority's assets have one owner, one creator and one collection (the samples with
+ * ~100,000 assets each); the others draw from pools, as real collections have repeat holders.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export interface AssetShape {
+  readonly owners: number
+  readonly creators: number
+  readonly collectionSize: number
+}
+
+const POOLED: AssetShape = { owners: 997, creators: 5, collectionSize: 1000 }
+const SINGLE: AssetShape = { owners: 1, creators: 1, collectionSize: Number.MAX_SAFE_INTEGER }
+
+/**
+ * The shape of an authority's assets.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const shapeOf = (dataset: Dataset.Dataset, authority: string): AssetShape =>
+  authority === pooled(dataset, "das:authority:big") ? SINGLE : POOLED
+
+/**
+ * Owner `k` of an authority's assets (asset i has owner `i % shape.owners`).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const ownerAt = (dataset: Dataset.Dataset, authority: string, k: number): string =>
+  pooled(dataset, `das:${authority}:owner:${k}`)
+
+/**
+ * Creator `k` of an authority's assets (asset i has creator `i % shape.creators`).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const creatorAt = (dataset: Dataset.Dataset, authority: string, k: number): string =>
+  pooled(dataset, `das:${authority}:creator:${k}`)
+
+/**
+ * Collection `g` of an authority (asset i is in collection `floor(i / shape.collectionSize)`).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const collectionAt = (dataset: Dataset.Dataset, authority: string, g: number): string =>
+  pooled(dataset, `das:${authority}:collection:${g}`)
+
 interface AssetCore {
   readonly id: string
   readonly owner: string
@@ -218,9 +300,8 @@ const assetCore = (dataset: Dataset.Dataset, authority: string, i: number): Asse
   const label = `das:${authority}:${i}`
   return {
     id: assetId(dataset, authority, i),
-    // A pool of owners, as real collections have repeat holders.
-    owner: pooled(dataset, `das:${authority}:owner:${i % 997}`),
-    delegate: i % 9 === 0 ? dataset.address(`${label}:delegate`) : null,
+    owner: ownerAt(dataset, authority, i % shapeOf(dataset, authority).owners),
+    delegate: delegateOf(dataset, authority, i),
     // Only compressed assets show their hashes (the others send ""): not computed for nothing.
     dataHash: isCompressed(i) ? Base58.encode(dataset.bytes(`${label}:data-hash`)) : "",
     creatorHash: isCompressed(i) ? Base58.encode(dataset.bytes(`${label}:creator-hash`)) : ""
@@ -262,21 +343,82 @@ const treeOf = (ctx: AreaContext, authority: string, t: number): MerkleProof.Mer
 
 const INTERFACES = ["ProgrammableNFT", "V1_NFT", "MplCoreAsset"] as const
 
+// The attributes searchAssets filters on, one function each, so the filters and the assets agree.
+
+/**
+ * The interface of asset `i` (compressed assets are `V1_NFT`).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const interfaceOf = (i: number): typeof INTERFACES[number] => isCompressed(i) ? "V1_NFT" : INTERFACES[i % 3]!
+
+/**
+ * The delegate of asset `i` of an authority (one in nine has one), or null.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const delegateOf = (dataset: Dataset.Dataset, authority: string, i: number): string | null =>
+  i % 9 === 0 ? dataset.address(`das:${authority}:${i}:delegate`) : null
+
+/**
+ * Whether asset `i` is frozen (one in 23).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const isFrozen = (i: number): boolean => i % 23 === 0
+
+/**
+ * The royalty of asset `i` of an authority, in basis points.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const royaltyBasisPoints = (dataset: Dataset.Dataset, authority: string, i: number): number =>
+  dataset.int(`das:${authority}:${i}:bp`, 1000)
+
+/**
+ * The name of asset `i`.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const assetName = (i: number): string => `Asset #${i}`
+
+/**
+ * The metadata URI of an asset id.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const jsonUriOf = (id: string): string => `https://assets.solfx.invalid/${id}.json`
+
+/**
+ * The Merkle tree of compressed asset `i` of an authority.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const treeIdOf = (dataset: Dataset.Dataset, authority: string, i: number): string =>
+  treeId(dataset, authority, Math.floor((i - 1) / 4 / TREE_CAPACITY))
+
 const assetJson = (dataset: Dataset.Dataset, authority: string, i: number): AssetJson => {
   const label = `das:${authority}:${i}`
   const c = assetCore(dataset, authority, i)
   const compressed = isCompressed(i)
   const ordinal = (i - 1) / 4
-  const basisPoints = dataset.int(`${label}:bp`, 1000)
+  const basisPoints = royaltyBasisPoints(dataset, authority, i)
   const image = `https://assets.solfx.invalid/${c.id}.png`
   return {
-    interface: compressed ? "V1_NFT" : INTERFACES[i % 3]!,
+    interface: interfaceOf(i),
     id: c.id,
     content: {
       $schema: "https://schema.metaplex.com/nft1.0.json",
-      json_uri: `https://assets.solfx.invalid/${c.id}.json`,
+      json_uri: jsonUriOf(c.id),
       files: [{ uri: image, cdn_uri: `https://cdn.solfx.invalid/${c.id}.png`, mime: "image/png" }],
-      metadata: { name: `Asset #${i}`, symbol: "SFX" },
+      metadata: { name: assetName(i), symbol: "SFX" },
       links: { image }
     },
     authorities: [{ address: authority, scopes: ["full"] }],
@@ -287,7 +429,7 @@ const assetJson = (dataset: Dataset.Dataset, authority: string, i: number): Asse
         data_hash: c.dataHash,
         creator_hash: c.creatorHash,
         asset_hash: Base58.encode(leafOfCore(c, i)),
-        tree: treeId(dataset, authority, Math.floor(ordinal / TREE_CAPACITY)),
+        tree: treeIdOf(dataset, authority, i),
         seq: 1 + (ordinal % TREE_CAPACITY),
         leaf_id: ordinal % TREE_CAPACITY
       }
@@ -303,7 +445,7 @@ const assetJson = (dataset: Dataset.Dataset, authority: string, i: number): Asse
       },
     grouping: [{
       group_key: "collection",
-      group_value: pooled(dataset, `das:${authority}:collection:${Math.floor(i / 1000)}`)
+      group_value: collectionAt(dataset, authority, Math.floor(i / shapeOf(dataset, authority).collectionSize))
     }],
     royalty: {
       royalty_model: "creators",
@@ -313,9 +455,13 @@ const assetJson = (dataset: Dataset.Dataset, authority: string, i: number): Asse
       primary_sale_happened: i % 3 !== 0,
       locked: false
     },
-    creators: [{ address: pooled(dataset, `das:${authority}:creator:${i % 5}`), share: 100, verified: true }],
+    creators: [{
+      address: creatorAt(dataset, authority, i % shapeOf(dataset, authority).creators),
+      share: 100,
+      verified: true
+    }],
     ownership: {
-      frozen: i % 23 === 0,
+      frozen: isFrozen(i),
       delegated: c.delegate !== null,
       delegate: c.delegate,
       ownership_model: "single",
@@ -336,126 +482,19 @@ const assetJson = (dataset: Dataset.Dataset, authority: string, i: number): Asse
   }
 }
 
-/** Creation, update and last-action slots: the sort keys. */
-const sortKey = (dataset: Dataset.Dataset, authority: string, i: number, by: DasParams.SortByField): number => {
+/**
+ * Creation, update and last-action slots: the sort keys.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const sortKey = (dataset: Dataset.Dataset, authority: string, i: number, by: DasParams.SortByField): number => {
   const created = BASE_SLOT + i * 7
   if (by === "none" || by === "created") return created
   const updated = created + dataset.int(`das:${authority}:${i}:updated`, 2_000_000)
   return by === "updated"
     ? updated
     : Math.max(updated, created + dataset.int(`das:${authority}:${i}:action`, 3_000_000))
-}
-
-// -- ordered views and pagination ---------------------------------------------
-
-/** A list in its sort order: `indexAt(position)` is the item's natural index. */
-interface View {
-  readonly length: number
-  readonly indexAt: (position: number) => number
-  /** The id a client may pass as `before`/`after`. */
-  readonly idAt: (position: number) => string
-}
-
-const naturalView = (length: number, idOf: (i: number) => string, descending: boolean): View => ({
-  length,
-  indexAt: (p) => (descending ? length - 1 - p : p),
-  idAt: (p) => idOf(descending ? length - 1 - p : p)
-})
-
-const permutedView = (order: Int32Array, idOf: (i: number) => string, descending: boolean): View => ({
-  length: order.length,
-  indexAt: (p) => order[descending ? order.length - 1 - p : p]!,
-  idAt: (p) => idOf(order[descending ? order.length - 1 - p : p]!)
-})
-
-/** Positions of ids in a view, built on first use (only when a client passes an id as a cursor). */
-const positionOf = (ctx: AreaContext, key: string, view: View, id: string): number | undefined => {
-  const maps = ctx.state("das:positions", () => new Map<string, Map<string, number>>())
-  let map = maps.get(key)
-  if (map === undefined) {
-    map = new Map()
-    for (let p = 0; p < view.length; p++) map.set(view.idAt(p), p)
-    maps.set(key, map)
-  }
-  return map.get(id)
-}
-
-const invalid = (message: string) => new RpcFailure(-32602, `Invalid request parameters: ${message}`, 400)
-
-interface Window {
-  readonly start: number
-  readonly end: number
-  /** Fields of the list wrapper that describe the window. */
-  readonly fields: {
-    readonly page?: number
-    readonly cursor?: string | null
-    readonly before?: string | null
-    readonly after?: string | null
-  }
-}
-
-/**
- * The window a query selects. A cursor is a gap between items (`Paging.encodeCursor(g)`
- * is the gap before position g); an id as `after` is the gap after it, as `before` the gap before it.
- */
-const windowOf = (
-  ctx: AreaContext,
-  key: string,
-  view: View,
-  p: DasParams.Paging
-): Effect.Effect<Window, RpcFailure> =>
-  Effect.suspend((): Effect.Effect<Window, RpcFailure> => {
-    const limit = p.limit ?? MAX_LIMIT
-    const gap = (token: string, side: "before" | "after"): number | undefined => {
-      const decoded = Paging.decodeCursor(token)
-      if (decoded !== undefined) return decoded <= view.length ? decoded : undefined
-      const position = positionOf(ctx, key, view, token)
-      return position === undefined ? undefined : side === "after" ? position + 1 : position
-    }
-    const bad = (field: string, token: string) =>
-      Effect.fail(invalid(`${field}: Cursor Validation Err: ${token} is invalid`))
-    if (p.page !== undefined) {
-      const start = Math.min(view.length, (p.page - 1) * limit)
-      return Effect.succeed({ start, end: Math.min(view.length, start + limit), fields: { page: p.page } })
-    }
-    if (p.before === undefined && p.after === undefined) {
-      const start = p.cursor === undefined ? 0 : gap(p.cursor, "after")
-      if (start === undefined) return bad("cursor", p.cursor!)
-      const end = Math.min(view.length, start + limit)
-      return Effect.succeed({ start, end, fields: { cursor: end < view.length ? Paging.encodeCursor(end) : null } })
-    }
-    const lo = p.after === undefined ? 0 : gap(p.after, "after")
-    if (lo === undefined) return bad("after", p.after!)
-    const hi = p.before === undefined ? view.length : gap(p.before, "before")
-    if (hi === undefined) return bad("before", p.before!)
-    // `before` alone reads backwards: the page just before the gap.
-    const start = p.after === undefined ? Math.max(0, hi - limit) : Math.min(lo, hi)
-    const end = p.after === undefined ? hi : Math.max(start, Math.min(hi, lo + limit))
-    return Effect.succeed({
-      start,
-      end,
-      fields: start < end
-        ? { before: Paging.encodeCursor(start), after: Paging.encodeCursor(end) }
-        : { before: null, after: null }
-    })
-  })
-
-const positions = (w: Window): Array<number> => Array.from({ length: w.end - w.start }, (_, k) => w.start + k)
-
-/** Decodes params with the shared request schema; failures are -32602 naming the field. */
-const decodeParams = <A, I>(schema: Schema.Schema<A, I>, params: unknown): Effect.Effect<A, RpcFailure> => {
-  const result = Schema.decodeUnknownEither(schema, { errors: "first", onExcessProperty: "error" })(params ?? {})
-  if (Either.isRight(result)) return Effect.succeed(result.right)
-  const issue = ParseResult.ArrayFormatter.formatErrorSync(result.left)[0]
-  const path = issue === undefined || issue.path.length === 0 ? "params" : issue.path.join(".")
-  return Effect.fail(invalid(`${path}: ${issue?.message ?? "invalid"}`))
-}
-
-/** The reference implementation's alias `displayOptions` for `options`. */
-const withOptionsAlias = (params: unknown): unknown => {
-  if (typeof params !== "object" || params === null || !("displayOptions" in params)) return params
-  const { displayOptions, ...rest } = params as Record<string, unknown>
-  return "options" in rest ? params : { ...rest, options: displayOptions }
 }
 
 // -- getAssetsByAuthority ---------------------------------------------------------
@@ -482,7 +521,13 @@ const assetView = (
   return permutedView(order, idOf, descending)
 }
 
-interface Located {
+/**
+ * An asset's place in the dataset.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export interface Located {
   readonly authority: string
   readonly index: number
 }
@@ -503,27 +548,52 @@ const getAssetsByAuthority: RpcMethod = {
       const sortKeyName = `assets:${params.authorityAddress}:${params.sortBy?.sortBy ?? "none"}:${
         params.sortBy?.sortDirection ?? "asc"
       }`
-      const w = yield* windowOf(ctx, sortKeyName, view, params)
       const authority = params.authorityAddress
-      // Each asset is built and serialised once while the cache holds it; pages join the texts.
-      const items = positions(w).map((p) => {
-        const i = view.indexAt(p)
-        return ctx.cache.get(`das:asset:${authority}:${i}`, () => {
-          const asset = assetJson(ctx.dataset, authority, i)
-          register(ctx, authority, i, asset.id)
-          return Wire.stringify(asset)
-        })
-      })
-      return {
-        last_indexed_slot: ctx.slot(),
-        total: view.length,
-        limit: params.limit ?? MAX_LIMIT,
-        ...w.fields,
-        ...(params.options?.showGrandTotal === true ? { grand_total: view.length } : {}),
-        items: Wire.rawArray(items)
-      }
+      return yield* assetListPage(ctx, sortKeyName, view, (i) => [authority, i], params)
     })
 }
+
+/**
+ * The JSON text of asset `i` of an authority: built and serialised once while the cache holds
+ * it (pages join the texts), and its id registered so getAsset and proofs find it at once.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const assetText = (ctx: AreaContext, authority: string, i: number): string =>
+  ctx.cache.get(`das:asset:${authority}:${i}`, () => {
+    const asset = assetJson(ctx.dataset, authority, i)
+    register(ctx, authority, i, asset.id)
+    return Wire.stringify(asset)
+  })
+
+/**
+ * One page of an asset list in the DAS list wrapper. `view.indexAt` gives a member number that
+ * `resolve` turns into (authority, index); `key` names the list and its order (for ids as cursors).
+ *
+ * @since 0.1.0
+ * @category lists
+ */
+export const assetListPage = (
+  ctx: AreaContext,
+  key: string,
+  view: View,
+  resolve: (member: number) => readonly [authority: string, index: number],
+  params: DasParams.Paging & { readonly options?: { readonly showGrandTotal?: boolean | undefined } | undefined }
+) =>
+  Effect.map(windowOf(ctx, key, view, params), (w) => ({
+    last_indexed_slot: ctx.slot(),
+    total: view.length,
+    limit: params.limit ?? MAX_LIMIT,
+    ...w.fields,
+    ...(params.options?.showGrandTotal === true ? { grand_total: view.length } : {}),
+    items: Wire.rawArray(
+      positions(w).map((p) => {
+        const [authority, i] = resolve(view.indexAt(p))
+        return assetText(ctx, authority, i)
+      })
+    )
+  }))
 
 // -- getTokenAccounts --------------------------------------------------------------
 
@@ -686,27 +756,46 @@ const getSignaturesForAsset: RpcMethod = {
 
 // -- getAssetProofBatch -----------------------------------------------------------
 
-const locate = (ctx: AreaContext, id: string): Located | undefined => {
+/**
+ * Where an asset id sits (authority and index), or undefined for an id the dataset does not hold.
+ * Ids served before are found at once. Otherwise the small authorities are indexed on first use,
+ * and the big one only when an id is still unknown: a compressed id is a PDA (no way back from it
+ * but deriving them all, about 5 s for 100,000 assets, once per emulator), and an unknown id is
+ * rarer than a served one.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const locate = (ctx: AreaContext, id: string): Located | undefined => {
   const found = registry(ctx).get(id)
   if (found !== undefined) return found
-  // Every asset of the sample and extra authorities is known without having been listed first.
-  const sample = ctx.state("das:registry:sample", () => ({ done: false }))
-  if (!sample.done) {
-    const ds = ctx.dataset
-    const authorities = [
-      sampleAuthority(ds),
-      ...Array.from({ length: ds.size("das.authorities", 8) }, (_, k) => extraAuthority(ds, k))
-    ]
-    for (const authority of authorities) {
-      const n = assetCount(ds, authority)
-      for (let i = 0; i < n; i++) register(ctx, authority, i, assetId(ds, authority, i))
-    }
-    sample.done = true
+  const indexed = ctx.state("das:registry:indexed", () => ({ small: false, all: false }))
+  const ds = ctx.dataset
+  const index = (authority: string) => {
+    const n = assetCount(ds, authority)
+    for (let i = 0; i < n; i++) register(ctx, authority, i, assetId(ds, authority, i))
+  }
+  if (!indexed.small) {
+    for (const authority of authorities(ds)) if (authority !== bigAuthority(ds)) index(authority)
+    indexed.small = true
+    const small = registry(ctx).get(id)
+    if (small !== undefined) return small
+  }
+  if (!indexed.all) {
+    index(bigAuthority(ds))
+    indexed.all = true
   }
   return registry(ctx).get(id)
 }
 
-const proofOf = (ctx: AreaContext, id: string): ProofJson | null => {
+/**
+ * The proof record of an asset id (getAssetProofBatch's entry), or null when the id is unknown
+ * or the asset is not compressed.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const proofOf = (ctx: AreaContext, id: string): ProofJson | null => {
   const at = locate(ctx, id)
   if (at === undefined || !isCompressed(at.index)) return null
   const ordinal = (at.index - 1) / 4
