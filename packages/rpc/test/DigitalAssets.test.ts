@@ -287,9 +287,9 @@ describe("DigitalAssets (unit)", () => {
 })
 
 describe("DigitalAssets read API (unit)", () => {
-  const ownerPages = (total: number): HttpTesting.Handler => (req) =>
+  const ownerPages = (total: number): HttpTesting.Handler => (req, index) =>
     methodOf(req) === "getAssetsByOwner"
-      ? assetPages(total)(req)
+      ? assetPages(total)(req, index)
       : HttpTesting.rpcError(req, -32601, "Method not found")
 
   it.effect("each method sends its own name and the params as given", () =>
