@@ -14,11 +14,12 @@ for (let i = 0; i < ALPHABET.length; i++) INDEX[ALPHABET.charCodeAt(i)] = i
 const LIMB = 2 ** 24
 const limbs = new Float64Array(22) // 24-bit limbs: up to 66 bytes
 const digits = new Uint8Array(96)
+const text = Buffer.alloc(96 + 66)
+const CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0))
 
-/** Base58 text of bytes: one '1' per leading zero byte, then the digits of the number. */
-export const encode = (bytes: Uint8Array): string => {
-  const n = bytes.length
-  if (n > 66) return encodeLong(bytes)
+/** Base58 text of bytes (the first `n` of them): one '1' per leading zero byte, then the digits of the number. */
+export const encode = (bytes: Uint8Array, n = bytes.length): string => {
+  if (n > 66) return encodeLong(bytes.subarray(0, n))
   let zeros = 0
   while (zeros < n && bytes[zeros] === 0) zeros++
   // 24-bit limbs, most significant first (the first takes the bytes left over by threes).
@@ -52,9 +53,21 @@ export const encode = (bytes: Uint8Array): string => {
   }
   // The last group may carry leading zero digits: they are not part of the number.
   while (length > 0 && digits[length - 1] === 0) length--
-  let out = "1".repeat(zeros)
-  for (let i = length - 1; i >= 0; i--) out += ALPHABET[digits[i]!]
-  return out
+  // The characters go into a buffer read out once: a string grown a character at a time is a
+  // chain of 44 pieces that every later use (a Map key, a template) has to flatten first.
+  let end = 0
+  for (; end < zeros; end++) text[end] = 49 // "1"
+  for (let i = length - 1; i >= 0; i--) text[end++] = CODES[digits[i]!]!
+  return text.toString("latin1", 0, end)
+}
+
+const scratch = new Uint8Array(66)
+
+/** `encode` of the bytes of latin1 text (one character a byte, as `node:crypto` gives digests), with no allocation. */
+export const encodeLatin1 = (text: string): string => {
+  if (text.length > 66) return encode(Buffer.from(text, "latin1"))
+  for (let i = 0; i < text.length; i++) scratch[i] = text.charCodeAt(i)
+  return encode(scratch, text.length)
 }
 
 /** Any length, through the decoder's byte-wise arithmetic in reverse (rare: the emulator encodes ≤ 64 bytes). */
