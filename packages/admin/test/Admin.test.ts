@@ -4,8 +4,9 @@
  * the redaction of webhook auth headers.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Admin, SlidingWindowLimiter, Webhooks } from "@solfx/admin"
+import { Admin, Webhooks } from "@solfx/admin"
 import { HttpTesting } from "@solfx/http"
+import * as RateLimits from "@solfx/http/RateLimits"
 import * as Clock from "effect/Clock"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -83,6 +84,9 @@ const maxInWindow = (times: ReadonlyArray<number>, window = 1000): number => {
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i)
 
+/** Milliseconds between two admin starts: 5/s with the default 100 ms jitter margin. */
+const ADMIN_SPACING = RateLimits.spacingMillis(5, 100)
+
 describe("Admin rate limit", () => {
   it.effect("50 concurrent getProjectUsage calls never put more than 5 requests in any 1-second window", () =>
     withAdmin(() => Response.json(usageBody), (admin, times) =>
@@ -95,11 +99,11 @@ describe("Admin rate limit", () => {
         expect(results.every((u) => u.creditsRemaining === 487500)).toBe(true)
         expect(times).toHaveLength(50)
         expect(maxInWindow(times)).toBe(5)
-        // 10 groups of 5, a window apart: the limiter does not idle either.
-        expect(Math.max(...times) - Math.min(...times)).toBe(9000)
+        // One start per spacing: the limiter does not idle either.
+        expect(Math.max(...times) - Math.min(...times)).toBe(49 * ADMIN_SPACING)
       })))
 
-  it.effect("Effect's built-in limiters would break the sliding window (why the admin uses its own)", () =>
+  it.effect("Effect's built-in limiters would break the sliding window (why RateLimits spaces starts)", () =>
     Effect.gen(function*() {
       for (const algorithm of ["token-bucket", "fixed-window"] as const) {
         const builtIn = yield* RateLimiter.make({ limit: 5, interval: "1 second", algorithm })
@@ -112,7 +116,8 @@ describe("Admin rate limit", () => {
         yield* drive(fiber)
         expect([algorithm, maxInWindow(times) > 5]).toEqual([algorithm, true])
       }
-      const ours = yield* SlidingWindowLimiter.make({ limit: 5, window: "1 second" })
+      const limits = yield* RateLimits.makeMemory({ scope: "admin-test" })
+      const ours = limits.aroundAttempt("admin")
       const times: Array<number> = []
       const stamp = Effect.flatMap(Clock.currentTimeMillis, (t) => Effect.sync(() => times.push(t)))
       yield* ours(stamp)
@@ -154,9 +159,8 @@ describe("Admin rate limit", () => {
           const results = yield* drive(fiber)
           expect(results).toHaveLength(5)
           expect(times).toHaveLength(6)
-          // Retry-After 0 asks for an immediate retry, but 5 attempts already started at 0.
-          expect(times.filter((t) => t === 0)).toHaveLength(5)
-          expect(times[5]).toBe(1000)
+          // Retry-After 0 asks for an immediate retry, but the next 4 slots were taken by the other calls.
+          expect(times).toEqual(range(6).map((i) => i * ADMIN_SPACING))
           expect(maxInWindow(times)).toBe(5)
         })
     ))

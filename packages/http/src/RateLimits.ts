@@ -30,11 +30,14 @@
  *   atomically through the store, and waiting for the later of two slots would
  *   bunch starts.)
  *
- * The budget is the same store's fixed-window counter with a limit: an attempt
- * reserves its credits before it is sent, and the one that would cross the ceiling
- * fails with `CreditBudgetExceeded` and sends nothing. A reservation is not handed
- * back when the attempt turns out unbilled (a 429 or a 5xx): the budget errs on
- * the side of spending less, never more.
+ * The budget is the same store's token bucket, full at the ceiling and never
+ * refilled (a refill period of ~35,000 years): an attempt takes its credits before
+ * it is sent, and the one that would cross the ceiling fails with
+ * `CreditBudgetExceeded` and sends nothing. `refund` puts credits back (negative
+ * tokens, which both stores add back atomically): the transport refunds an attempt
+ * that `Billing` says was not billed (a 429, a 5xx, no answer) or that never started,
+ * so the budget agrees with the server's usage. (The fixed-window counter cannot take
+ * refunds: its expiry would fall to zero with its count.)
  *
  * @example
  * const limits = RateLimits.layerMemory({ plan: "developer", scope: RateLimits.fingerprint(apiKey), creditBudget: 1000 })
@@ -103,6 +106,8 @@ export interface RateLimitsShape {
   ) => <A, E, R>(
     attempt: Effect.Effect<A, E, R>
   ) => Effect.Effect<A, E | CreditBudgetExceeded | RateLimiter.RateLimitStoreError, R>
+  /** Gives back credits taken by an attempt that was sent but not billed. */
+  readonly refund: (credits: number) => Effect.Effect<void, RateLimiter.RateLimitStoreError>
 }
 
 /**
@@ -143,10 +148,19 @@ interface Reservation {
   readonly tokens: number
 }
 
-/** Long enough that a budget's key outlives any job: ~280 years for the whole budget. */
-const BUDGET_TTL_MILLIS = 2 ** 43
+/** The budget's token bucket never refills within any job: one credit per ~35,000 years. */
+const NEVER_REFILL = Duration.millis(2 ** 50)
 
 const positive = (n: number | undefined) => n === undefined || (Number.isFinite(n) && n > 0)
+
+/** The stores' fixedWindow and tokenBucket only ever fail with a store error; `consume` is what raises Exceeded. */
+const storeError = <A, E>(
+  effect: Effect.Effect<A, E>
+): Effect.Effect<A, Exclude<E, RateLimiter.RateLimitExceeded> | RateLimiter.RateLimitStoreError> =>
+  Effect.mapError(effect, (e) =>
+    e instanceof RateLimiter.RateLimitExceeded
+      ? new RateLimiter.RateLimitStoreError({ message: e.message })
+      : e as Exclude<E, RateLimiter.RateLimitExceeded>)
 
 /** Bad options are a typed error naming the field and the rule, before any store is touched. */
 const validate = (options: Options): Effect.Effect<void, InvalidRequest> => {
@@ -213,35 +227,41 @@ export const make = (
 
     const budget = options.creditBudget
     const budgetKey = `${options.scope}:credits`
-    const perCredit = budget === undefined
-      ? Duration.zero
-      : Duration.millis(Math.max(1, Math.floor(BUDGET_TTL_MILLIS / budget)))
+    const take = (tokens: number) =>
+      store.tokenBucket({ key: budgetKey, tokens, limit: budget!, refillRate: NEVER_REFILL, allowOverflow: false })
     const spend = (credits: number) =>
       budget === undefined || credits <= 0
         ? Effect.void
-        : store.fixedWindow({ key: budgetKey, tokens: credits, refillRate: perCredit, limit: budget }).pipe(
-          Effect.flatMap(([count]) =>
-            count > budget ? Effect.fail(new CreditBudgetExceeded({ budget, credits })) : Effect.void
-          )
+        : Effect.flatMap(
+          take(credits),
+          (left) => left < 0 ? Effect.fail(new CreditBudgetExceeded({ budget, credits })) : Effect.void
         )
+    const refund = (credits: number) =>
+      budget === undefined || credits <= 0 ? Effect.void : storeError(Effect.asVoid(take(-credits)))
 
     const aroundAttempt: RateLimitsShape["aroundAttempt"] = (bucket, credits = 0) => {
       const reservation = reservations.get(bucket)
-      const before = reservation === undefined
-        ? spend(credits)
-        : Effect.zipRight(spend(credits), waitForSlot(reservation))
+      const slot = reservation === undefined ? Effect.void : storeError(waitForSlot(reservation))
+      // Credits taken and no attempt started (interrupted or failed while waiting for the slot): given back.
       return (attempt) =>
-        Effect.zipRight(
-          Effect.mapError(before, (e) =>
-            // The stores' fixedWindow only ever fails with a store error; `consume` is what raises Exceeded.
-            e._tag === "RateLimiterError" && e.reason !== "StoreError"
-              ? new RateLimiter.RateLimitStoreError({ message: e.message })
-              : e),
-          attempt
+        Effect.uninterruptibleMask((restore) =>
+          storeError(spend(credits)).pipe(
+            Effect.zipRight(restore(slot).pipe(Effect.onError(() => Effect.ignore(refund(credits))))),
+            Effect.zipRight(restore(attempt))
+          )
         )
     }
-    return { limits, aroundAttempt }
+    return { limits, aroundAttempt, refund }
   })
+
+/**
+ * The limiter with its own in-memory store.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const makeMemory = (options: Options): Effect.Effect<RateLimitsShape, InvalidRequest> =>
+  Effect.provide(make(options), RateLimiter.layerStoreMemory)
 
 /**
  * The limiter as a layer over a store.

@@ -8,6 +8,8 @@
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import { describe, expect, it } from "@effect/vitest"
 import { CreditBudgetExceeded } from "@solfx/core/CreditBudget"
+import * as Endpoint from "@solfx/core/Endpoint"
+import { Derive, HttpTesting, HttpTransport } from "@solfx/http"
 import * as RateLimits from "@solfx/http/RateLimits"
 import * as RateLimitsRedis from "@solfx/http/RateLimitsRedis"
 import * as Servers from "@solfx/testing/Servers"
@@ -17,6 +19,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import * as TestClock from "effect/TestClock"
 import { Redis as IORedis } from "ioredis"
 
@@ -194,6 +197,97 @@ describe("RateLimits: credit budget", () => {
       )
       expect(sent.count).toBe(100)
     }))
+
+  it.effect("a refund puts credits back: 90 sent, 10 refunded, then exactly one more call of 10", () =>
+    Effect.gen(function*() {
+      const limits = yield* memory({ creditBudget: 100 })
+      const sent = { count: 0 }
+      expect(yield* spendUntilRefused(limits, sent)).toBeInstanceOf(CreditBudgetExceeded)
+      expect(sent.count).toBe(10)
+      yield* limits.refund(10)
+      expect(yield* spendUntilRefused(limits, sent)).toBeInstanceOf(CreditBudgetExceeded)
+      expect(sent.count).toBe(11)
+    }))
+
+  it.effect("credits taken by a call interrupted while it waits for its slot are given back", () =>
+    Effect.gen(function*() {
+      const limits = yield* memory({ plan: "free", creditBudget: 20 })
+      const sent = { count: 0 }
+      const call = limits.aroundAttempt("das", 10)(Effect.sync(() => sent.count++))
+      yield* call
+      // The second call waits a spacing for its slot: interrupted there, it sent nothing and spent nothing.
+      const waiting = yield* Effect.fork(call)
+      yield* TestClock.adjust("10 millis")
+      yield* Fiber.interrupt(waiting)
+      expect(sent.count).toBe(1)
+      yield* Effect.fork(call).pipe(
+        Effect.flatMap((f) => Effect.zipRight(TestClock.adjust("10 minutes"), Fiber.join(f)))
+      )
+      expect(sent.count).toBe(2)
+      expect(yield* Effect.flip(call)).toBeInstanceOf(CreditBudgetExceeded)
+    }))
+})
+
+/** A DAS-priced method over the HTTP test layer whose transport carries `limits`. */
+const ping = Endpoint.rpc({
+  area: "das",
+  method: "ping",
+  params: Schema.Tuple(),
+  result: Schema.Number,
+  cost: { credits: 10, usage: "das" },
+  bucket: "das"
+})
+
+const tooMany = () =>
+  Response.json({ jsonrpc: "2.0", id: null, error: { code: -32429, message: "rate limited" } }, {
+    status: 429,
+    headers: { "retry-after": "0" }
+  })
+
+describe("RateLimits through the transport (every derived call)", () => {
+  it.effect("the budget refuses in the method's error channel before sending; a 429 attempt is refunded", () =>
+    Effect.gen(function*() {
+      const client = yield* Derive.client(ping)
+      const log = yield* HttpTesting.RequestLog
+      // 30 credits: the 429 attempt hands its 10 back, so three calls are answered and billed, then a refusal.
+      for (let i = 0; i < 3; i++) expect(yield* client.call([])).toBe(1)
+      const refused = yield* client.call([]).pipe(
+        Effect.as("sent"),
+        Effect.catchTag("CreditBudgetExceeded", (e) => Effect.succeed(`refused ${e.credits} of ${e.budget}`))
+      )
+      expect(refused).toBe("refused 10 of 30")
+      expect(yield* log.count).toBe(4)
+      const t = yield* HttpTransport.HttpTransport
+      expect(yield* t.credits.used()).toBe(30)
+    }).pipe(
+      Effect.provide(
+        HttpTesting.layerTransport((req, index) => index === 0 ? tooMany() : HttpTesting.rpcResult(req, 1)).pipe(
+          Layer.provide(RateLimits.layerMemory({ scope: "t", creditBudget: 30 }))
+        )
+      )
+    ))
+
+  const times: Array<number> = []
+  it.effect("with a plan, every area's calls are paced by their bucket, retries included", () =>
+    Effect.gen(function*() {
+      const client = yield* Derive.client(ping)
+      const fiber = yield* Effect.fork(Effect.forEach(Array.from({ length: 6 }), () => client.call([]), {
+        concurrency: "unbounded"
+      }))
+      yield* TestClock.adjust("1 minute")
+      expect(yield* Fiber.join(fiber)).toHaveLength(6)
+      // Free plan: DAS 2/s. 7 attempts (one retried after a 429), each a spacing after the one before.
+      expect(times).toEqual(Array.from({ length: 7 }, (_, i) => i * RateLimits.spacingMillis(2, 100)))
+    }).pipe(
+      Effect.provide(
+        HttpTesting.layerTransport((req, index) =>
+          Effect.map(Clock.currentTimeMillis, (now) => {
+            times.push(now)
+            return index === 2 ? tooMany() : HttpTesting.rpcResult(req, 1)
+          })
+        ).pipe(Layer.provide(RateLimits.layerMemory({ scope: "t", plan: "free" })))
+      )
+    ))
 })
 
 const redisMissing = Servers.unavailable("redis")
@@ -251,7 +345,8 @@ describe.skipIf(redisMissing !== undefined)(Servers.title("RateLimits over redis
           await client.connect()
           return client.keys("*")
         })
-        expect(keys).toEqual([`solfx:limits:${RateLimits.fingerprint(apiKey)}:credits`])
+        const budgetKey = `solfx:limits:${RateLimits.fingerprint(apiKey)}:credits`
+        expect(keys.sort()).toEqual([budgetKey, `${budgetKey}:refill`])
         expect(keys.join()).not.toContain(apiKey)
       })),
     30_000
