@@ -46,10 +46,12 @@
  * @since 0.1.0
  */
 import * as RateLimiter from "@effect/experimental/RateLimiter"
+import { SolfxConfig } from "@solfx/core/Config"
 import { CreditBudgetExceeded } from "@solfx/core/CreditBudget"
 import type * as Endpoint from "@solfx/core/Endpoint"
 import { InvalidRequest } from "@solfx/core/Errors"
 import { type Limits, limitsFor, type Plan, plans } from "@solfx/core/Plans"
+import * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -280,3 +282,32 @@ export const layer = (options: Options): Layer.Layer<RateLimits, InvalidRequest,
  */
 export const layerMemory = (options: Options): Layer.Layer<RateLimits, InvalidRequest> =>
   layer(options).pipe(Layer.provide(RateLimiter.layerStoreMemory))
+
+/**
+ * What the SDK's `rateLimits` option takes: the limiter's options without the scope
+ * (the config's API key, fingerprinted), and the store (default: in memory).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ConfigOptions extends Omit<Options, "scope"> {
+  /** Where the buckets and the budget live: `RateLimitsRedis.layerStore(...)` to share them among processes. */
+  readonly store?: Layer.Layer<RateLimiter.RateLimiterStore> | undefined
+}
+
+/**
+ * The limiter of the configured API key (scope: its `fingerprint`). Bad options fail
+ * building the layer with a `ConfigError` at `rateLimits.<field>`, like a bad key.
+ *
+ * @example
+ * const limits = RateLimits.layerConfig({ plan: "developer", creditBudget: 1_000 })
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerConfig = (options: ConfigOptions): Layer.Layer<RateLimits, ConfigError.ConfigError, SolfxConfig> =>
+  Layer.effect(
+    RateLimits,
+    Effect.flatMap(SolfxConfig, (config) => make({ ...options, scope: fingerprint(config.apiKey) })).pipe(
+      Effect.mapError((e) => ConfigError.InvalidData(["rateLimits", ...e.field.split(".")], e.message))
+    )
+  ).pipe(Layer.provide(options.store ?? RateLimiter.layerStoreMemory))
