@@ -62,7 +62,7 @@ const starts = (
   })
 
 const memory = (options: Omit<RateLimits.Options, "scope">) =>
-  RateLimits.make({ scope: "test", ...options }).pipe(Effect.provide(RateLimiter.layerStoreMemory))
+  RateLimits.make({ scope: "test", ...options }).pipe(Effect.provide(RateLimits.layerStoreMemory))
 
 /** N calls at once, then N more arriving every 37 ms, then a burst after a pause. */
 const pattern = (bucket: RateLimits.Bucket, n: number): Array<readonly [RateLimits.Bucket, number]> => [
@@ -71,21 +71,19 @@ const pattern = (bucket: RateLimits.Bucket, n: number): Array<readonly [RateLimi
   ...Array.from({ length: n }, () => [bucket, 60_000] as const)
 ]
 
-describe("RateLimits: at most L starts in any sliding second", () => {
+describe("RateLimits: at most L requests in any closed second, on the TestClock", () => {
   for (const limit of [1, 2, 5, 10, 25]) {
-    for (const marginMillis of [0, 100]) {
-      it.effect(`limit ${limit}/s, margin ${marginMillis} ms`, () =>
-        Effect.gen(function*() {
-          const limits = yield* memory({ overrides: { das: limit }, marginMillis })
-          const n = 2 * limit + 3
-          const seen = yield* starts(limits, pattern("das", n))
-          expect(seen).toHaveLength(3 * n)
-          expect(maxInWindow(seen.map((s) => s.at))).toBeLessThanOrEqual(limit)
-          // Not slower than the spacing demands: the backlog at 0 starts one spacing apart.
-          const sorted = seen.map((s) => s.at).sort((a, b) => a - b)
-          expect(sorted[n - 1]).toBe((n - 1) * RateLimits.spacingMillis(limit, marginMillis))
-        }))
-    }
+    it.effect(`limit ${limit}/s`, () =>
+      Effect.gen(function*() {
+        const limits = yield* memory({ overrides: { das: limit } })
+        const n = 2 * limit + 3
+        const seen = yield* starts(limits, pattern("das", n))
+        expect(seen).toHaveLength(3 * n)
+        expect(maxInWindow(seen.map((s) => s.at))).toBeLessThanOrEqual(limit)
+        // Not slower than the rule demands: L start at once, the next L as soon as the first left the window.
+        const sorted = seen.map((s) => s.at).sort((a, b) => a - b)
+        expect([sorted[limit - 1], sorted[limit]]).toEqual([0, 1001])
+      }))
   }
 
   it.effect("the library's token bucket configured as L per second lets 2L start in one second (why the GCRA)", () =>
@@ -158,7 +156,6 @@ describe("RateLimits: options", () => {
       const cases: ReadonlyArray<readonly [Omit<RateLimits.Options, "scope">, string]> = [
         [{ overrides: { das: 0 } }, "overrides.das"],
         [{ overrides: { rpc: Number.NaN } }, "overrides.rpc"],
-        [{ marginMillis: -1 }, "marginMillis"],
         [{ creditBudget: -5 }, "creditBudget"],
         [{ plan: "enterprise" as RateLimits.Plan }, "plan"]
       ]
@@ -211,11 +208,11 @@ describe("RateLimits: credit budget", () => {
 
   it.effect("credits taken by a call interrupted while it waits for its slot are given back", () =>
     Effect.gen(function*() {
-      const limits = yield* memory({ plan: "free", creditBudget: 20 })
+      const limits = yield* memory({ overrides: { das: 1 }, creditBudget: 20 })
       const sent = { count: 0 }
       const call = limits.aroundAttempt("das", 10)(Effect.sync(() => sent.count++))
       yield* call
-      // The second call waits a spacing for its slot: interrupted there, it sent nothing and spent nothing.
+      // The second call waits for the first's permit: interrupted there, it sent nothing and spent nothing.
       const waiting = yield* Effect.fork(call)
       yield* TestClock.adjust("10 millis")
       yield* Fiber.interrupt(waiting)
@@ -276,8 +273,8 @@ describe("RateLimits through the transport (every derived call)", () => {
       }))
       yield* TestClock.adjust("1 minute")
       expect(yield* Fiber.join(fiber)).toHaveLength(6)
-      // Free plan: DAS 2/s. 7 attempts (one retried after a 429), each a spacing after the one before.
-      expect(times).toEqual(Array.from({ length: 7 }, (_, i) => i * RateLimits.spacingMillis(2, 100)))
+      // Free plan: DAS 2/s. 7 attempts (one retried after a 429), two per window, the retry waiting like any.
+      expect(times).toEqual(Array.from({ length: 7 }, (_, i) => Math.floor(i / 2) * 1001))
     }).pipe(
       Effect.provide(
         HttpTesting.layerTransport((req, index) =>

@@ -119,6 +119,27 @@ export const sampleMint = (dataset: Dataset.Dataset): string => dataset.address(
  */
 export const extraAuthority = (dataset: Dataset.Dataset, k: number): string => dataset.address(`das:authority:${k}`)
 
+/**
+ * Batch-job authority `k` (of `das.batchAuthorities`, default 20), each with
+ * `das.batchAuthorityAssets` (default 5,000) assets: the indexer example's job.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const batchAuthority = (dataset: Dataset.Dataset, k: number): string =>
+  dataset.address(`das:authority:batch:${k}`)
+
+/** Every batch-job authority, in order. */
+const batchAuthorities = (dataset: Dataset.Dataset): ReadonlyArray<string> =>
+  Array.from({ length: dataset.size("das.batchAuthorities", 20) }, (_, k) => batchAuthority(dataset, k))
+
+const batchSets = new WeakMap<Dataset.Dataset, ReadonlySet<string>>()
+const isBatch = (dataset: Dataset.Dataset, address: string): boolean => {
+  let set = batchSets.get(dataset)
+  if (set === undefined) batchSets.set(dataset, set = new Set(batchAuthorities(dataset)))
+  return set.has(address)
+}
+
 /** The extra addresses of a kind the dataset holds, by address (built once per dataset). */
 const extras = new WeakMap<Dataset.Dataset, Map<string, ReadonlySet<string>>>()
 const isExtra = (dataset: Dataset.Dataset, kind: "authority" | "owner" | "mint", address: string): boolean => {
@@ -146,6 +167,8 @@ export const assetCount = (dataset: Dataset.Dataset, authority: string): number 
     ? dataset.size("das.bigAuthorityAssets", dataset.size("das.bigAuthority", 100_000))
     : isExtra(dataset, "authority", authority)
     ? 1 + dataset.int(`das:${authority}:count`, 40)
+    : isBatch(dataset, authority)
+    ? dataset.size("das.batchAuthorityAssets", 5_000)
     : 0
 
 /**
@@ -756,6 +779,8 @@ export const area: Area = {
     dasAuthority: sampleAuthority(dataset),
     // 100,000 assets by default (das.bigAuthorityAssets), for benchmarks.
     dasBigAuthority: bigAuthority(dataset),
+    // The batch job's authorities, comma-separated: 20 (das.batchAuthorities) × 5,000 assets (das.batchAuthorityAssets).
+    dasBatchAuthorities: batchAuthorities(dataset).join(","),
     // 2,500 token accounts by default (das.ownerTokenAccounts), one in ten empty.
     dasOwner: sampleOwner(dataset),
     // 1,500 holders by default (das.mintHolders).
