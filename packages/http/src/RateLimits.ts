@@ -47,7 +47,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import { createHash, randomUUID } from "node:crypto"
+import { createHash } from "node:crypto"
 import * as WindowStore from "./WindowStore.js"
 
 /**
@@ -234,7 +234,7 @@ export const make = (
           Effect.gen(function*() {
             yield* storeError(spend(credits))
             if (timing === undefined) return yield* restore(attempt)
-            const id = randomUUID()
+            const id = globalThis.crypto.randomUUID()
             // Credits taken and no attempt started (interrupted or failed while waiting): given back.
             yield* restore(storeError(acquire(held, id, timing))).pipe(
               Effect.onError(() => Effect.ignore(refund(credits)))
