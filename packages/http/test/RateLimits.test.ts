@@ -321,6 +321,30 @@ describe.skipIf(redisMissing !== undefined)(Servers.title("RateLimits over redis
   )
 
   it.live(
+    "validity proofs over Redis hold a permit in their bucket and in Photon at once: ≤ 5 and ≤ 10 in any second",
+    () =>
+      Effect.scoped(Effect.gen(function*() {
+        const [a, b] = yield* twoLimiters({ plan: "developer", scope: RateLimits.fingerprint("vp") })
+        const recorded: Array<{ readonly bucket: RateLimits.Bucket; readonly at: number }> = []
+        const run = (limits: RateLimits.RateLimitsShape, bucket: RateLimits.Bucket) =>
+          Effect.forEach(
+            Array.from({ length: 7 }),
+            () => limits.aroundAttempt(bucket)(Effect.sync(() => recorded.push({ bucket, at: Date.now() }))),
+            { concurrency: "unbounded", discard: true }
+          )
+        yield* Effect.all([run(a, "validityProof"), run(b, "photon"), run(b, "validityProof")], {
+          concurrency: "unbounded"
+        })
+        expect(recorded).toHaveLength(21)
+        expect(maxInWindow(recorded.filter((r) => r.bucket === "validityProof").map((r) => r.at))).toBeLessThanOrEqual(
+          5
+        )
+        expect(maxInWindow(recorded.map((r) => r.at))).toBeLessThanOrEqual(10)
+      })),
+    30_000
+  )
+
+  it.live(
     "a budget of 1,000 credits shared by two limiters sends exactly 100 calls of 10",
     () =>
       Effect.scoped(Effect.gen(function*() {
