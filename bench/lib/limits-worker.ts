@@ -1,25 +1,31 @@
 /**
- * One process of the `limits` comparison: takes `count` DAS permits, 16 at a
- * time, from the plan-developer limiter shared through Redis, and prints the
- * wall-clock time each permit was granted (one JSON array on stdout).
- * Usage: limits-worker.ts <redis port> <scope> <count>
+ * One process of the `limits` comparison: streams every asset of one authority
+ * through `Solfx.layer` on plan developer, its limits shared through Redis, and
+ * prints the number of assets (one JSON line on stdout).
+ * Usage: limits-worker.ts <emulator url> <api key> <redis port> <authority>
  */
-import * as RateLimits from "@solfx/http/RateLimits"
 import * as RateLimitsRedis from "@solfx/http/RateLimitsRedis"
+import { DigitalAssets, Solfx } from "@solfx/sdk"
 import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 
-const [port, scope, count] = process.argv.slice(2)
-const starts: Array<number> = []
-await Effect.runPromise(
-  Effect.flatMap(RateLimits.RateLimits, (limits) =>
-    Effect.forEach(
-      Array.from({ length: Number(count) }),
-      () => limits.aroundAttempt("das", 10)(Effect.sync(() => starts.push(Date.now()))),
-      { concurrency: 16, discard: true }
-    )).pipe(
-      Effect.provide(
-        RateLimitsRedis.layer({ plan: "developer", scope: scope! }, { host: "127.0.0.1", port: Number(port) })
+const [url, apiKey, port, authority] = process.argv.slice(2)
+const items = await Effect.runPromise(
+  Effect.flatMap(
+    DigitalAssets.DigitalAssets,
+    (das) =>
+      das.getAssetsByAuthorityStream({ authorityAddress: authority!, limit: 250 }, { concurrency: 16 }).pipe(
+        Stream.runCount
       )
-    )
+  ).pipe(
+    Effect.provide(Solfx.layer({
+      apiKey: apiKey!,
+      baseUrl: url!,
+      rateLimits: {
+        plan: "developer",
+        store: RateLimitsRedis.layerStore({ host: "127.0.0.1", port: Number(port) })
+      }
+    }))
+  )
 )
-process.stdout.write(JSON.stringify(starts) + "\n")
+process.stdout.write(JSON.stringify({ items }) + "\n")

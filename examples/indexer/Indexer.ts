@@ -37,7 +37,8 @@ import { createHash } from "node:crypto"
  * that harmless: one of the two walkers gets `WalkMoved` and its element is retried.)
  */
 export const queueTiming = {
-  lockExpiration: Duration.seconds(10),
+  // Longer than a walk of 20 pages paced at a share of a developer plan's 10 DAS/s.
+  lockExpiration: Duration.seconds(30),
   poll: Duration.millis(200)
 }
 

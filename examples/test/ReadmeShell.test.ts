@@ -45,7 +45,7 @@ const reasonFor = (line: string) => skipped.find(([re]) => re.test(line))?.[1]
 /** Whole blocks that cannot run inside the suite, and why. */
 const skippedBlocks: Readonly<Record<string, string>> = {
   "A durable batch job across worker processes":
-    "it runs PostgreSQL as a non-root user on fixed ports; examples/test/indexer.test.ts runs the same job (submit, then `main.ts work` in 3 processes) against its own servers"
+    "it runs PostgreSQL as a non-root user and redis-server on fixed ports; examples/test/indexer.test.ts runs the same job (the emulator on plan developer, submit, then `main.ts work` in 3 processes sharing the limits through Redis) against its own servers"
 }
 
 const hasJq = spawnSync("jq", ["--version"]).status === 0

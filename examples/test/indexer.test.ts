@@ -1,13 +1,14 @@
 /**
  * Example 6, the durable indexer, as a real deployment would run it: a real
- * PostgreSQL on loopback (queue, checkpoints and output), the emulator on a free port, and three
- * worker PROCESSES. One worker is killed (SIGKILL) while it holds an unfinished
+ * PostgreSQL on loopback (queue, checkpoints and output), a real redis-server (the
+ * plan's limits, shared by the workers), the emulator on a free port enforcing plan
+ * developer, and three worker PROCESSES. One worker is killed (SIGKILL) while it holds an unfinished
  * walk and is not restarted. The output must hold every asset of every authority
  * exactly once, counting every row written (the table has no unique key, so a
- * duplicate write would be a second row). Wall time and requests per second are
- * printed, never asserted.
+ * duplicate write would be a second row). The emulator sends no 429 (its own
+ * count). Wall time and requests per second are printed, never asserted.
  *
- * Skipped, saying why, where PostgreSQL is not installed (failed
+ * Skipped, saying why, where PostgreSQL or redis-server is not installed (failed
  * instead under SOLFX_REQUIRE_SERVERS=1).
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
@@ -26,11 +27,7 @@ import * as Indexer from "../indexer/Indexer.js"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
 
-/**
- * The job's shape. Today's emulator names two authorities with a settable size
- * (`dasAuthority`, `dasBigAuthority`); every other address has 1..40 assets. So:
- * those two at `size` assets each, plus small ones up to `count` authorities.
- */
+/** The job's shape: the emulator's batch-job authorities (`dasBatchAuthorities`), `size` assets each. */
 const params = {
   count: 20,
   size: 5_000,
@@ -48,11 +45,7 @@ const params = {
   stallMs: 3_000
 }
 
-const authoritiesOf = (emu: Emulator.Emulator): ReadonlyArray<string> => [
-  emu.samples.dasAuthority!,
-  emu.samples.dasBigAuthority!,
-  ...Array.from({ length: params.count - 2 }, (_, k) => emu.dataset.address(`indexer:authority:${k}`))
-]
+const authoritiesOf = (emu: Emulator.Emulator): ReadonlyArray<string> => emu.samples.dasBatchAuthorities!.split(",")
 
 /** A worker process; its output lines are kept for the failure message. */
 const startWorker = (name: string, env: Record<string, string>) =>
@@ -79,7 +72,7 @@ const startWorker = (name: string, env: Record<string, string>) =>
     return { name, proc, lines }
   })
 
-const missing = Servers.unavailable("postgres")
+const missing = Servers.unavailable("postgres") ?? Servers.unavailable("redis")
 
 describe.skipIf(missing !== undefined)(Servers.title("6. indexer: 3 worker processes on PostgreSQL", missing), () => {
   it.live(
@@ -87,11 +80,14 @@ describe.skipIf(missing !== undefined)(Servers.title("6. indexer: 3 worker proce
     () =>
       Effect.gen(function*() {
         const pg = yield* Servers.postgres
+        const redis = yield* Servers.redis
         const emu = yield* Emulator.make({
-          sizes: { "das.authorityAssets": params.size, "das.bigAuthorityAssets": params.size },
+          plan: "developer",
+          sizes: { "das.batchAuthorities": params.count, "das.batchAuthorityAssets": params.size },
           latencyMs: params.latencyMs
         })
         const authorities = authoritiesOf(emu)
+        expect(authorities).toHaveLength(params.count)
         const counts = new Map(authorities.map((a) => [a, DigitalAssetsArea.assetCount(emu.dataset, a)]))
         const assets = authorities.reduce((n, a) => n + counts.get(a)!, 0)
         const job = "test"
@@ -103,6 +99,8 @@ describe.skipIf(missing !== undefined)(Servers.title("6. indexer: 3 worker proce
             INDEXER_DATABASE_URL: pg.url,
             INDEXER_JOB: job,
             INDEXER_PAGE_SIZE: String(params.pageSize),
+            INDEXER_PLAN: "developer",
+            INDEXER_REDIS_URL: `redis://${redis.host}:${redis.port}`,
             SOLFX_API_KEY: emu.apiKey,
             SOLFX_RPC_URL: emu.url,
             SOLFX_REST_URL: emu.url,
@@ -144,7 +142,7 @@ describe.skipIf(missing !== undefined)(Servers.title("6. indexer: 3 worker proce
           const survivors = workers.filter((w) => w !== victim)
           const codes = yield* Effect.forEach(survivors, (w) => w.proc.exitCode, { concurrency: "unbounded" }).pipe(
             Effect.timeoutFail({
-              duration: Duration.seconds(120),
+              duration: Duration.seconds(300),
               onTimeout: () =>
                 new Error(`the surviving workers did not finish:\n${output()}\n${JSON.stringify(emu.counters)}`)
             })
@@ -175,8 +173,10 @@ describe.skipIf(missing !== undefined)(Servers.title("6. indexer: 3 worker proce
             { n: number }
           >`SELECT count(*)::int AS n FROM indexer_walks WHERE job = ${job} AND done`
           expect(walks[0]?.n).toBe(authorities.length)
-          // The emulator sent no 429 (it enforces no plan here; the plan-aware limits will make this bite).
+          // The emulator, enforcing plan developer, sent no 429 (its own count) and saw at most 10 DAS a second.
+          expect(emu.planLimits.rejected).toEqual({})
           expect(emu.counters.byStatus[429] ?? 0).toBe(0)
+          expect(emu.planLimits.maxInWindow.das).toBeLessThanOrEqual(10)
 
           const requests = emu.count("getAssetsByAuthority")
           console.log(
@@ -186,6 +186,6 @@ describe.skipIf(missing !== undefined)(Servers.title("6. indexer: 3 worker proce
           )
         }).pipe(Effect.provide(Indexer.layer(pg.url)))
       }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)),
-    300_000
+    480_000
   )
 })

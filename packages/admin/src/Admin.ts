@@ -1,7 +1,8 @@
 /**
  * The admin API: a project's credit usage for the current billing cycle
  * (spec §4.6), rate limited client-side to the service's 5 requests per second
- * per project (spec §8).
+ * per project (spec §8) by the transport's `RateLimits`, like every area (the
+ * admin bucket is limited with or without a plan).
  *
  * @example
  * const usage = yield* (yield* Admin.Admin).getProjectUsage(projectId)
@@ -16,19 +17,8 @@ import type { ProjectUsage } from "@solfx/core/ProjectUsage"
 import * as Derive from "@solfx/http/Derive"
 import { HttpTransport } from "@solfx/http/HttpTransport"
 import * as Context from "effect/Context"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type * as Scope from "effect/Scope"
-import * as SlidingWindowLimiter from "./SlidingWindowLimiter.js"
-
-/**
- * The admin rate limit of spec §8: 5 requests per second per project.
- *
- * @since 0.1.0
- * @category constants
- */
-export const rateLimit: SlidingWindowLimiter.Options = { limit: 5, window: Duration.seconds(1) }
 
 /**
  * The admin method: a project's usage.
@@ -41,7 +31,7 @@ export interface AdminShape {
    * `GET {admin_url}/v0/admin/projects/{id}/usage` with the key in `X-Api-Key`.
    * A non-UUID id fails with `InvalidRequest` before any request; a key of
    * another project fails with `ProjectMismatch`. Every attempt, retries
-   * included, waits for the shared rate limiter.
+   * included, waits for a start slot of the admin bucket (`RateLimits`).
    */
   readonly getProjectUsage: (
     projectId: string
@@ -49,7 +39,7 @@ export interface AdminShape {
 }
 
 /**
- * The admin service; `layer` builds it over the `HttpTransport`, with its rate limiter.
+ * The admin service; `layer` builds it over the `HttpTransport`, whose limits it shares.
  *
  * @example
  * const admin = yield* Admin.Admin
@@ -65,19 +55,17 @@ const isBadRequest = (error: InvalidRequest | ApiError): error is HttpError =>
   error._tag === "HttpError" && error.status === 400
 
 /**
- * Builds the service. The rate limiter lives in the current scope: one layer
- * is one API key, which belongs to one project, so one window per service is
- * one window per project, shared by every fiber that uses it.
+ * Builds the service. The admin limit is the transport's: one transport is one API
+ * key, which belongs to one project, so its admin bucket is the project's, shared
+ * by every fiber (and, with `RateLimitsRedis`, every process) that uses it.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<AdminShape, never, HttpTransport | Scope.Scope> = Effect.gen(function*() {
+export const make: Effect.Effect<AdminShape, never, HttpTransport> = Effect.gen(function*() {
   const transport = yield* HttpTransport
-  const limiter = yield* SlidingWindowLimiter.make(rateLimit)
   const checkId = validateInput(ProjectId, "projectId", transport.redactor.redact)
-  // Every attempt, retries included, waits for a permit of the admin bucket.
-  const usage = Derive.fromTransport(transport, Endpoints.projectUsage, { aroundAttempt: limiter })
+  const usage = Derive.fromTransport(transport, Endpoints.projectUsage)
 
   const getProjectUsage = Effect.fn("Admin.getProjectUsage")(function*(projectId: string) {
     const id = yield* checkId(projectId)
@@ -94,8 +82,7 @@ export const make: Effect.Effect<AdminShape, never, HttpTransport | Scope.Scope>
 })
 
 /**
- * The service over `HttpTransport`. Build it once (layers are memoised) so the
- * whole app shares its rate limiter.
+ * The service over `HttpTransport`; it shares the transport's rate limits.
  *
  * @example
  * import { NodeHttpClient } from "@effect/platform-node"
@@ -108,4 +95,4 @@ export const make: Effect.Effect<AdminShape, never, HttpTransport | Scope.Scope>
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<Admin, never, HttpTransport> = Layer.scoped(Admin, make)
+export const layer: Layer.Layer<Admin, never, HttpTransport> = Layer.effect(Admin, make)

@@ -11,6 +11,4 @@
 /** @since 0.1.0 */
 export * as Admin from "./Admin.js"
 /** @since 0.1.0 */
-export * as SlidingWindowLimiter from "./SlidingWindowLimiter.js"
-/** @since 0.1.0 */
 export * as Webhooks from "./Webhooks.js"

@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import type { CreditBudgetExceeded } from "./CreditBudget.js"
 
 /**
  * Bad input, caught before any request is sent. Names the field and the rule it broke.
@@ -301,6 +302,8 @@ export class PaginationError extends Schema.TaggedError<PaginationError>("@solfx
  */
 export type ApiError =
   | Unauthorized
+  /** The layer's credit budget would be crossed: nothing was sent (`RateLimits`). */
+  | CreditBudgetExceeded
   | RateLimited
   | CreditsExhausted
   | JsonRpcError

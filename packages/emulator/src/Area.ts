@@ -26,7 +26,11 @@ import type { ByteCache } from "./Wire.js"
  * @since 0.1.0
  * @category models
  */
-export type Charged = Pick<Endpoint.Endpoint, "cost"> & { readonly notFound?: Endpoint.Rest["notFound"] | undefined }
+export type Charged = Pick<Endpoint.Endpoint, "cost"> & {
+  readonly notFound?: Endpoint.Rest["notFound"] | undefined
+  /** The rate-limit bucket a plan limits it by (`PlanLimits`); none: not limited. */
+  readonly bucket?: Endpoint.Bucket | undefined
+}
 
 /**
  * A project: its plan, credits and usage counters (spec §2.9).

@@ -24,6 +24,7 @@ import { areas as registry } from "./areas/index.js"
 import * as WebhooksArea from "./areas/Webhooks.js"
 import * as Dataset from "./Dataset.js"
 import * as Faults from "./Faults.js"
+import * as PlanLimits from "./PlanLimits.js"
 import * as Projects from "./Projects.js"
 import * as RequestLog from "./RequestLog.js"
 import * as Server from "./Server.js"
@@ -48,7 +49,10 @@ export interface Options {
   readonly apiKey?: string | undefined
   /** Id (UUID) of the default project (default: random). */
   readonly projectId?: string | undefined
-  /** Plan of the default project (default "business"). */
+  /**
+   * Plan of the default project (default "business"). Given, the emulator also
+   * enforces the plans' rate limits, per project and bucket (`PlanLimits`); omitted, it does not.
+   */
   readonly plan?: string | undefined
   /** Credit limit of the default project (default 100,000,000). */
   readonly creditsLimit?: number | undefined
@@ -168,6 +172,8 @@ export interface Emulator {
   readonly startLine: string
   /** Webhook deliveries: every attempt so far, and `idle` to wait until none is pending. */
   readonly webhookDeliveries: WebhookDeliveries.Deliverer
+  /** With a plan: the 429s the plan limits sent and the busiest 1 s window, per bucket (empty without). */
+  readonly planLimits: PlanLimits.Stats
 }
 
 /**
@@ -274,6 +280,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
     const slotMs = options.slotMs ?? 400
     const baseSlot = 300_000_000 + dataset.int("slot:base", 50_000_000)
     const states = new Map<string, unknown>()
+    const planLimits = options.plan === undefined ? undefined : PlanLimits.make()
     const instance: Server.Instance = {
       dataset,
       areas,
@@ -289,7 +296,8 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       state: <S>(key: string, init: () => S): S => {
         if (!states.has(key)) states.set(key, init())
         return states.get(key) as S
-      }
+      },
+      planLimits
     }
     yield* Effect.try(() => WebhooksArea.install(instance.state, { dataset, accounts, webhooks: options.webhooks }))
       .pipe(
@@ -345,6 +353,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       resetLog: () => {
         log.reset()
         faults.resetHits()
+        planLimits?.resetStats()
       },
       setFaults: (next) => faults.set(next),
       get faultsHit() {
@@ -360,7 +369,10 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       },
       project: projectOf,
       startLine: JSON.stringify({ url, apiKey: accounts[0]!.apiKey, projectId: accounts[0]!.project.id, samples }),
-      webhookDeliveries
+      webhookDeliveries,
+      get planLimits() {
+        return planLimits?.stats() ?? { rejected: {}, maxInWindow: {} }
+      }
     }
     return handle
   })

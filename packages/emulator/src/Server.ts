@@ -23,6 +23,7 @@ import * as Exit from "effect/Exit"
 import type { Area, AreaContext, Charged, RestRoute, RpcMethod } from "./Area.js"
 import type { Dataset } from "./Dataset.js"
 import type { FaultKind, Injector } from "./Faults.js"
+import type { PlanLimits } from "./PlanLimits.js"
 import * as Projects from "./Projects.js"
 import type { RequestLog, RequestRecord } from "./RequestLog.js"
 import * as Wire from "./Wire.js"
@@ -50,6 +51,8 @@ export interface Instance {
   readonly now: () => number
   readonly slot: () => number
   readonly state: <S>(key: string, init: () => S) => S
+  /** The plan's limits, when the emulator enforces one. */
+  readonly planLimits?: PlanLimits | undefined
 }
 
 interface CompiledRoute {
@@ -490,6 +493,13 @@ const app = (instance: Instance, routes: Routes) => {
         return yield* fail(400, -32602, "Invalid params")
       }
 
+      const limited = instance.planLimits?.admit(account.project, method.entry.bucket, instance.now())
+      if (limited !== undefined) {
+        draft.rpcCode = gatewayError["429"].code
+        return yield* deliver(request, draft, 429, rpcErrorBody(gatewayError["429"].code, "rate limited", id), {
+          "retry-after": String(limited)
+        })
+      }
       draft.fault = instance.faults.decide(draft.operation)
       const early = yield* preFault(request, draft, (code, message) => rpcErrorBody(code, message, id))
       if (early !== undefined) return early
@@ -538,6 +548,8 @@ const app = (instance: Instance, routes: Routes) => {
         }
       }
 
+      const limited = instance.planLimits?.admit(account.project, route.entry.bucket, instance.now())
+      if (limited !== undefined) return yield* fail(429, "rate limited", { "retry-after": String(limited) })
       draft.fault = instance.faults.decide(draft.operation)
       const early = yield* preFault(request, draft, (_code, message) => ({ error: message }))
       if (early !== undefined) return early

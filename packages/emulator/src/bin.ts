@@ -6,7 +6,8 @@
  * `--api-key` (default: fresh), `--project-id`, `--latency-ms`,
  * `--sizes knob=n,knob=n` (dataset size knobs, e.g. `das.bigAuthorityAssets=100000`),
  * `--max-body-bytes` (default 4 MiB), `--item-cache-chars` (bytes, default 64 Mi), `--idle-timeout-ms`
- * (default 5,000), `--max-connections` (default 1,024).
+ * (default 5,000), `--max-connections` (default 1,024), `--plan free|developer|business|professional`
+ * (the default project's plan, and the plans' rate limits enforced; default: business, not enforced).
  *
  * @example
  * npm run emulator -- --port 8899 --seed 7
@@ -17,6 +18,7 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import { parseArgs } from "node:util"
 import * as Emulator from "./Emulator.js"
+import * as PlanLimits from "./PlanLimits.js"
 
 const int = (name: string, value: string | undefined): number | undefined => {
   if (value === undefined) return undefined
@@ -55,11 +57,16 @@ export const parseFlags = (args: ReadonlyArray<string>): Emulator.Options => {
       "max-body-bytes": { type: "string" },
       "item-cache-chars": { type: "string" },
       "idle-timeout-ms": { type: "string" },
-      "max-connections": { type: "string" }
+      "max-connections": { type: "string" },
+      plan: { type: "string" }
     },
     strict: true
   })
+  if (values.plan !== undefined && !PlanLimits.isPlan(values.plan)) {
+    throw new Error(`--plan must be one of free, developer, business, professional, got ${JSON.stringify(values.plan)}`)
+  }
   return {
+    plan: values.plan,
     port: int("port", values.port),
     host: values.host,
     seed: int("seed", values.seed),

@@ -22,6 +22,8 @@ export * as Faults from "./Faults.js"
 /** @since 0.1.0 */
 export * as Paging from "./Paging.js"
 /** @since 0.1.0 */
+export * as PlanLimits from "./PlanLimits.js"
+/** @since 0.1.0 */
 export * as Projects from "./Projects.js"
 /** @since 0.1.0 */
 export * as RequestLog from "./RequestLog.js"

@@ -12,10 +12,11 @@
  * const top = yield* holders.stream({ mint }).pipe(Stream.take(10), Stream.runCollect)
  * @since 0.1.0
  */
+import * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as Billing from "@solfx/core/Billing"
 import { validateInput } from "@solfx/core/Decode"
 import * as Endpoint from "@solfx/core/Endpoint"
-import { type ApiError, DecodeError, type InvalidRequest } from "@solfx/core/Errors"
+import { type ApiError, DecodeError, type InvalidRequest, TransportError } from "@solfx/core/Errors"
 import * as Pagination from "@solfx/core/Pagination"
 import * as Arr from "effect/Array"
 import * as Effect from "effect/Effect"
@@ -33,7 +34,7 @@ import { type AttemptHooks, HttpTransport, type HttpTransportShape } from "./Htt
 export interface ClientOptions {
   /** Credits per billed attempt, instead of the entry's cost (a caller's own price list). */
   readonly credits?: number | undefined
-  /** Wraps every attempt: the rate-limit permit of the entry's bucket. */
+  /** Wraps every attempt, inside the transport's permit of the entry's bucket (`RateLimits`). */
   readonly aroundAttempt?: AttemptHooks["aroundAttempt"]
 }
 
@@ -140,11 +141,31 @@ export const fromTransport = <P, A, Item, PI>(
 ): Client<P, A, Item, PI> => {
   const credits = options.credits ?? entry.cost.credits
   const notFoundIsAnswer = entry._tag === "Rest" && entry.notFound === "answer"
+  const permit = t.limits.aroundAttempt(entry.bucket, credits)
+  const own = options.aroundAttempt
   const hooks: AttemptHooks = {
-    aroundAttempt: options.aroundAttempt,
-    // Once per attempt, inside the retry: a retried request counts again exactly when it is billed again.
+    // Every attempt, retries included, takes its bucket's start slot and its credits from the budget.
+    aroundAttempt: (attempt) =>
+      permit(own === undefined ? attempt : own(attempt)).pipe(
+        Effect.catchIf(
+          (e): e is RateLimiter.RateLimitStoreError => e instanceof RateLimiter.RateLimitStoreError,
+          (e) =>
+            Effect.fail(
+              new TransportError({
+                operation: entry.name,
+                reason: "connect",
+                detail: `the rate-limit store could not be reached: ${t.redactor.redact(e.message)}`,
+                sent: false
+              })
+            )
+        )
+      ),
+    // Once per attempt, inside the retry: a retried request counts again exactly when it is billed again,
+    // and an unbilled attempt hands its credits back to the budget (a store error keeps them spent).
     onAttempt: (outcome) =>
-      Billing.billed(outcome, { notFoundIsAnswer }) ? t.credits.add(entry.area, entry.name, credits) : Effect.void
+      Billing.billed(outcome, { notFoundIsAnswer })
+        ? t.credits.add(entry.area, entry.name, credits)
+        : Effect.ignore(t.limits.refund(credits))
   }
   const validate = validateInput(entry.params, "", t.redactor.redact)
   const spanName = `solfx.${entry.area}.${entry.name}`

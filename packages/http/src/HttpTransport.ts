@@ -21,8 +21,9 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import type { Outcome } from "@solfx/core/Billing"
 import { SolfxConfig } from "@solfx/core/Config"
 import type { Host } from "@solfx/core/Config"
+import type { CreditBudgetExceeded } from "@solfx/core/CreditBudget"
 import { decodeWith } from "@solfx/core/Decode"
-import { type ApiError, DecodeError, type HttpError } from "@solfx/core/Errors"
+import { type ApiError, DecodeError, type HttpError, type TransportError } from "@solfx/core/Errors"
 import * as Json from "@solfx/core/Json"
 import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
@@ -34,6 +35,7 @@ import type * as Schema from "effect/Schema"
 import * as Credits from "./Credits.js"
 import { DEFAULT_MAX_BODY_BYTES as SEND_MAX_BODY, makeSend } from "./internal/send.js"
 import { type RawResponse, restBodyError, rpcResult } from "./internal/status.js"
+import * as RateLimits from "./RateLimits.js"
 import * as Redactor from "./Redactor.js"
 
 /**
@@ -43,8 +45,14 @@ import * as Redactor from "./Redactor.js"
  * @category models
  */
 export interface AttemptHooks {
-  /** Wraps every attempt, e.g. a rate limiter, so retries are limited too. */
-  readonly aroundAttempt?: (<A, E>(attempt: Effect.Effect<A, E>) => Effect.Effect<A, E>) | undefined
+  /**
+   * Wraps every attempt, e.g. a rate limiter, so retries are limited too. It may refuse
+   * the attempt before it is sent: the credit budget (`CreditBudgetExceeded`), or a
+   * limiter store out of reach (`TransportError`, not sent).
+   */
+  readonly aroundAttempt?:
+    | (<A, E>(attempt: Effect.Effect<A, E>) => Effect.Effect<A, E | CreditBudgetExceeded | TransportError>)
+    | undefined
   /** Told what became of each attempt (answered with a status, or not), once per attempt. */
   readonly onAttempt?: ((outcome: Outcome) => Effect.Effect<void>) | undefined
 }
@@ -110,6 +118,11 @@ export interface HttpTransportShape {
   readonly redactor: Redactor.Redactor
   /** Credits charged through this transport. */
   readonly credits: Credits.Ledger
+  /**
+   * The plan-aware limits and credit budget every derived call goes through (`Derive`):
+   * the `RateLimits` service when one is provided, else limits of no plan (admin only).
+   */
+  readonly limits: RateLimits.RateLimitsShape
 }
 
 /**
@@ -157,6 +170,13 @@ export const make = (
   Effect.gen(function*() {
     const config = yield* SolfxConfig
     const redactor = Redactor.make(Redacted.value(config.apiKey))
+    // Without a RateLimits service, today's behaviour: only admin is limited, within this transport.
+    const limits = yield* Effect.serviceOption(RateLimits.RateLimits).pipe(
+      Effect.flatMap(Option.match({
+        onSome: Effect.succeed,
+        onNone: () => Effect.orDie(RateLimits.makeMemory({ scope: RateLimits.fingerprint(config.apiKey) }))
+      }))
+    )
     const send = makeSend(config, yield* HttpClient.HttpClient, options, redactor)
     let rpcId = 0
 
@@ -235,7 +255,7 @@ export const make = (
         )
       })
 
-    return { rest, restOption, rpc, redactor, credits: Credits.makeLedger() }
+    return { rest, restOption, rpc, redactor, credits: Credits.makeLedger(), limits }
   })
 
 /** A body with an `error` member, read again losslessly: its `data` goes into the failure as it is. */

@@ -1,7 +1,8 @@
 /**
  * @solfx/http: the shared transport (auth, redaction, JSON-RPC, status mapping,
- * retry, timeouts, spans), the credits estimate every service feeds, and the
- * transport's test helpers.
+ * retry, timeouts, spans), the credits estimate every service feeds, the rate
+ * limits and credit budget every call goes through (`RateLimitsRedis`, not here,
+ * shares them through Redis and needs ioredis), and the transport's test helpers.
  *
  * @example
  * import { HttpTransport } from "@solfx/http"
@@ -19,6 +20,10 @@ export * as HttpTesting from "./HttpTesting.js"
 /** @since 0.1.0 */
 export * as HttpTransport from "./HttpTransport.js"
 /** @since 0.1.0 */
+export * as RateLimits from "./RateLimits.js"
+/** @since 0.1.0 */
 export * as Redactor from "./Redactor.js"
 /** @since 0.1.0 */
 export * as Retry from "./Retry.js"
+/** @since 0.1.0 */
+export * as WindowStore from "./WindowStore.js"

@@ -8,6 +8,8 @@
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import { describe, expect, it } from "@effect/vitest"
 import { CreditBudgetExceeded } from "@solfx/core/CreditBudget"
+import * as Endpoint from "@solfx/core/Endpoint"
+import { Derive, HttpTesting, HttpTransport } from "@solfx/http"
 import * as RateLimits from "@solfx/http/RateLimits"
 import * as RateLimitsRedis from "@solfx/http/RateLimitsRedis"
 import * as Servers from "@solfx/testing/Servers"
@@ -17,6 +19,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import * as TestClock from "effect/TestClock"
 import { Redis as IORedis } from "ioredis"
 
@@ -59,7 +62,7 @@ const starts = (
   })
 
 const memory = (options: Omit<RateLimits.Options, "scope">) =>
-  RateLimits.make({ scope: "test", ...options }).pipe(Effect.provide(RateLimiter.layerStoreMemory))
+  RateLimits.make({ scope: "test", ...options }).pipe(Effect.provide(RateLimits.layerStoreMemory))
 
 /** N calls at once, then N more arriving every 37 ms, then a burst after a pause. */
 const pattern = (bucket: RateLimits.Bucket, n: number): Array<readonly [RateLimits.Bucket, number]> => [
@@ -68,21 +71,19 @@ const pattern = (bucket: RateLimits.Bucket, n: number): Array<readonly [RateLimi
   ...Array.from({ length: n }, () => [bucket, 60_000] as const)
 ]
 
-describe("RateLimits: at most L starts in any sliding second", () => {
+describe("RateLimits: at most L requests in any closed second, on the TestClock", () => {
   for (const limit of [1, 2, 5, 10, 25]) {
-    for (const marginMillis of [0, 100]) {
-      it.effect(`limit ${limit}/s, margin ${marginMillis} ms`, () =>
-        Effect.gen(function*() {
-          const limits = yield* memory({ overrides: { das: limit }, marginMillis })
-          const n = 2 * limit + 3
-          const seen = yield* starts(limits, pattern("das", n))
-          expect(seen).toHaveLength(3 * n)
-          expect(maxInWindow(seen.map((s) => s.at))).toBeLessThanOrEqual(limit)
-          // Not slower than the spacing demands: the backlog at 0 starts one spacing apart.
-          const sorted = seen.map((s) => s.at).sort((a, b) => a - b)
-          expect(sorted[n - 1]).toBe((n - 1) * RateLimits.spacingMillis(limit, marginMillis))
-        }))
-    }
+    it.effect(`limit ${limit}/s`, () =>
+      Effect.gen(function*() {
+        const limits = yield* memory({ overrides: { das: limit } })
+        const n = 2 * limit + 3
+        const seen = yield* starts(limits, pattern("das", n))
+        expect(seen).toHaveLength(3 * n)
+        expect(maxInWindow(seen.map((s) => s.at))).toBeLessThanOrEqual(limit)
+        // Not slower than the rule demands: L start at once, the next L as soon as the first left the window.
+        const sorted = seen.map((s) => s.at).sort((a, b) => a - b)
+        expect([sorted[limit - 1], sorted[limit]]).toEqual([0, 1001])
+      }))
   }
 
   it.effect("the library's token bucket configured as L per second lets 2L start in one second (why the GCRA)", () =>
@@ -155,7 +156,6 @@ describe("RateLimits: options", () => {
       const cases: ReadonlyArray<readonly [Omit<RateLimits.Options, "scope">, string]> = [
         [{ overrides: { das: 0 } }, "overrides.das"],
         [{ overrides: { rpc: Number.NaN } }, "overrides.rpc"],
-        [{ marginMillis: -1 }, "marginMillis"],
         [{ creditBudget: -5 }, "creditBudget"],
         [{ plan: "enterprise" as RateLimits.Plan }, "plan"]
       ]
@@ -194,6 +194,97 @@ describe("RateLimits: credit budget", () => {
       )
       expect(sent.count).toBe(100)
     }))
+
+  it.effect("a refund puts credits back: 90 sent, 10 refunded, then exactly one more call of 10", () =>
+    Effect.gen(function*() {
+      const limits = yield* memory({ creditBudget: 100 })
+      const sent = { count: 0 }
+      expect(yield* spendUntilRefused(limits, sent)).toBeInstanceOf(CreditBudgetExceeded)
+      expect(sent.count).toBe(10)
+      yield* limits.refund(10)
+      expect(yield* spendUntilRefused(limits, sent)).toBeInstanceOf(CreditBudgetExceeded)
+      expect(sent.count).toBe(11)
+    }))
+
+  it.effect("credits taken by a call interrupted while it waits for its slot are given back", () =>
+    Effect.gen(function*() {
+      const limits = yield* memory({ overrides: { das: 1 }, creditBudget: 20 })
+      const sent = { count: 0 }
+      const call = limits.aroundAttempt("das", 10)(Effect.sync(() => sent.count++))
+      yield* call
+      // The second call waits for the first's permit: interrupted there, it sent nothing and spent nothing.
+      const waiting = yield* Effect.fork(call)
+      yield* TestClock.adjust("10 millis")
+      yield* Fiber.interrupt(waiting)
+      expect(sent.count).toBe(1)
+      yield* Effect.fork(call).pipe(
+        Effect.flatMap((f) => Effect.zipRight(TestClock.adjust("10 minutes"), Fiber.join(f)))
+      )
+      expect(sent.count).toBe(2)
+      expect(yield* Effect.flip(call)).toBeInstanceOf(CreditBudgetExceeded)
+    }))
+})
+
+/** A DAS-priced method over the HTTP test layer whose transport carries `limits`. */
+const ping = Endpoint.rpc({
+  area: "das",
+  method: "ping",
+  params: Schema.Tuple(),
+  result: Schema.Number,
+  cost: { credits: 10, usage: "das" },
+  bucket: "das"
+})
+
+const tooMany = () =>
+  Response.json({ jsonrpc: "2.0", id: null, error: { code: -32429, message: "rate limited" } }, {
+    status: 429,
+    headers: { "retry-after": "0" }
+  })
+
+describe("RateLimits through the transport (every derived call)", () => {
+  it.effect("the budget refuses in the method's error channel before sending; a 429 attempt is refunded", () =>
+    Effect.gen(function*() {
+      const client = yield* Derive.client(ping)
+      const log = yield* HttpTesting.RequestLog
+      // 30 credits: the 429 attempt hands its 10 back, so three calls are answered and billed, then a refusal.
+      for (let i = 0; i < 3; i++) expect(yield* client.call([])).toBe(1)
+      const refused = yield* client.call([]).pipe(
+        Effect.as("sent"),
+        Effect.catchTag("CreditBudgetExceeded", (e) => Effect.succeed(`refused ${e.credits} of ${e.budget}`))
+      )
+      expect(refused).toBe("refused 10 of 30")
+      expect(yield* log.count).toBe(4)
+      const t = yield* HttpTransport.HttpTransport
+      expect(yield* t.credits.used()).toBe(30)
+    }).pipe(
+      Effect.provide(
+        HttpTesting.layerTransport((req, index) => index === 0 ? tooMany() : HttpTesting.rpcResult(req, 1)).pipe(
+          Layer.provide(RateLimits.layerMemory({ scope: "t", creditBudget: 30 }))
+        )
+      )
+    ))
+
+  const times: Array<number> = []
+  it.effect("with a plan, every area's calls are paced by their bucket, retries included", () =>
+    Effect.gen(function*() {
+      const client = yield* Derive.client(ping)
+      const fiber = yield* Effect.fork(Effect.forEach(Array.from({ length: 6 }), () => client.call([]), {
+        concurrency: "unbounded"
+      }))
+      yield* TestClock.adjust("1 minute")
+      expect(yield* Fiber.join(fiber)).toHaveLength(6)
+      // Free plan: DAS 2/s. 7 attempts (one retried after a 429), two per window, the retry waiting like any.
+      expect(times).toEqual(Array.from({ length: 7 }, (_, i) => Math.floor(i / 2) * 1001))
+    }).pipe(
+      Effect.provide(
+        HttpTesting.layerTransport((req, index) =>
+          Effect.map(Clock.currentTimeMillis, (now) => {
+            times.push(now)
+            return index === 2 ? tooMany() : HttpTesting.rpcResult(req, 1)
+          })
+        ).pipe(Layer.provide(RateLimits.layerMemory({ scope: "t", plan: "free" })))
+      )
+    ))
 })
 
 const redisMissing = Servers.unavailable("redis")
@@ -230,6 +321,30 @@ describe.skipIf(redisMissing !== undefined)(Servers.title("RateLimits over redis
   )
 
   it.live(
+    "validity proofs over Redis hold a permit in their bucket and in Photon at once: ≤ 5 and ≤ 10 in any second",
+    () =>
+      Effect.scoped(Effect.gen(function*() {
+        const [a, b] = yield* twoLimiters({ plan: "developer", scope: RateLimits.fingerprint("vp") })
+        const recorded: Array<{ readonly bucket: RateLimits.Bucket; readonly at: number }> = []
+        const run = (limits: RateLimits.RateLimitsShape, bucket: RateLimits.Bucket) =>
+          Effect.forEach(
+            Array.from({ length: 7 }),
+            () => limits.aroundAttempt(bucket)(Effect.sync(() => recorded.push({ bucket, at: Date.now() }))),
+            { concurrency: "unbounded", discard: true }
+          )
+        yield* Effect.all([run(a, "validityProof"), run(b, "photon"), run(b, "validityProof")], {
+          concurrency: "unbounded"
+        })
+        expect(recorded).toHaveLength(21)
+        expect(maxInWindow(recorded.filter((r) => r.bucket === "validityProof").map((r) => r.at))).toBeLessThanOrEqual(
+          5
+        )
+        expect(maxInWindow(recorded.map((r) => r.at))).toBeLessThanOrEqual(10)
+      })),
+    30_000
+  )
+
+  it.live(
     "a budget of 1,000 credits shared by two limiters sends exactly 100 calls of 10",
     () =>
       Effect.scoped(Effect.gen(function*() {
@@ -251,7 +366,8 @@ describe.skipIf(redisMissing !== undefined)(Servers.title("RateLimits over redis
           await client.connect()
           return client.keys("*")
         })
-        expect(keys).toEqual([`solfx:limits:${RateLimits.fingerprint(apiKey)}:credits`])
+        const budgetKey = `solfx:limits:${RateLimits.fingerprint(apiKey)}:credits`
+        expect(keys.sort()).toEqual([budgetKey, `${budgetKey}:refill`])
         expect(keys.join()).not.toContain(apiKey)
       })),
     30_000

@@ -73,6 +73,8 @@ export interface Options<E = never, R = never> extends Config.Options {
   /** Default `NodeHttpClient.layerUndici`; pass `FetchHttpClient.layer` to use `fetch`. */
   readonly httpClient?: Layer.Layer<HttpClient.HttpClient, E, R> | undefined
   readonly services?: ServiceOptions | undefined
+  /** Plan-aware limits and a credit budget, optionally shared through Redis (see `SolfxNeutral.Options`). */
+  readonly rateLimits?: SolfxNeutral.Options["rateLimits"]
 }
 
 /**
@@ -98,6 +100,7 @@ export const layerNode: Layer.Layer<Exclude<Services, Config.SolfxConfig>, never
  * const live = Solfx.layer({ apiKey: Redacted.make(process.env.MY_KEY!) })
  * const local = Solfx.layer({ apiKey: "emulator-key", baseUrl: "http://127.0.0.1:8899" })
  * const viaFetch = Solfx.layer({ apiKey: "my-key", httpClient: FetchHttpClient.layer })
+ * const paced = Solfx.layer({ apiKey: "my-key", rateLimits: { plan: "developer", creditBudget: 100_000 } })
  *
  * Effect.flatMap(Wallet.Wallet, (w) => w.identity(address)).pipe(Effect.provide(live))
  * @since 0.1.0

@@ -19,6 +19,7 @@ import * as Admin from "@solfx/admin/Admin"
 import * as Webhooks from "@solfx/admin/Webhooks"
 import * as Config from "@solfx/core/Config"
 import * as HttpTransport from "@solfx/http/HttpTransport"
+import * as RateLimits from "@solfx/http/RateLimits"
 import * as Bundles from "@solfx/rpc/Bundles"
 import * as Compression from "@solfx/rpc/Compression"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
@@ -77,6 +78,13 @@ export interface Options<E = never, R = never> extends Config.Options {
   /** The platform client, e.g. `FetchHttpClient.layer`. */
   readonly httpClient: Layer.Layer<HttpClient.HttpClient, E, R>
   readonly services?: ServiceOptions | undefined
+  /**
+   * Client-side limits of every call (see `RateLimits`): `plan` and per-bucket
+   * `overrides` pace each attempt by its bucket, `creditBudget` caps the credits
+   * spent, `store` shares both among processes (`RateLimitsRedis.layerStore`;
+   * default in memory). Without it, only admin is limited (5/s) and 429s are retried.
+   */
+  readonly rateLimits?: RateLimits.ConfigOptions | undefined
 }
 
 /**
@@ -143,7 +151,11 @@ export const layerWith = <E, R>(
 export const layer = <E = never, R = never>(
   options: Options<E, R>
 ): Layer.Layer<Services, E | ConfigError.ConfigError, R> =>
-  layerWith(options.httpClient, options.services).pipe(Layer.provideMerge(Config.layer(options)))
+  layerWith(options.httpClient, options.services).pipe(
+    // The transport reads the limiter when it is built; one limiter for every service.
+    Layer.provide(options.rateLimits === undefined ? Layer.empty : RateLimits.layerConfig(options.rateLimits)),
+    Layer.provideMerge(Config.layer(options))
+  )
 
 /**
  * Every service over the given `httpClient`, configured from the environment

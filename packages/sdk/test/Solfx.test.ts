@@ -137,3 +137,44 @@ describe("Solfx umbrella layer", () => {
       expect(String(error)).toContain("SOLFX_API_KEY")
     }).pipe(Effect.provide(Emulator.layer({ seed: 7 }))))
 })
+
+describe("Solfx.layer's rateLimits", () => {
+  it.live("a bad option fails building the layer with a ConfigError at rateLimits.<field>, before any request", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(
+        Layer.build(Solfx.layer({ apiKey: "k", rateLimits: { overrides: { das: 0 } } })).pipe(Effect.scoped)
+      )
+      expect(String(error)).toContain("rateLimits.overrides.das")
+      expect(String(error)).toContain("a positive number of requests per second")
+    }))
+
+  it.live(
+    "the plan reaches every area's calls: wallet unlimited by default, limited when configured",
+    () =>
+      Effect.gen(function*() {
+        const emu = yield* Emulator.make({ seed: 7 })
+        const identities = (wallet: number | undefined) =>
+          Effect.gen(function*() {
+            const w = yield* Wallet.Wallet
+            yield* Effect.forEach(Array.from({ length: 4 }), () => w.identity(emu.samples.wallet!), {
+              concurrency: "unbounded"
+            })
+            return (yield* HttpTransport.HttpTransport).limits.limits
+          }).pipe(
+            Effect.provide(Solfx.layer({
+              apiKey: emu.apiKey,
+              baseUrl: emu.url,
+              rateLimits: { plan: "free", overrides: { wallet } }
+            }))
+          )
+        const open = yield* identities(undefined)
+        expect([open.wallet, open.das, open.admin]).toEqual([undefined, 2, 5])
+        expect(yield* identities(1)).toMatchObject({ wallet: 1 })
+        // At 1/s, the server saw the four paced calls more than a second apart (a permit is held a second past its answer).
+        const paced = emu.requests.slice(4).map((r) => r.startedAt)
+        expect(paced).toHaveLength(4)
+        for (let i = 1; i < paced.length; i++) expect(paced[i]! - paced[i - 1]!).toBeGreaterThan(1000)
+      }).pipe(Effect.scoped),
+    30_000
+  )
+})

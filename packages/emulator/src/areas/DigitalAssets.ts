@@ -129,12 +129,34 @@ export const sampleMint = (dataset: Dataset.Dataset): string => dataset.address(
  */
 export const extraAuthority = (dataset: Dataset.Dataset, k: number): string => dataset.address(`das:authority:${k}`)
 
+/**
+ * Batch-job authority `k` (of `das.batchAuthorities`, default 20), each with
+ * `das.batchAuthorityAssets` (default 5,000) assets: the indexer example's job.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const batchAuthority = (dataset: Dataset.Dataset, k: number): string =>
+  dataset.address(`das:authority:batch:${k}`)
+
+/** Every batch-job authority, in order. */
+const batchAuthorities = (dataset: Dataset.Dataset): ReadonlyArray<string> =>
+  Array.from({ length: dataset.size("das.batchAuthorities", 20) }, (_, k) => batchAuthority(dataset, k))
+
+const batchSets = new WeakMap<Dataset.Dataset, ReadonlySet<string>>()
+const isBatch = (dataset: Dataset.Dataset, address: string): boolean => {
+  let set = batchSets.get(dataset)
+  if (set === undefined) batchSets.set(dataset, set = new Set(batchAuthorities(dataset)))
+  return set.has(address)
+}
+
 /** Every authority of a dataset, built once. */
 const authorityLists = new WeakMap<Dataset.Dataset, ReadonlyArray<string>>()
 
 /**
- * Every authority the dataset holds, in a fixed order: the sample one, the big one, then the
- * `das.authorities` extras. Every asset the emulator serves belongs to exactly one of them.
+ * Every authority the dataset holds, in a fixed order: the sample one, the big one, the
+ * `das.authorities` extras, then the batch job's. Every asset the emulator serves belongs to
+ * exactly one of them.
  *
  * @since 0.1.0
  * @category data
@@ -145,7 +167,8 @@ export const authorities = (dataset: Dataset.Dataset): ReadonlyArray<string> => 
     list = [
       sampleAuthority(dataset),
       bigAuthority(dataset),
-      ...Array.from({ length: dataset.size("das.authorities", 8) }, (_, k) => extraAuthority(dataset, k))
+      ...Array.from({ length: dataset.size("das.authorities", 8) }, (_, k) => extraAuthority(dataset, k)),
+      ...batchAuthorities(dataset)
     ]
     authorityLists.set(dataset, list)
   }
@@ -179,6 +202,8 @@ export const assetCount = (dataset: Dataset.Dataset, authority: string): number 
     ? dataset.size("das.bigAuthorityAssets", dataset.size("das.bigAuthority", 100_000))
     : isExtra(dataset, "authority", authority)
     ? 1 + dataset.int(`das:${authority}:count`, 40)
+    : isBatch(dataset, authority)
+    ? dataset.size("das.batchAuthorityAssets", 5_000)
     : 0
 
 /**
@@ -926,7 +951,7 @@ const getSignaturesForAsset: RpcMethod = {
 /**
  * Where an asset id sits (authority and index), or undefined for an id the dataset does not hold.
  * Ids served before are found at once. Otherwise the small authorities are indexed on first use,
- * and the big one only when an id is still unknown: a compressed id is a PDA (no way back from it
+ * and the big one and the batch job's only when an id is still unknown: a compressed id is a PDA (no way back from it
  * but deriving them all, about 5 s for 100,000 assets, once per emulator), and an unknown id is
  * rarer than a served one.
  *
@@ -943,13 +968,17 @@ export const locate = (ctx: AreaContext, id: string): Located | undefined => {
     for (let i = 0; i < n; i++) register(ctx, authority, i, assetId(ds, authority, i))
   }
   if (!indexed.small) {
-    for (const authority of authorities(ds)) if (authority !== bigAuthority(ds)) index(authority)
+    for (const authority of authorities(ds)) {
+      if (authority !== bigAuthority(ds) && !isBatch(ds, authority)) index(authority)
+    }
     indexed.small = true
     const small = lookup(ctx, id)
     if (small !== undefined) return small
   }
   if (!indexed.all) {
-    index(bigAuthority(ds))
+    for (const authority of authorities(ds)) {
+      if (authority === bigAuthority(ds) || isBatch(ds, authority)) index(authority)
+    }
     indexed.all = true
   }
   return lookup(ctx, id)
@@ -1012,6 +1041,8 @@ export const area: Area = {
     dasAuthority: sampleAuthority(dataset),
     // 100,000 assets by default (das.bigAuthorityAssets), for benchmarks.
     dasBigAuthority: bigAuthority(dataset),
+    // The batch job's authorities, comma-separated: 20 (das.batchAuthorities) × 5,000 assets (das.batchAuthorityAssets).
+    dasBatchAuthorities: batchAuthorities(dataset).join(","),
     // 2,500 token accounts by default (das.ownerTokenAccounts), one in ten empty.
     dasOwner: sampleOwner(dataset),
     // 1,500 holders by default (das.mintHolders).
