@@ -279,6 +279,12 @@ const getNftEditions: RpcMethod = {
         )
       }
       const { authority, index } = at
+      if (DA.hasOpenPrintRun(index)) {
+        // More prints than a number holds exactly: listing them would serve ids the dataset does not have.
+        return yield* Effect.fail(
+          new RpcFailure(-32000, "Validation Error: the emulator lists the prints of limited editions only")
+        )
+      }
       const editions = DA.editionsOf(ds, authority, index)
       const view = naturalView(editions.length, (k) => DA.assetId(ds, authority, editions[k]!), false)
       const w = yield* windowOf(ctx, `editions:${params.mint}`, view, params)
@@ -478,6 +484,6 @@ export const area: Area = {
     // An owner of the sample authority, with about ten assets.
     dasSmallOwner: DA.ownerAt(ds, DA.sampleAuthority(ds), 1),
     // A master edition with its prints (getNftEditions).
-    dasMasterEdition: DA.assetId(ds, DA.sampleAuthority(ds), 7)
+    dasMasterEdition: DA.assetId(ds, DA.sampleAuthority(ds), 57)
   })
 }
