@@ -3,30 +3,16 @@
  * searchAssets) over raw JSON-RPC: one closed dataset seen the same way from every method.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { keccak_256 } from "@noble/hashes/sha3.js"
 import { decodeBase58 } from "@solfx/core/Primitives"
 import * as Effect from "effect/Effect"
 import * as Emulator from "../src/Emulator.js"
 import { rpc } from "./support/Http.js"
+import { verifies } from "./support/MerkleCheck.js"
 
 // A smaller big authority keeps the full-index and id-sorted cases quick; the 100,000 default is
 // checked on its own below.
 const start = (options: Emulator.Options = {}) =>
   Emulator.make({ seed: 21, sizes: { "das.bigAuthorityAssets": 3_000 }, ...options })
-
-/** REAL-WORLD §14's check, written out here so it shares no code with the emulator. */
-const verifies = (p: { root: string; leaf: string; node_index: number; proof: Array<string> }) => {
-  let node = decodeBase58(p.leaf)!
-  let index = p.node_index - 2 ** p.proof.length
-  for (const sibling of p.proof.map((s) => decodeBase58(s)!)) {
-    const pair = new Uint8Array(64)
-    pair.set(index % 2 === 0 ? node : sibling, 0)
-    pair.set(index % 2 === 0 ? sibling : node, 32)
-    node = keccak_256(pair)
-    index = Math.floor(index / 2)
-  }
-  return Buffer.from(node).equals(Buffer.from(decodeBase58(p.root)!))
-}
 
 const result = (emu: Emulator.Emulator, method: string, params: unknown) =>
   Effect.map(rpc(emu, method, params), (r) => {
@@ -222,6 +208,26 @@ describe("DAS read API (raw JSON-RPC)", () => {
         }
         if (sortBy === "created") expect(seen[0].content.metadata.name).toBe("Asset #2999")
       }
+    }))
+
+  it.scopedLive("getNftEditions: a master edition's prints are assets of the dataset, as many as its supply says", () =>
+    Effect.gen(function*() {
+      const emu = yield* start()
+      const mint = emu.samples["dasMasterEdition"]!
+      const master = yield* result(emu, "getAsset", { id: mint })
+      const editions = yield* result(emu, "getNftEditions", { mint, page: 1, limit: 100 })
+      expect(editions.editions.length).toBeGreaterThan(0)
+      expect(editions.total).toBe(editions.editions.length)
+      expect(editions.supply).toBe(master.supply.print_current_supply)
+      expect(editions.editions.map((e: any) => e.edition)).toEqual(editions.editions.map((_: any, k: number) => k + 1))
+      for (const e of editions.editions) {
+        const print = yield* result(emu, "getAsset", { id: e.mint })
+        expect(print.authorities).toEqual(master.authorities)
+      }
+      // Metaplex's spelling of the param.
+      expect((yield* result(emu, "getNftEditions", { mintAddress: mint })).editions).toEqual(editions.editions)
+      const plain = yield* rpc(emu, "getNftEditions", { mint: emu.samples["dasUncompressedAsset"] })
+      expect(plain.json.error.code).toBe(-32000)
     }))
 
   it.scopedLive("the samples: an owner, a creator and a collection with 100,000 assets each (the default)", () =>

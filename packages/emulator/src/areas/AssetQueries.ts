@@ -9,7 +9,7 @@
  * address in O(1) after a small index (about 1,300 addresses) is built, never stored. The big
  * authority's 100,000 assets share one owner, one creator and one collection (the samples
  * `dasAssetOwner`, `dasCreator`, `dasCollection`). Every list serves the same asset text as
- * getAsset and getAssetsByAuthority (`DigitalAssets.assetText`).
+ * getAsset and getAssetsByAuthority (`DigitalAssets.assetText`, served by `servedAssetText`).
  *
  * searchAssets tests each filter with the same attribute functions the asset builder uses, over
  * the narrowest list a filter names (owner, creator, collection or authority) or, for `any`,
@@ -24,13 +24,24 @@
  */
 import * as AssetQuery from "@solfx/core/AssetQuery"
 import * as AssetSearch from "@solfx/core/AssetSearch"
+import type * as DasParams from "@solfx/core/DasParams"
 import * as Endpoints from "@solfx/core/Endpoints"
+import * as NftEdition from "@solfx/core/NftEdition"
 import { decodeBase58 } from "@solfx/core/Primitives"
 import * as Effect from "effect/Effect"
+import type * as Schema from "effect/Schema"
 import type { Area, AreaContext, RpcMethod } from "../Area.js"
 import { RpcFailure } from "../Area.js"
 import type * as Dataset from "../Dataset.js"
-import { decodeParams, naturalView, permutedView, type View } from "../internal/DasList.js"
+import {
+  decodeParams,
+  MAX_LIMIT,
+  naturalView,
+  permutedView,
+  positions,
+  type View,
+  windowOf
+} from "../internal/DasList.js"
 import * as Wire from "../Wire.js"
 import * as DA from "./DigitalAssets.js"
 
@@ -164,12 +175,13 @@ const viewOf = (
   return permutedView(order, idOf, descending)
 }
 
-const listPage = (
-  ctx: AreaContext,
-  key: string,
-  members: Members,
-  params: typeof AssetQuery.GetAssetsByOwnerParams.Type | AssetSearch.SearchAssetsParams
-) => {
+/** What every list method takes besides its key: paging, `sortBy` and the display options. */
+type ListParams = DasParams.Paging & {
+  readonly sortBy?: typeof AssetQuery.ListSorting.Type | undefined
+  readonly options?: { readonly showGrandTotal?: boolean | undefined } | undefined
+}
+
+const listPage = (ctx: AreaContext, key: string, members: Members, params: ListParams) => {
   const view = viewOf(ctx, key, members, params.sortBy)
   const direction = params.sortBy?.sortDirection ?? "asc"
   return DA.assetListPage(ctx, `${key}:${params.sortBy?.sortBy ?? "none"}:${direction}`, view, members.at, params)
@@ -182,7 +194,7 @@ const proofNotFound = () => new RpcFailure(-32000, "Database Error: RecordNotFou
 
 const textOf = (ctx: AreaContext, id: string): string | undefined => {
   const at = DA.locate(ctx, id)
-  return at === undefined ? undefined : DA.assetText(ctx, at.authority, at.index)
+  return at === undefined ? undefined : DA.servedAssetText(ctx, at.authority, at.index)
 }
 
 const getAsset: RpcMethod = {
@@ -216,36 +228,79 @@ const getAssetProof: RpcMethod = {
 
 // -- lists --------------------------------------------------------------------------
 
-const getAssetsByOwner: RpcMethod = {
-  entry: Endpoints.getAssetsByOwner,
+/** A list method: its params decoded, then the list they name under a key (for caches and cursors). */
+const listMethod = <P extends ListParams>(
+  entry: RpcMethod["entry"],
+  schema: Schema.Schema<P, any>,
+  select: (params: P, ix: Indexes) => readonly [key: string, members: Members]
+): RpcMethod => ({
+  entry,
   handle: (raw, ctx) =>
-    Effect.gen(function*() {
-      const params = yield* decodeParams(AssetQuery.GetAssetsByOwnerParams, raw)
-      const members = progression(indexesOf(ctx.dataset).owners.get(params.ownerAddress))
-      return yield* listPage(ctx, `owner:${params.ownerAddress}`, members, params)
+    Effect.flatMap(decodeParams(schema, raw), (params) => {
+      const [key, members] = select(params, indexesOf(ctx.dataset))
+      return listPage(ctx, key, members, params)
     })
-}
+})
 
-const getAssetsByCreator: RpcMethod = {
-  entry: Endpoints.getAssetsByCreator,
+const getAssetsByOwner = listMethod(
+  Endpoints.getAssetsByOwner,
+  AssetQuery.GetAssetsByOwnerParams,
+  (p, ix) => [`owner:${p.ownerAddress}`, progression(ix.owners.get(p.ownerAddress))]
+)
+
+// Every creator of the dataset has signed its assets: `onlyVerified` keeps them all.
+const getAssetsByCreator = listMethod(
+  Endpoints.getAssetsByCreator,
+  AssetQuery.GetAssetsByCreatorParams,
+  (p, ix) => [`creator:${p.creatorAddress}`, progression(ix.creators.get(p.creatorAddress))]
+)
+
+const getAssetsByGroup = listMethod(
+  Endpoints.getAssetsByGroup,
+  AssetQuery.GetAssetsByGroupParams,
+  (p, ix) => [
+    `group:${p.groupKey}:${p.groupValue}`,
+    p.groupKey === "collection" ? progression(ix.collections.get(p.groupValue)) : EMPTY
+  ]
+)
+
+// -- getNftEditions ------------------------------------------------------------------
+
+const getNftEditions: RpcMethod = {
+  entry: Endpoints.getNftEditions,
   handle: (raw, ctx) =>
     Effect.gen(function*() {
-      const params = yield* decodeParams(AssetQuery.GetAssetsByCreatorParams, raw)
-      // Every creator of the dataset has signed its assets: `onlyVerified` keeps them all.
-      const members = progression(indexesOf(ctx.dataset).creators.get(params.creatorAddress))
-      return yield* listPage(ctx, `creator:${params.creatorAddress}`, members, params)
-    })
-}
-
-const getAssetsByGroup: RpcMethod = {
-  entry: Endpoints.getAssetsByGroup,
-  handle: (raw, ctx) =>
-    Effect.gen(function*() {
-      const params = yield* decodeParams(AssetQuery.GetAssetsByGroupParams, raw)
-      const members = params.groupKey === "collection"
-        ? progression(indexesOf(ctx.dataset).collections.get(params.groupValue))
-        : EMPTY
-      return yield* listPage(ctx, `group:${params.groupKey}:${params.groupValue}`, members, params)
+      const params = yield* decodeParams(NftEdition.GetNftEditionsParams, raw)
+      const ds = ctx.dataset
+      const at = DA.locate(ctx, params.mint!)
+      if (at === undefined || !DA.isMasterEdition(at.index)) {
+        return yield* Effect.fail(
+          new RpcFailure(-32000, "Database Error: RecordNotFound Error: Master Edition Not Found")
+        )
+      }
+      const { authority, index } = at
+      if (DA.hasOpenPrintRun(index)) {
+        // More prints than a number holds exactly: listing them would serve ids the dataset does not have.
+        return yield* Effect.fail(
+          new RpcFailure(-32000, "Validation Error: the emulator lists the prints of limited editions only")
+        )
+      }
+      const editions = DA.editionsOf(ds, authority, index)
+      const view = naturalView(editions.length, (k) => DA.assetId(ds, authority, editions[k]!), false)
+      const w = yield* windowOf(ctx, `editions:${params.mint}`, view, params)
+      return {
+        total: editions.length,
+        limit: params.limit ?? MAX_LIMIT,
+        ...w.fields,
+        master_edition_address: ds.address(`das:${authority}:${index}:master-edition`),
+        supply: editions.length,
+        max_supply: DA.maxSupplyOf(ds, authority, index),
+        editions: positions(w).map((p) => ({
+          mint: view.idAt(p),
+          edition_address: ds.address(`das:${authority}:${editions[p]!}:edition`),
+          edition: p + 1
+        }))
+      }
     })
 }
 
@@ -418,7 +473,8 @@ export const area: Area = {
     getAssetsByOwner,
     getAssetsByGroup,
     getAssetsByCreator,
-    searchAssets
+    searchAssets,
+    getNftEditions
   },
   samples: (ds) => ({
     // 100,000 assets each by default (das.bigAuthorityAssets): the big authority's.
@@ -426,6 +482,8 @@ export const area: Area = {
     dasCreator: bigCreator(ds),
     dasCollection: bigCollection(ds),
     // An owner of the sample authority, with about ten assets.
-    dasSmallOwner: DA.ownerAt(ds, DA.sampleAuthority(ds), 1)
+    dasSmallOwner: DA.ownerAt(ds, DA.sampleAuthority(ds), 1),
+    // A master edition with its prints (getNftEditions).
+    dasMasterEdition: DA.assetId(ds, DA.sampleAuthority(ds), 57)
   })
 }
