@@ -16,7 +16,8 @@
  * - Owners, creators and collections follow the authority's `AssetShape`: the big
  *   authority's assets have one owner, one creator and one collection (100,000 each,
  *   for streams and benchmarks); the others' come from pools of 997 owners, 5 creators
- *   and collections of 1,000. One asset in fifty is a master edition whose prints are
+ *   and collections of 1,000. One asset in fifty is a master edition: half of them have
+ *   an open print run beyond 2^53 (to keep u64 handling honest), the others' prints are
  *   the uncompressed assets among the ten after it (`editionsOf`). The read API over
  *   these (getAsset, the owner/group/creator lists, searchAssets) is `AssetQueries`.
  * - Sort orders: `none` and `created` follow creation order; `updated` and
@@ -484,14 +485,32 @@ export const maxSupplyOf = (dataset: Dataset.Dataset, authority: string, i: numb
   2n ** 60n + BigInt(dataset.int(`das:${authority}:${i}:max-supply`, 1_000_000_000))
 
 /**
- * The prints of master edition `i` of an authority, by asset index: the uncompressed assets among
- * the ten after it (edition k + 1 is the k-th), so every edition is an asset of the dataset.
+ * Whether master edition `i` has an open print run beyond 2^53 (every other one), to keep u64
+ * handling honest. Its prints are not assets of the dataset: getNftEditions does not list them.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const hasOpenPrintRun = (i: number): boolean => i % 100 === 7
+
+/**
+ * How many prints master edition `i` of an authority has (its `print_current_supply`).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const printCount = (dataset: Dataset.Dataset, authority: string, i: number): bigint =>
+  hasOpenPrintRun(i) ? 2n ** 54n + BigInt(i) : BigInt(editionsOf(dataset, authority, i).length)
+
+/**
+ * The prints of a limited master edition `i` of an authority, by asset index: the uncompressed
+ * assets among the ten after it (edition k + 1 is the k-th), so every print is an asset of the dataset.
  *
  * @since 0.1.0
  * @category data
  */
 export const editionsOf = (dataset: Dataset.Dataset, authority: string, i: number): ReadonlyArray<number> => {
-  if (!isMasterEdition(i)) return []
+  if (!isMasterEdition(i) || hasOpenPrintRun(i)) return []
   const n = assetCount(dataset, authority)
   const out: Array<number> = []
   for (let j = i + 1; j <= i + 10 && j < n; j++) if (!isCompressed(j)) out.push(j)
@@ -538,9 +557,9 @@ const assetFields = (dataset: Dataset.Dataset, authority: string, i: number): As
     collection: collectionAt(dataset, authority, Math.floor(i / shape.collectionSize)),
     creator: creatorAt(dataset, authority, i % shape.creators),
     // One in fifty a master edition with a maximum supply beyond 2^53, to keep u64 handling honest
-    // (bigints go out as bare numbers); its current supply is its prints (`editionsOf`).
+    // (bigints go out as bare numbers); its current supply is its prints (`printCount`).
     supply: isMasterEdition(i)
-      ? { max: maxSupplyOf(dataset, authority, i), current: BigInt(editionsOf(dataset, authority, i).length) }
+      ? { max: maxSupplyOf(dataset, authority, i), current: printCount(dataset, authority, i) }
       : undefined
   }
 }
