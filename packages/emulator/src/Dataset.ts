@@ -85,15 +85,15 @@ export const fieldElement = (bytes: Uint8Array): Uint8Array => {
  * @category constructors
  */
 export const make = (seed: number, sizes: Sizes = {}): Dataset => {
-  // Native sha256 (node:crypto): hashing is most of what generating a page costs.
-  const first = (label: string): Buffer => Crypto.hash("sha256", `${seed}|${label}|0`, "buffer")
+  // Native sha256 (node:crypto): hashing is most of what generating a page costs. Digests come
+  // as "binary" (latin1) text, one character a byte: a Buffer from the hash costs twice as much, most of it
+  // in allocating and collecting its own memory, and most digests only become an address or a number.
+  const digest = (label: string, block = 0): string => Crypto.hash("sha256", `${seed}|${label}|${block}`, "binary")
   const bytes = (label: string, length = 32): Uint8Array => {
-    if (length === 32) return first(label)
-    if (length < 32) return first(label).subarray(0, length)
+    if (length <= 32) return Buffer.from(digest(label), "latin1").subarray(0, length)
     const out = new Uint8Array(length)
     for (let block = 0, off = 0; off < length; block++, off += 32) {
-      const h = Crypto.hash("sha256", `${seed}|${label}|${block}`, "buffer")
-      out.set(h.subarray(0, Math.min(32, length - off)), off)
+      out.set(Buffer.from(digest(label, block), "latin1").subarray(0, Math.min(32, length - off)), off)
     }
     return out
   }
@@ -101,12 +101,13 @@ export const make = (seed: number, sizes: Sizes = {}): Dataset => {
     seed,
     size: (knob, fallback) => sizes[knob] ?? fallback,
     bytes,
-    address: (label) => Base58.encode(bytes(`addr:${label}`, 32)),
+    address: (label) => Base58.encodeLatin1(digest(`addr:${label}`)),
     signature: (label) => Base58.encode(bytes(`sig:${label}`, 64)),
     int: (label, max) => {
-      const b = first(`int:${label}`)
-      const v = ((b[0]! * 2 ** 24 + b[1]! * 2 ** 16 + b[2]! * 2 ** 8 + b[3]!) * 2 ** 21) +
-        (b[4]! * 2 ** 13 + b[5]! * 2 ** 5 + (b[6]! >> 3))
+      const d = digest(`int:${label}`)
+      const b = (k: number) => d.charCodeAt(k)
+      const v = ((b(0) * 2 ** 24 + b(1) * 2 ** 16 + b(2) * 2 ** 8 + b(3)) * 2 ** 21) +
+        (b(4) * 2 ** 13 + b(5) * 2 ** 5 + (b(6) >> 3))
       return max <= 0 ? 0 : v % max
     }
   }

@@ -25,6 +25,7 @@ describe("emulator base58", () => {
     for (const bytes of inputs) {
       const text = Base58.encode(bytes)
       expect(text).toBe(encodeBase58(bytes))
+      expect(Base58.encodeLatin1(Buffer.from(bytes).toString("latin1"))).toBe(text)
       expect(Buffer.from(Base58.decode(text)!).equals(Buffer.from(bytes))).toBe(true)
     }
     expect(Base58.decode("0OIl")).toBeUndefined()

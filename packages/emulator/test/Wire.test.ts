@@ -30,6 +30,14 @@ describe("Wire", () => {
       s: "ü"
     })
     expect(Buffer.from(Wire.encode({ a: 1 })).toString("utf8")).toBe("{\"a\":1}")
+    for (const texts of [[], ["1"], ["{\"é\":2}", "[]", "\"ü\""]]) {
+      expect(Buffer.from(Wire.utf8Array(texts.length, (k) => texts[k]!)).toString("utf8")).toBe(`[${texts.join(",")}]`)
+    }
+    // Past the writer's first megabyte, and a result that stays itself after the next call.
+    const big = Array.from({ length: 3000 }, (_, k) => `"${"é".repeat(k % 700)}"`)
+    const first = Wire.utf8Array(big.length, (k) => big[k]!)
+    Wire.utf8Array(1, () => "0")
+    expect(Buffer.from(first).toString("utf8")).toBe(`[${big.join(",")}]`)
   })
 
   it("keeps at most its bound, the least recently used going first", () => {

@@ -621,8 +621,10 @@ export const assetJson = (dataset: Dataset.Dataset, authority: string, i: number
  * @since 0.1.0
  * @category data
  */
-export const assetText = (dataset: Dataset.Dataset, authority: string, i: number): string => {
-  const f = assetFields(dataset, authority, i)
+export const assetText = (dataset: Dataset.Dataset, authority: string, i: number): string =>
+  writeAsset(assetFields(dataset, authority, i), authority, i)
+
+const writeAsset = (f: AssetFields, authority: string, i: number): string => {
   const c = f.core
   const image = `https://assets.solfx.invalid/${c.id}.png`
   const k = f.compression
@@ -699,11 +701,29 @@ export interface Located {
   readonly index: number
 }
 
-/** Ids served so far (and every asset of the sample authority), for proof lookups. */
-const registry = (ctx: AreaContext) => ctx.state("das:registry", () => new Map<string, Located>())
+/**
+ * Ids served so far (and the assets of indexed authorities), for lookups: each authority's ids
+ * to their index (a number, not a record per asset: a page registers 1,000).
+ */
+const registry = (ctx: AreaContext) => ctx.state("das:registry", () => new Map<string, Map<string, number>>())
+
+const registryOf = (ctx: AreaContext, authority: string): Map<string, number> => {
+  const all = registry(ctx)
+  let ids = all.get(authority)
+  if (ids === undefined) all.set(authority, ids = new Map())
+  return ids
+}
 
 const register = (ctx: AreaContext, authority: string, index: number, id: string) => {
-  registry(ctx).set(id, { authority, index })
+  registryOf(ctx, authority).set(id, index)
+}
+
+const lookup = (ctx: AreaContext, id: string): Located | undefined => {
+  for (const [authority, ids] of registry(ctx)) {
+    const index = ids.get(id)
+    if (index !== undefined) return { authority, index }
+  }
+  return undefined
 }
 
 const getAssetsByAuthority: RpcMethod = {
@@ -728,8 +748,9 @@ const getAssetsByAuthority: RpcMethod = {
  * @category data
  */
 export const servedAssetText = (ctx: AreaContext, authority: string, i: number): string => {
-  register(ctx, authority, i, assetId(ctx.dataset, authority, i))
-  return assetText(ctx.dataset, authority, i)
+  const fields = assetFields(ctx.dataset, authority, i)
+  register(ctx, authority, i, fields.core.id)
+  return writeAsset(fields, authority, i)
 }
 
 /**
@@ -754,10 +775,10 @@ export const assetListPage = (
     ...(params.options?.showGrandTotal === true ? { grand_total: view.length } : {}),
     // A page's items are built, serialised and encoded once while the cache holds them:
     // served again, their bytes are copied into the body as they are.
-    items: new Wire.Raw(ctx.cache.get(`das:assets:${key}:${w.start}:${w.end}`, () => {
-      const texts = positions(w).map((p) => servedAssetText(ctx, ...resolve(view.indexAt(p))))
-      return Wire.utf8(`[${texts.join(",")}]`)
-    }))
+    items: new Wire.Raw(ctx.cache.get(
+      `das:assets:${key}:${w.start}:${w.end}`,
+      () => Wire.utf8Array(w.end - w.start, (k) => servedAssetText(ctx, ...resolve(view.indexAt(w.start + k))))
+    ))
   }))
 
 // -- getTokenAccounts --------------------------------------------------------------
@@ -932,7 +953,7 @@ const getSignaturesForAsset: RpcMethod = {
  * @category data
  */
 export const locate = (ctx: AreaContext, id: string): Located | undefined => {
-  const found = registry(ctx).get(id)
+  const found = lookup(ctx, id)
   if (found !== undefined) return found
   const indexed = ctx.state("das:registry:indexed", () => ({ small: false, plain: false, all: false }))
   const ds = ctx.dataset
@@ -945,17 +966,17 @@ export const locate = (ctx: AreaContext, id: string): Located | undefined => {
     for (const authority of authorities(ds)) if (authority !== big) index(authority, () => true)
     indexed.small = true
   }
-  if (!indexed.plain && !registry(ctx).has(id)) {
+  if (!indexed.plain && lookup(ctx, id) === undefined) {
     index(big, (i) => !isCompressed(i))
     indexed.plain = true
   }
-  if (!indexed.all && !registry(ctx).has(id)) {
+  if (!indexed.all && lookup(ctx, id) === undefined) {
     const bytes = Base58.decode(id)
     if (bytes === undefined || bytes.length !== 32 || Bubblegum.isOnCurve(bytes)) return undefined
     index(big, isCompressed)
     indexed.all = true
   }
-  return registry(ctx).get(id)
+  return lookup(ctx, id)
 }
 
 /**

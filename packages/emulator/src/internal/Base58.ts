@@ -15,10 +15,9 @@ const LIMB = 2 ** 24
 const limbs = new Float64Array(22) // 24-bit limbs: up to 66 bytes
 const digits = new Uint8Array(96)
 
-/** Base58 text of bytes: one '1' per leading zero byte, then the digits of the number. */
-export const encode = (bytes: Uint8Array): string => {
-  const n = bytes.length
-  if (n > 66) return encodeLong(bytes)
+/** Base58 text of bytes (the first `n` of them): one '1' per leading zero byte, then the digits of the number. */
+export const encode = (bytes: Uint8Array, n = bytes.length): string => {
+  if (n > 66) return encodeLong(bytes.subarray(0, n))
   let zeros = 0
   while (zeros < n && bytes[zeros] === 0) zeros++
   // 24-bit limbs, most significant first (the first takes the bytes left over by threes).
@@ -55,6 +54,15 @@ export const encode = (bytes: Uint8Array): string => {
   let out = "1".repeat(zeros)
   for (let i = length - 1; i >= 0; i--) out += ALPHABET[digits[i]!]
   return out
+}
+
+const scratch = new Uint8Array(66)
+
+/** `encode` of the bytes of latin1 text (one character a byte, as `node:crypto` gives digests), with no allocation. */
+export const encodeLatin1 = (text: string): string => {
+  if (text.length > 66) return encode(Buffer.from(text, "latin1"))
+  for (let i = 0; i < text.length; i++) scratch[i] = text.charCodeAt(i)
+  return encode(scratch, text.length)
 }
 
 /** Any length, through the decoder's byte-wise arithmetic in reverse (rare: the emulator encodes ≤ 64 bytes). */
