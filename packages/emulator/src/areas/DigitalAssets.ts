@@ -970,9 +970,10 @@ const getSignaturesForAsset: RpcMethod = {
 /**
  * Where an asset id sits (authority and index), or undefined for an id the dataset does not hold.
  * Ids served before are found at once. Otherwise the small authorities are indexed on first use,
- * and the big one and the batch job's only when an id is still unknown: a compressed id is a PDA (no way back from it
- * but deriving them all, about 5 s for 100,000 assets, once per emulator), and an unknown id is
- * rarer than a served one.
+ * then the large ones' (the big authority's and the batch job's) uncompressed ids (hashes: cheap).
+ * Their compressed ids are PDAs, with no way back but deriving them all (seconds for 25,000, once
+ * per seed in a process): only an id off the ed25519 curve can be one, so a real public key (a
+ * wallet, a mint) never pays for it.
  *
  * @since 0.1.0
  * @category data
@@ -980,24 +981,26 @@ const getSignaturesForAsset: RpcMethod = {
 export const locate = (ctx: AreaContext, id: string): Located | undefined => {
   const found = lookup(ctx, id)
   if (found !== undefined) return found
-  const indexed = ctx.state("das:registry:indexed", () => ({ small: false, all: false }))
+  const indexed = ctx.state("das:registry:indexed", () => ({ small: false, plain: false, all: false }))
   const ds = ctx.dataset
-  const index = (authority: string) => {
+  const big = bigAuthority(ds)
+  const large = (authority: string) => authority === big || isBatch(ds, authority)
+  const index = (authority: string, keep: (i: number) => boolean) => {
     const n = assetCount(ds, authority)
-    for (let i = 0; i < n; i++) register(ctx, authority, i, assetId(ds, authority, i))
+    for (let i = 0; i < n; i++) if (keep(i)) register(ctx, authority, i, assetId(ds, authority, i))
   }
   if (!indexed.small) {
-    for (const authority of authorities(ds)) {
-      if (authority !== bigAuthority(ds) && !isBatch(ds, authority)) index(authority)
-    }
+    for (const authority of authorities(ds)) if (!large(authority)) index(authority, () => true)
     indexed.small = true
-    const small = lookup(ctx, id)
-    if (small !== undefined) return small
   }
-  if (!indexed.all) {
-    for (const authority of authorities(ds)) {
-      if (authority === bigAuthority(ds) || isBatch(ds, authority)) index(authority)
-    }
+  if (!indexed.plain && lookup(ctx, id) === undefined) {
+    for (const authority of authorities(ds)) if (large(authority)) index(authority, (i) => !isCompressed(i))
+    indexed.plain = true
+  }
+  if (!indexed.all && lookup(ctx, id) === undefined) {
+    const bytes = Base58.decode(id)
+    if (bytes === undefined || bytes.length !== 32 || Bubblegum.isOnCurve(bytes)) return undefined
+    for (const authority of authorities(ds)) if (large(authority)) index(authority, isCompressed)
     indexed.all = true
   }
   return lookup(ctx, id)
