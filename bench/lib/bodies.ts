@@ -93,7 +93,7 @@ export const record = async (emu: Emu.RunningEmulator): Promise<{
     const upstream = await fetch(`${emu.url}${req.url}`, {
       method: req.method!,
       headers,
-      ...(body.length > 0 ? { body } : {})
+      ...(body.length > 0 ? { body: body.toString("utf8") } : {})
     })
     const text = await upstream.text()
     last = {
