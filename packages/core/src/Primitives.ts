@@ -11,7 +11,7 @@
 import { base58, base64 } from "@scure/base"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { PredicateId } from "./internal/fastDecoder.js"
+import { BAIL, DecodeId, PredicateId } from "./internal/fastDecoder.js"
 
 const BASE58_RE = /^[1-9A-HJ-NP-Za-km-z]+$/
 
@@ -360,6 +360,8 @@ export const Base58String = Schema.String.pipe(
   Schema.annotations({ identifier: "Base58String" })
 )
 
+const U64_DIGITS = /^(0|[1-9][0-9]{0,19})$/
+
 /**
  * An unsigned 64-bit integer (amounts, balances, lamports, supply). On the wire it
  * is a JSON number, or a decimal string when the lossless parser kept digits that
@@ -379,10 +381,19 @@ export const U64 = Schema.transformOrFail(
           ? ParseResult.succeed(BigInt(wire))
           : ParseResult.fail(new ParseResult.Type(ast, wire, "a non-negative integer within 2^53, or a decimal string"))
       }
-      return /^(0|[1-9][0-9]{0,19})$/.test(wire) && BigInt(wire) <= 0xffffffffffffffffn
+      return U64_DIGITS.test(wire) && BigInt(wire) <= 0xffffffffffffffffn
         ? ParseResult.succeed(BigInt(wire))
         : ParseResult.fail(new ParseResult.Type(ast, wire, "an unsigned 64-bit decimal integer"))
     },
     encode: (n) => ParseResult.succeed(n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n.toString())
   }
-).annotations({ identifier: "U64" })
+).annotations({
+  identifier: "U64",
+  // The decode above without its Either: pages hold thousands of amounts.
+  [DecodeId]: (wire: number | string) =>
+    typeof wire === "number"
+      ? Number.isSafeInteger(wire) && wire >= 0 ? BigInt(wire) : BAIL
+      : U64_DIGITS.test(wire) && BigInt(wire) <= 0xffffffffffffffffn
+      ? BigInt(wire)
+      : BAIL
+})

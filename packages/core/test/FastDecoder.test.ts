@@ -270,7 +270,8 @@ const Kitchen = Schema.Struct({
   nullableOption: Schema.optionalWith(Schema.String, { nullable: true, as: "Option" }),
   renamed: Schema.propertySignature(Schema.String).pipe(Schema.fromKey("renamed_on_wire")),
   arrays: Schema.Union(Schema.Array(Schema.String), Schema.Array(Schema.Array(Schema.String))),
-  bytes: Schema.optional(Schema.Uint8Array)
+  bytes: Schema.optional(Schema.Uint8Array),
+  price: Schema.optionalWith(Schema.NullOr(WalletRecords.Decimal), { default: () => null })
 })
 
 /**

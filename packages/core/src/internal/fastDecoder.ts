@@ -48,6 +48,16 @@ export type Compiled = (input: unknown) => unknown
  */
 export const PredicateId: unique symbol = Symbol.for("@solfx/core/FastDecoder/Predicate")
 
+/**
+ * An annotation for a final transformation: a plain function equivalent to its
+ * decode on every valid input of its `from` side (the same value where that
+ * decode succeeds, `BAIL` where it fails), which compiled code calls instead of
+ * building an `Either` per value. Core's `U64` carries it.
+ *
+ * @since 0.1.0
+ */
+export const DecodeId: unique symbol = Symbol.for("@solfx/core/FastDecoder/Decode")
+
 const predicateOf = (ast: AST.Refinement): ((u: unknown) => boolean) | undefined => {
   const p = ast.annotations[PredicateId]
   return typeof p === "function" ? (p as (u: unknown) => boolean) : undefined
@@ -427,6 +437,16 @@ export const makeCompiler = (
     if (t._tag === "FinalTransformation") {
       const from = compile(ast.from)
       const to = compile(ast.to)
+      const fast = ast.annotations[DecodeId]
+      if (typeof fast === "function") {
+        const f = fast as (a: unknown) => unknown
+        return (u) => {
+          const a = from(u)
+          if (a === BAIL) return BAIL
+          const b = f(a)
+          return b === BAIL ? BAIL : to(b)
+        }
+      }
       const decode = t.decode
       return (u) => {
         const a = from(u)
@@ -436,23 +456,61 @@ export const makeCompiler = (
         return Either.isEither(r) && Either.isRight(r) ? to(r.right) : BAIL
       }
     }
-    // TypeLiteralTransformation (`optionalWith` defaults, `fromKey` renames), as ParseResult applies it:
-    // each property transformation in order on a copy of the decoded struct (here `from` may return
-    // its input itself, which a later fallback must still see unchanged), then the type side.
+    return typeLiteralTransformation(ast, t)
+  }
+
+  /**
+   * TypeLiteralTransformation (`optionalWith` defaults, `nullable`, `fromKey` renames), as
+   * ParseResult applies it: each property transformation in order on a copy of the decoded
+   * struct (here `from` may return its input itself, which a later fallback must still see
+   * unchanged), then the type side. Two shortcuts with the same outcome: a property kept under
+   * its own name is assigned, not deleted and added (a delete turns the object into a slow
+   * dictionary); and a type-side property whose type is the type side of the decoded one is
+   * not checked again (the compiled `from` already checked its value against exactly that).
+   */
+  const typeLiteralTransformation = (ast: AST.Transformation, t: AST.TypeLiteralTransformation): Compiled => {
     const from = compile(ast.from)
-    const to = compile(ast.to)
     const psts = t.propertySignatureTransformations
+    const fromTypes = new Map(
+      ast.from._tag === "TypeLiteral" ? ast.from.propertySignatures.map((ps) => [ps.name, ps]) : []
+    )
+    const targets = new Set(psts.map((pst) => pst.to))
+    const reduced = ast.to._tag === "TypeLiteral" && ast.from._tag === "TypeLiteral" &&
+      ast.to.indexSignatures.length === 0 && !annotationsChangeParsing(ast.to)
+    const checks = reduced
+      ? (ast.to as AST.TypeLiteral).propertySignatures.filter((ps) => {
+        const f = fromTypes.get(ps.name)
+        return targets.has(ps.name) || f === undefined || f.isOptional !== ps.isOptional ||
+          AST.typeAST(f.type) !== ps.type
+      }).map((ps) => ({ name: ps.name, optional: ps.isOptional, decode: compile(presentType(ps)) }))
+      : []
+    const to = reduced ? undefined : compile(ast.to)
     return (u) => {
       const a = from(u)
       if (a === BAIL) return BAIL
       const out: Record<PropertyKey, unknown> = { ...(a as object) }
       for (let i = 0; i < psts.length; i++) {
         const pst = psts[i]!
-        const o = pst.decode(hasOwn.call(out, pst.from) ? Option.some(out[pst.from]) : Option.none())
-        delete out[pst.from]
+        const present = hasOwn.call(out, pst.from)
+        const o = pst.decode(present ? Option.some(out[pst.from]) : Option.none())
+        if (pst.from !== pst.to || Option.isNone(o)) {
+          if (present) delete out[pst.from]
+        }
         if (Option.isSome(o)) out[pst.to] = o.value
       }
-      return to(out)
+      if (to !== undefined) return to(out)
+      for (let i = 0; i < checks.length; i++) {
+        const c = checks[i]!
+        const v = out[c.name]
+        if (v === undefined) {
+          if (c.optional && !hasOwn.call(out, c.name)) continue
+          return BAIL
+        }
+        const d = c.decode(v)
+        if (d === BAIL) return BAIL
+        if (d !== v) out[c.name] = d
+      }
+      return out
     }
   }
 
