@@ -170,6 +170,20 @@ export const decodeBase64 = (s: string): Uint8Array | undefined => {
 }
 
 /**
+ * Strict, padded base64 whose padding bits are zero: what `decodeBase64` accepts.
+ * The character before `==` holds 4 padding bits and the one before `=` holds 2.
+ */
+const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?$/
+
+/**
+ * Whether `decodeBase64` accepts a string, without decoding it.
+ *
+ * @since 0.1.0
+ * @category base64
+ */
+export const isBase64 = (s: string): boolean => BASE64_RE.test(s)
+
+/**
  * Bytes to a standard, padded base64 string.
  *
  * @since 0.1.0
@@ -343,7 +357,11 @@ export type BundleId = typeof BundleId.Type
  * @category primitives
  */
 export const Base64String = Schema.String.pipe(
-  Schema.filter((s) => decodeBase64(s) !== undefined, { message: () => "valid base64" }),
+  Schema.filter((s) => decodeBase64(s) !== undefined, {
+    message: () => "valid base64",
+    // The same answer without decoding (see `isBase64`): pages carry account data.
+    [PredicateId]: (s: unknown) => typeof s === "string" && isBase64(s)
+  }),
   Schema.brand("Base64"),
   Schema.annotations({ identifier: "Base64String" })
 )

@@ -266,6 +266,7 @@ const Kitchen = Schema.Struct({
   tree: Tree,
   unknown: Schema.optional(Schema.Unknown),
   tuple: Schema.Tuple(Schema.String, Schema.Number),
+  pair: Schema.Tuple(Base58Address, Schema.String),
   nullableDefault: Schema.optionalWith(Schema.Number, { nullable: true, default: () => 7 }),
   nullableOption: Schema.optionalWith(Schema.String, { nullable: true, as: "Option" }),
   renamed: Schema.propertySignature(Schema.String).pipe(Schema.fromKey("renamed_on_wire")),
@@ -760,6 +761,22 @@ describe("Json.parse against the previous implementation", () => {
         }
       ),
       { numRuns: 3000 }
+    )
+  })
+})
+
+describe("base64 without decoding", () => {
+  it("isBase64 accepts exactly what decodeBase64 decodes", () => {
+    const b64 = fc.oneof(
+      fc.uint8Array({ maxLength: 40 }).map((b) => Primitives.encodeBase64(b)),
+      fc.string({ unit: fc.constantFrom(..."ABQgwEIz09+/=a"), maxLength: 12 }),
+      fc.string()
+    )
+    fc.assert(
+      fc.property(b64, (s) => {
+        expect(Primitives.isBase64(s), s).toBe(Primitives.decodeBase64(s) !== undefined)
+      }),
+      { numRuns: 20_000 }
     )
   })
 })

@@ -516,6 +516,19 @@ export const makeCompiler = (
 
   /** `[A, B]`: exactly as many elements as declared (anything else is Schema's to judge). */
   const tuple = (ast: AST.TupleType): Compiled => {
+    const c = new Constants()
+    const leaves = ast.elements.map((e, i) => leafCheck(e.type, `u[${i}]`, c))
+    if (generate && leaves.every((l) => l !== undefined) && !ast.elements.some((e) => mayHoldNumber(e.type))) {
+      // Elements that are kept as they are (`[Signature, string]`): one generated check.
+      return emit(
+        c,
+        `function tuple(u) {
+  if (!Array.isArray(u) || u.length !== ${leaves.length}) return BAIL;
+  ${leaves.map((l, i) => `if (u[${i}] === undefined || ${l}) return BAIL;`).join("\n  ")}
+  return u;
+}`
+      )
+    }
     const elements = ast.elements.map((e) => ({ decode: compile(e.type), numbers: mayHoldNumber(e.type) }))
     const n = elements.length
     return (u) => {
