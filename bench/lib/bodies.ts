@@ -23,6 +23,8 @@ import type * as Emu from "./emulator.js"
 /** A recorded exchange: what the SDK sent and the emulator's answer, as bytes. */
 export interface Recorded {
   readonly entry: Endpoint.Endpoint
+  /** The params the SDK was called with. */
+  readonly input: unknown
   readonly method: string
   /** Path and query, the API key's value replaced by `{key}`. */
   readonly url: string
@@ -83,7 +85,7 @@ export const record = async (emu: Emu.RunningEmulator): Promise<{
   readonly bodies: ReadonlyMap<string, Recorded>
   readonly missing: ReadonlyArray<readonly [string, string]>
 }> => {
-  let last: Omit<Recorded, "entry"> | undefined
+  let last: Omit<Recorded, "entry" | "input"> | undefined
   const proxy = createServer(async (req, res) => {
     const body = await readAll(req)
     const headers: Record<string, string> = {}
@@ -133,7 +135,7 @@ export const record = async (emu: Emu.RunningEmulator): Promise<{
       if (exit._tag === "Failure" || last === undefined) {
         missing.push([entry.name, exit._tag === "Failure" ? String(exit.cause).slice(0, 200) : "nothing recorded"])
       } else {
-        bodies.set(entry.name, { entry, ...(last as Omit<Recorded, "entry">) })
+        bodies.set(entry.name, { entry, input, ...(last as Omit<Recorded, "entry" | "input">) })
       }
     }
   } finally {
