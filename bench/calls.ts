@@ -21,7 +21,7 @@ import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { record, type Recorded } from "./lib/bodies.js"
 import * as Emu from "./lib/emulator.js"
-import { fmtRatio, log, median } from "./lib/harness.js"
+import { fmtBytes, fmtRatio, fmtShort, log, median, worstBy } from "./lib/harness.js"
 import { type ComparisonResult, emit, type Row } from "./lib/result.js"
 
 const SAMPLES = Number(process.env["BENCH_CALLS_SAMPLES"] ?? 9)
@@ -141,22 +141,17 @@ try {
   server.kill()
 }
 
-const size = (b: number) => (b >= 1e6 ? `${(b / 1e6).toFixed(2)} MB` : `${(b / 1e3).toFixed(1)} KB`)
-const fmt = (ms: number) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(2)} ms`)
 const small = measured.filter((m) => m.bytes < SMALL)
 const fixed = median(small.map((m) => m.solfx - m.raw))
 const rows: Array<Row> = measured.map((m) => ({
-  contender: `${m.name} (${size(m.bytes)})`,
-  value: `raw ${fmt(m.raw)}, solfx ${fmt(m.solfx)}`,
+  contender: `${m.name} (${fmtBytes(m.bytes)})`,
+  value: `raw ${fmtShort(m.raw)}, solfx ${fmtShort(m.solfx)}`,
   ratio: fmtRatio(m.solfx / m.raw),
-  note: m.bytes < SMALL ? `fixed cost ${fmt(m.solfx - m.raw)} above raw` : undefined
+  note: m.bytes < SMALL ? `fixed cost ${fmtShort(m.solfx - m.raw)} above raw` : undefined
 }))
 for (const [name, why] of failed) rows.push({ contender: name, value: "not measured", note: why })
 const large = measured.filter((m) => m.bytes >= SMALL)
-const worst = large.reduce<Measured | undefined>(
-  (w, m) => (w === undefined || m.solfx / m.raw > w.solfx / w.raw ? m : w),
-  undefined
-)
+const worst = worstBy(large, (m) => m.solfx / m.raw)
 
 const result: ComparisonResult = {
   id: "calls",
@@ -176,7 +171,7 @@ const result: ComparisonResult = {
     {
       name: `fixed cost of a call (small bodies, ${small.length}): median of solfx − raw`,
       target: "reported",
-      measured: small.length === 0 ? "no small body" : fmt(fixed),
+      measured: small.length === 0 ? "no small body" : fmtShort(fixed),
       met: undefined
     }
   ],

@@ -20,7 +20,7 @@ import * as Schema from "effect/Schema"
 import { isDeepStrictEqual } from "node:util"
 import { record } from "./lib/bodies.js"
 import * as Emu from "./lib/emulator.js"
-import { fmtRatio, log, median } from "./lib/harness.js"
+import { fmtBytes, fmtRatio, fmtShort, log, median, worstBy } from "./lib/harness.js"
 import { type ComparisonResult, emit, type Row } from "./lib/result.js"
 
 const SAMPLES = Number(process.env["BENCH_DECODE_SAMPLES"] ?? 15)
@@ -37,9 +37,6 @@ const recorded = await (async () => {
     await emu.stop()
   }
 })()
-
-const us = (ms: number) => `${(ms * 1000).toFixed(ms < 0.01 ? 2 : 1)} µs`
-const fmt = (ms: number) => (ms < 1 ? us(ms) : `${ms.toFixed(2)} ms`)
 
 interface Measured {
   readonly name: string
@@ -106,26 +103,22 @@ for (const [name, { entry, text }] of recorded.bodies) {
     } ms`
   })
   log(
-    `  ${name}: ${(text.length / 1000).toFixed(1)} KB, parse ${fmt(parse)}, decode ${fmt(dec)} (${
+    `  ${name}: ${(text.length / 1000).toFixed(1)} KB, parse ${fmtShort(parse)}, decode ${fmtShort(dec)} (${
       fmtRatio(dec / parse)
     })`
   )
 }
 
-const size = (b: number) => (b >= 1e6 ? `${(b / 1e6).toFixed(2)} MB` : `${(b / 1e3).toFixed(1)} KB`)
 const rows: Array<Row> = measured.map((m) => ({
-  contender: `${m.name} (${size(m.bytes)}${m.items === undefined ? "" : `, ${m.items} items`})`,
-  value: `parse ${fmt(m.parse)}, solfx ${fmt(m.decode)}`,
+  contender: `${m.name} (${fmtBytes(m.bytes)}${m.items === undefined ? "" : `, ${m.items} items`})`,
+  value: `parse ${fmtShort(m.parse)}, solfx ${fmtShort(m.decode)}`,
   ratio: fmtRatio(m.decode / m.parse),
-  note: m.bytes < SMALL ? `small body: fixed cost ${us(m.decode - m.parse)} above JSON.parse` : undefined
+  note: m.bytes < SMALL ? `small body: fixed cost ${fmtShort(m.decode - m.parse)} above JSON.parse` : undefined
 }))
 for (const [name, why] of failed) rows.push({ contender: name, value: "not measured", note: why })
 
 const large = measured.filter((m) => m.bytes >= SMALL)
-const worst = large.reduce<Measured | undefined>(
-  (w, m) => (w === undefined || m.decode / m.parse > w.decode / w.parse ? m : w),
-  undefined
-)
+const worst = worstBy(large, (m) => m.decode / m.parse)
 const result: ComparisonResult = {
   id: "decode",
   title: "1. Decode cost of every response schema of the endpoint table",
