@@ -254,7 +254,8 @@ export const TransactionWithCompressionInfoParams = Schema.Struct({ signature: S
 export type TransactionWithCompressionInfoParams = typeof TransactionWithCompressionInfoParams.Encoded
 
 /**
- * The compression methods of spec §4.2.
+ * The compression methods: spec §4.2's, and the Photon V2 and indexer methods
+ * stateless.js 0.23 calls by default. Their costs are the entries' in `Endpoints`.
  *
  * @since 0.1.0
  * @category methods
@@ -268,23 +269,10 @@ export type CompressionMethod =
   | "getCompressedTokenBalancesByOwnerV2"
   | "getCompressionSignaturesForTokenOwner"
   | "getTransactionWithCompressionInfo"
-
-/**
- * Credits per call, an estimate: the spec gives no cost for these methods, so this
- * follows the provider's published pricing (10 credits a compression call, 100 for a
- * validity proof, which runs the prover). The SDK and the emulator both read it; the
- * SDK lets a caller override it.
- *
- * @since 0.1.0
- * @category credits
- */
-export const DEFAULT_CREDITS: Readonly<Record<CompressionMethod, number>> = {
-  getCompressionSignaturesForAddress: 10,
-  getCompressedMintTokenHolders: 10,
-  getLatestNonVotingSignatures: 10,
-  getCompressedTokenAccountsByOwner: 10,
-  getValidityProof: 100,
-  getCompressedTokenBalancesByOwnerV2: 10,
-  getCompressionSignaturesForTokenOwner: 10,
-  getTransactionWithCompressionInfo: 10
-}
+  | "getCompressionSignaturesForOwner"
+  | "getCompressedTokenAccountsByOwnerV2"
+  | "getMultipleCompressedAccountsV2"
+  | "getValidityProofV2"
+  | "getTransactionWithCompressionInfoV2"
+  | "getIndexerSlot"
+  | "getIndexerHealth"

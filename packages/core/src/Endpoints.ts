@@ -3,7 +3,7 @@
  * each. Read a method's cost and bucket here; the SDK's services and the emulator's
  * router are derived from these entries.
  *
- * Costs: DAS, Photon 10 and getValidityProof 100, token metadata 10, wallet 100,
+ * Costs: DAS, Photon 10 and getValidityProof(V2) 100, token metadata 10, wallet 100,
  * webhook management 100 (REAL-WORLD §17); sendBundle 1 (REAL-WORLD §4); the admin
  * endpoint is free (the real service publishes no cost for it).
  *
@@ -14,20 +14,27 @@
  */
 import * as Schema from "effect/Schema"
 import * as AssetProof from "./AssetProof.js"
+import * as AssetQuery from "./AssetQuery.js"
+import * as AssetSearch from "./AssetSearch.js"
 import * as AssetSignature from "./AssetSignature.js"
 import * as Bundle from "./Bundle.js"
 import * as CompressedAccount from "./CompressedAccount.js"
+import * as CompressedAccountV2 from "./CompressedAccountV2.js"
 import * as Request from "./CompressionRequest.js"
 import * as CompressionSignature from "./CompressionSignature.js"
 import * as CompressionTransaction from "./CompressionTransaction.js"
+import * as CompressionTransactionV2 from "./CompressionTransactionV2.js"
 import * as DigitalAsset from "./DigitalAsset.js"
 import * as Endpoint from "./Endpoint.js"
+import * as IndexerStatus from "./IndexerStatus.js"
+import * as NftEdition from "./NftEdition.js"
 import { Address, BundleId, ProjectId } from "./Primitives.js"
 import * as ProjectUsage from "./ProjectUsage.js"
 import type { CursorPage, WithContext } from "./SlotContext.js"
 import * as TokenAccount from "./TokenAccount.js"
 import * as TokenMetadata from "./TokenMetadata.js"
 import * as ValidityProof from "./ValidityProof.js"
+import * as ValidityProofV2 from "./ValidityProofV2.js"
 import * as WalletParams from "./WalletParams.js"
 import * as WalletRecords from "./WalletRecords.js"
 import * as Webhook from "./Webhook.js"
@@ -97,9 +104,122 @@ export const getAssetProofBatch = Endpoint.rpc({
   batch: { field: "ids", size: AssetProof.MAX_BATCH, concurrency: 4 }
 })
 
+/**
+ * getAsset: one asset by id.
+ *
+ * @since 0.1.0
+ * @category das
+ */
+export const getAsset = Endpoint.rpc({
+  ...das,
+  method: "getAsset",
+  params: AssetQuery.GetAssetParams,
+  result: DigitalAsset.DigitalAsset
+})
+
+/**
+ * getAssetBatch (Metaplex: `getAssets`): assets by id, in request order, `null` for
+ * an unknown id; up to 1000 ids a request.
+ *
+ * @since 0.1.0
+ * @category das
+ */
+export const getAssetBatch = Endpoint.rpc({
+  ...das,
+  method: "getAssetBatch",
+  params: AssetQuery.GetAssetBatchParams,
+  result: AssetQuery.AssetBatch,
+  batch: { field: "ids", size: AssetQuery.MAX_BATCH, concurrency: 4 }
+})
+
+/**
+ * getAssetProof: the Merkle proof of one compressed asset (its getAssetProofBatch entry).
+ *
+ * @since 0.1.0
+ * @category das
+ */
+export const getAssetProof = Endpoint.rpc({
+  ...das,
+  method: "getAssetProof",
+  params: AssetQuery.GetAssetProofParams,
+  result: AssetProof.AssetProof
+})
+
+/**
+ * getAssetsByOwner: the assets an owner holds.
+ *
+ * @since 0.1.0
+ * @category das
+ */
+export const getAssetsByOwner = Endpoint.rpc({
+  ...das,
+  method: "getAssetsByOwner",
+  params: AssetQuery.GetAssetsByOwnerParams,
+  result: DigitalAsset.DigitalAssetList,
+  paging: dasPages((r: DigitalAsset.DigitalAssetList) => r.items)
+})
+
+/**
+ * getAssetsByGroup: the assets of a group (`groupKey: "collection"`, `groupValue`).
+ *
+ * @since 0.1.0
+ * @category das
+ */
+export const getAssetsByGroup = Endpoint.rpc({
+  ...das,
+  method: "getAssetsByGroup",
+  params: AssetQuery.GetAssetsByGroupParams,
+  result: DigitalAsset.DigitalAssetList,
+  paging: dasPages((r: DigitalAsset.DigitalAssetList) => r.items)
+})
+
+/**
+ * getAssetsByCreator: the assets a creator is listed on.
+ *
+ * @since 0.1.0
+ * @category das
+ */
+export const getAssetsByCreator = Endpoint.rpc({
+  ...das,
+  method: "getAssetsByCreator",
+  params: AssetQuery.GetAssetsByCreatorParams,
+  result: DigitalAsset.DigitalAssetList,
+  paging: dasPages((r: DigitalAsset.DigitalAssetList) => r.items)
+})
+
+/**
+ * searchAssets: the assets matching every filter given (`AssetSearch`).
+ *
+ * @since 0.1.0
+ * @category das
+ */
+export const searchAssets = Endpoint.rpc({
+  ...das,
+  method: "searchAssets",
+  params: AssetSearch.SearchAssetsParams,
+  result: DigitalAsset.DigitalAssetList,
+  paging: dasPages((r: DigitalAsset.DigitalAssetList) => r.items)
+})
+
+/**
+ * getNftEditions: the print editions of a master edition.
+ *
+ * @since 0.1.0
+ * @category das
+ */
+export const getNftEditions = Endpoint.rpc({
+  ...das,
+  method: "getNftEditions",
+  params: NftEdition.GetNftEditionsParams,
+  result: NftEdition.NftEditionList,
+  paging: dasPages((r: NftEdition.NftEditionList) => r.editions)
+})
+
 // -- ZK compression (Photon JSON-RPC, usage `photon`) -------------------------
 
 const photon = (credits: number) => ({ area: "photon", cost: { credits, usage: "photon" }, bucket: "photon" }) as const
+/** A validity proof runs the prover: 100 credits, in its own bucket. */
+const validityProof = { area: "photon", cost: { credits: 100, usage: "photon" }, bucket: "validityProof" } as const
 
 const slotCursor = <A>() =>
   Endpoint.cursor<WithContext<CursorPage<A>>, A>({
@@ -145,12 +265,10 @@ export const getCompressedTokenAccountsByOwner = Endpoint.rpc({
 
 /** @since 0.1.0 @category photon */
 export const getValidityProof = Endpoint.rpc({
-  area: "photon",
+  ...validityProof,
   method: "getValidityProof",
   params: Request.ValidityProofParams,
-  result: ValidityProof.ValidityProofResult,
-  cost: { credits: 100, usage: "photon" },
-  bucket: "validityProof"
+  result: ValidityProof.ValidityProofResult
 })
 
 /** @since 0.1.0 @category photon */
@@ -177,6 +295,101 @@ export const getTransactionWithCompressionInfo = Endpoint.rpc({
   method: "getTransactionWithCompressionInfo",
   params: Request.TransactionWithCompressionInfoParams,
   result: CompressionTransaction.TransactionWithCompressionInfo
+})
+
+/**
+ * getCompressionSignaturesForOwner: signatures of transactions that touched an owner's compressed accounts.
+ *
+ * @since 0.1.0
+ * @category photon
+ */
+export const getCompressionSignaturesForOwner = Endpoint.rpc({
+  ...photon(10),
+  method: "getCompressionSignaturesForOwner",
+  params: Request.SignaturesForOwnerParams,
+  result: CompressionSignature.SignaturesResult,
+  paging: slotCursor<CompressionSignature.CompressionSignature>()
+})
+
+/**
+ * getCompressedTokenAccountsByOwnerV2: what stateless.js 0.23 calls for getCompressedTokenAccountsByOwner.
+ *
+ * @since 0.1.0
+ * @category photon
+ */
+export const getCompressedTokenAccountsByOwnerV2 = Endpoint.rpc({
+  ...photon(10),
+  method: "getCompressedTokenAccountsByOwnerV2",
+  params: Request.TokenAccountsByOwnerParams,
+  result: CompressedAccountV2.TokenAccountsV2Result,
+  paging: slotCursor<CompressedAccountV2.CompressedTokenAccountV2>()
+})
+
+/**
+ * getMultipleCompressedAccountsV2: accounts by hash or address, in request order,
+ * `null` for an unknown one; up to 1000 a request.
+ *
+ * @since 0.1.0
+ * @category photon
+ */
+export const getMultipleCompressedAccountsV2 = Endpoint.rpc({
+  ...photon(10),
+  method: "getMultipleCompressedAccountsV2",
+  params: CompressedAccountV2.MultipleCompressedAccountsParams,
+  result: CompressedAccountV2.MultipleAccountsV2Result,
+  batch: { field: "hashes", size: Request.MAX_LIMIT, concurrency: 4 }
+})
+
+/**
+ * getValidityProofV2: what stateless.js 0.23 calls for every validity proof (100 credits, like V1).
+ *
+ * @since 0.1.0
+ * @category photon
+ */
+export const getValidityProofV2 = Endpoint.rpc({
+  ...validityProof,
+  method: "getValidityProofV2",
+  params: Request.ValidityProofParams,
+  result: ValidityProofV2.ValidityProofV2Result
+})
+
+/**
+ * getTransactionWithCompressionInfoV2: what stateless.js 0.23 calls for getTransactionWithCompressionInfo.
+ *
+ * @since 0.1.0
+ * @category photon
+ */
+export const getTransactionWithCompressionInfoV2 = Endpoint.rpc({
+  ...photon(10),
+  method: "getTransactionWithCompressionInfoV2",
+  params: Request.TransactionWithCompressionInfoParams,
+  result: CompressionTransactionV2.TransactionWithCompressionInfoV2
+})
+
+/**
+ * getIndexerSlot: the last slot the indexer processed (params `[]`, as stateless.js sends).
+ *
+ * @since 0.1.0
+ * @category photon
+ */
+export const getIndexerSlot = Endpoint.rpc({
+  ...photon(10),
+  method: "getIndexerSlot",
+  params: Schema.Tuple(),
+  result: IndexerStatus.IndexerSlot
+})
+
+/**
+ * getIndexerHealth: `"ok"` on a healthy indexer (params `[]`).
+ *
+ * @since 0.1.0
+ * @category photon
+ */
+export const getIndexerHealth = Endpoint.rpc({
+  ...photon(10),
+  method: "getIndexerHealth",
+  params: Schema.Tuple(),
+  result: IndexerStatus.IndexerHealth
 })
 
 // -- Bundles (JSON-RPC, positional params) ------------------------------------
@@ -384,6 +597,14 @@ export const all: ReadonlyArray<Endpoint.Endpoint> = [
   getAssetsByAuthority,
   getSignaturesForAsset,
   getAssetProofBatch,
+  getAsset,
+  getAssetBatch,
+  getAssetProof,
+  getAssetsByOwner,
+  getAssetsByGroup,
+  getAssetsByCreator,
+  searchAssets,
+  getNftEditions,
   getCompressionSignaturesForAddress,
   getCompressedMintTokenHolders,
   getLatestNonVotingSignatures,
@@ -392,6 +613,13 @@ export const all: ReadonlyArray<Endpoint.Endpoint> = [
   getCompressedTokenBalancesByOwnerV2,
   getCompressionSignaturesForTokenOwner,
   getTransactionWithCompressionInfo,
+  getCompressionSignaturesForOwner,
+  getCompressedTokenAccountsByOwnerV2,
+  getMultipleCompressedAccountsV2,
+  getValidityProofV2,
+  getTransactionWithCompressionInfoV2,
+  getIndexerSlot,
+  getIndexerHealth,
   sendBundle,
   getBundleStatuses,
   tokenMetadata,

@@ -12,7 +12,7 @@
  * MerkleProof.verify(assetProof) // { valid: true } or the reason it is not
  * @since 0.1.0
  */
-import { keccak_256 } from "@noble/hashes/sha3.js"
+import { keccak256 } from "./internal/keccak.js"
 import { decodeBase58, encodeBase58 } from "./Primitives.js"
 
 /**
@@ -25,7 +25,7 @@ export const hashPair = (left: Uint8Array, right: Uint8Array): Uint8Array => {
   const buf = new Uint8Array(left.length + right.length)
   buf.set(left, 0)
   buf.set(right, left.length)
-  return keccak_256(buf)
+  return keccak256(buf)
 }
 
 const emptyCache: Array<Uint8Array> = [new Uint8Array(32)]
@@ -280,7 +280,7 @@ export const leafHashV1 = (leaf: LeafSchemaV1): Uint8Array => {
   new DataView(buf.buffer).setBigUint64(97, BigInt(leaf.nonce), true)
   buf.set(leaf.dataHash, 105)
   buf.set(leaf.creatorHash, 137)
-  return keccak_256(buf)
+  return keccak256(buf)
 }
 
 /**

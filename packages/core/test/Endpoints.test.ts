@@ -18,6 +18,13 @@ describe("Endpoints", () => {
   it("costs and buckets are readable", () => {
     expect(Endpoints.getAssetsByAuthority.cost).toEqual({ credits: 10, usage: "das" })
     expect(Endpoints.getValidityProof).toMatchObject({ cost: { credits: 100 }, bucket: "validityProof" })
+    expect(Endpoints.getValidityProofV2).toMatchObject({
+      cost: { credits: 100, usage: "photon" },
+      bucket: "validityProof"
+    })
+    expect(Endpoints.getCompressedTokenAccountsByOwnerV2).toMatchObject({ cost: { credits: 10 }, bucket: "photon" })
+    expect(Endpoints.getAssetsByOwner).toMatchObject({ cost: { credits: 10, usage: "das" }, bucket: "das" })
+    expect(Endpoints.getAssetBatch.batch).toMatchObject({ field: "ids", size: 1000 })
     expect(Endpoints.walletBalances).toMatchObject({
       name: "GET /v1/wallet/{wallet}/balances",
       cost: { credits: 100, usage: "api" },

@@ -8,7 +8,9 @@ import * as MerkleProof from "@solfx/core/MerkleProof"
 import { decodeBase58, encodeBase58 } from "@solfx/core/Primitives"
 import * as RealFixtures from "@solfx/testing/RealFixtures"
 import * as fc from "fast-check"
+import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
+import { keccak256 } from "../src/internal/keccak.js"
 
 const FIXTURE = RealFixtures.path("getAssetProof", "helius-docs-openapi-1.json")
 const present = RealFixtures.present("getAssetProof", "helius-docs-openapi-1.json")
@@ -19,6 +21,17 @@ const tamper = (hash: string): string => {
   bytes[7] = bytes[7]! ^ 0x01
   return encodeBase58(bytes)
 }
+
+describe("keccak256 (core's own, unrolled)", () => {
+  it("equals @noble/hashes' keccak_256 on every length across three blocks", () => {
+    for (let n = 0; n <= 3 * 136 + 8; n++) {
+      for (let k = 0; k < 2; k++) {
+        const data = randomBytes(n)
+        expect(Buffer.from(keccak256(data)).toString("hex")).toBe(Buffer.from(keccak_256(data)).toString("hex"))
+      }
+    }
+  })
+})
 
 describe("the worked example of REAL-WORLD §14", () => {
   beforeEach((ctx) => ctx.skip(!present, RealFixtures.absent))

@@ -16,7 +16,7 @@
 import type * as Endpoint from "@solfx/core/Endpoint"
 import type * as Effect from "effect/Effect"
 import type { Dataset } from "./Dataset.js"
-import type { TextCache } from "./Wire.js"
+import type { ByteCache } from "./Wire.js"
 
 /**
  * What the server charges a method by: its entry of core's `Endpoints` (an alias
@@ -54,8 +54,8 @@ export interface Project {
  */
 export interface AreaContext {
   readonly dataset: Dataset
-  /** Serialised items by key, bounded (see `Wire`): what a page serves again is not rebuilt. */
-  readonly cache: TextCache
+  /** Serialised items by key, bounded (see `Wire`): what a page serves again is neither rebuilt nor re-encoded. */
+  readonly cache: ByteCache
   /** The caller's project (already authenticated and charged). */
   readonly project: Project
   /** The caller's API key (webhooks are per key). */
@@ -99,7 +99,7 @@ export class RestFailure {
 
 /**
  * A JSON-RPC method. `result` values may hold bigints: they are written as bare JSON numbers;
- * `Wire.Raw` values are written as the JSON text they hold.
+ * `Wire.Raw` values are written as the JSON (text or bytes) they hold.
  *
  * @since 0.1.0
  * @category models

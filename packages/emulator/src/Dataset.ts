@@ -86,8 +86,10 @@ export const fieldElement = (bytes: Uint8Array): Uint8Array => {
  */
 export const make = (seed: number, sizes: Sizes = {}): Dataset => {
   // Native sha256 (node:crypto): hashing is most of what generating a page costs.
+  const first = (label: string): Buffer => Crypto.hash("sha256", `${seed}|${label}|0`, "buffer")
   const bytes = (label: string, length = 32): Uint8Array => {
-    if (length <= 32) return Crypto.hash("sha256", `${seed}|${label}|0`, "buffer").subarray(0, length)
+    if (length === 32) return first(label)
+    if (length < 32) return first(label).subarray(0, length)
     const out = new Uint8Array(length)
     for (let block = 0, off = 0; off < length; block++, off += 32) {
       const h = Crypto.hash("sha256", `${seed}|${label}|${block}`, "buffer")
@@ -102,7 +104,7 @@ export const make = (seed: number, sizes: Sizes = {}): Dataset => {
     address: (label) => Base58.encode(bytes(`addr:${label}`, 32)),
     signature: (label) => Base58.encode(bytes(`sig:${label}`, 64)),
     int: (label, max) => {
-      const b = bytes(`int:${label}`, 8)
+      const b = first(`int:${label}`)
       const v = ((b[0]! * 2 ** 24 + b[1]! * 2 ** 16 + b[2]! * 2 ** 8 + b[3]!) * 2 ** 21) +
         (b[4]! * 2 ** 13 + b[5]! * 2 ** 5 + (b[6]! >> 3))
       return max <= 0 ? 0 : v % max

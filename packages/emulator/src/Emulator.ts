@@ -86,8 +86,9 @@ export interface Options {
   /** Bounds of the request log: records kept (default 10,000), name length, operations counted. */
   readonly requestLog?: RequestLog.Options | undefined
   /**
-   * Characters of serialised items (assets of DAS pages) kept for pages served again
-   * (default 64 Mi, about 45,000 assets or 45 pages of 1,000; 0 turns the cache off).
+   * Bytes of serialised items kept for pages served again: the assets of each DAS page
+   * served, as the UTF-8 JSON written (ASCII, so bytes and characters are one count), least
+   * recently used first out (default 64 Mi, about 50 pages of 1,000 assets; 0 turns the cache off).
    */
   readonly itemCacheChars?: number | undefined
 }

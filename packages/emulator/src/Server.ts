@@ -44,7 +44,7 @@ export interface Instance {
   /** Largest request body read, in bytes; larger ones get 413 before being read. */
   readonly maxBodyBytes: number
   /** Serialised items (assets) kept for the pages that serve them again. */
-  readonly cache: Wire.TextCache
+  readonly cache: Wire.ByteCache
   readonly latencyMs: () => number
   /** Epoch milliseconds (the runtime's Clock). */
   readonly now: () => number
@@ -136,8 +136,9 @@ export const compileRoutes = (areas: ReadonlyArray<Area>): Routes => {
   }
 }
 
+// Bytes, not text: cached item bytes are copied into the body as they are, never re-encoded.
 const jsonResponse = (status: number, body: unknown, headers?: Record<string, string>) =>
-  HttpServerResponse.text(Wire.stringify(body), {
+  HttpServerResponse.uint8Array(Wire.encode(body), {
     status,
     contentType: "application/json",
     ...(headers === undefined ? {} : { headers })

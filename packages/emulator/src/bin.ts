@@ -5,7 +5,7 @@
  * Flags: `--port` (default 0: free), `--host` (default 127.0.0.1), `--seed` (default 42),
  * `--api-key` (default: fresh), `--project-id`, `--latency-ms`,
  * `--sizes knob=n,knob=n` (dataset size knobs, e.g. `das.bigAuthorityAssets=100000`),
- * `--max-body-bytes` (default 4 MiB), `--item-cache-chars` (default 64 Mi), `--idle-timeout-ms`
+ * `--max-body-bytes` (default 4 MiB), `--item-cache-chars` (bytes, default 64 Mi), `--idle-timeout-ms`
  * (default 5,000), `--max-connections` (default 1,024).
  *
  * @example

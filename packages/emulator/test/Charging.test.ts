@@ -42,6 +42,28 @@ const calls: Readonly<Record<string, Call>> = {
     rpc(emu, "getCompressionSignaturesForTokenOwner", { owner: emu.samples["compressedTokenOwner"], limit: 1 }),
   getTransactionWithCompressionInfo: (emu) =>
     rpc(emu, "getTransactionWithCompressionInfo", { signature: emu.samples["compressionSignature"] }),
+  getAsset: (emu) => rpc(emu, "getAsset", { id: emu.samples["dasCompressedAsset"] }),
+  getAssetBatch: (emu) => rpc(emu, "getAssetBatch", { ids: [emu.samples["dasCompressedAsset"]] }),
+  getAssetProof: (emu) => rpc(emu, "getAssetProof", { id: emu.samples["dasCompressedAsset"] }),
+  getAssetsByOwner: (emu) => rpc(emu, "getAssetsByOwner", { ownerAddress: emu.samples["dasAssetOwner"], limit: 1 }),
+  getAssetsByGroup: (emu) =>
+    rpc(emu, "getAssetsByGroup", { groupKey: "collection", groupValue: emu.samples["dasCollection"], limit: 1 }),
+  getAssetsByCreator: (emu) => rpc(emu, "getAssetsByCreator", { creatorAddress: emu.samples["dasCreator"], limit: 1 }),
+  searchAssets: (emu) =>
+    rpc(emu, "searchAssets", { ownerAddress: emu.samples["dasAssetOwner"], compressed: true, limit: 1 }),
+  getNftEditions: (emu) => rpc(emu, "getNftEditions", { mint: emu.samples["dasMasterEdition"], limit: 1 }),
+  getCompressionSignaturesForOwner: (emu) =>
+    rpc(emu, "getCompressionSignaturesForOwner", { owner: emu.samples["compressionProgram"], limit: 1 }),
+  getCompressedTokenAccountsByOwnerV2: (emu) =>
+    rpc(emu, "getCompressedTokenAccountsByOwnerV2", { owner: emu.samples["compressedTokenOwner"], limit: 1 }),
+  getMultipleCompressedAccountsV2: (emu) =>
+    rpc(emu, "getMultipleCompressedAccountsV2", { hashes: [emu.samples["compressedAccountHash"]] }),
+  getValidityProofV2: (emu) =>
+    rpc(emu, "getValidityProofV2", { hashes: [emu.samples["compressedAccountHash"]], newAddressesWithTrees: [] }),
+  getTransactionWithCompressionInfoV2: (emu) =>
+    rpc(emu, "getTransactionWithCompressionInfoV2", { signature: emu.samples["compressionSignature"] }),
+  getIndexerSlot: (emu) => rpc(emu, "getIndexerSlot", []),
+  getIndexerHealth: (emu) => rpc(emu, "getIndexerHealth", []),
   sendBundle: (emu) =>
     Effect.flatMap(
       Effect.promise(() => tipped),

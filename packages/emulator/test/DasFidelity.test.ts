@@ -5,8 +5,10 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { address, getAddressEncoder, getProgramDerivedAddress, getU64Encoder } from "@solana/kit"
+import * as Json from "@solfx/core/Json"
 import * as Effect from "effect/Effect"
 import * as DigitalAssets from "../src/areas/DigitalAssets.js"
+import * as Dataset from "../src/Dataset.js"
 import * as Emulator from "../src/Emulator.js"
 import { rpc } from "./support/Http.js"
 
@@ -22,6 +24,21 @@ const leafAssetId = async (tree: string, leafIndex: number) => {
 }
 
 describe("DAS fidelity", () => {
+  it("an asset's text, written directly on the hot path, is its value's JSON, u64s exact", () => {
+    const dataset = Dataset.make(5, { "das.authorityAssets": 1200 })
+    for (const authority of [DigitalAssets.sampleAuthority(dataset), DigitalAssets.bigAuthority(dataset)]) {
+      // 1,200 assets: every interface, compressed or not, delegated, frozen, with a u64 supply or not.
+      for (let i = 0; i < 1200; i++) {
+        expect(DigitalAssets.assetText(dataset, authority, i)).toBe(
+          Json.stringify(DigitalAssets.assetJson(dataset, authority, i))
+        )
+      }
+    }
+    expect(DigitalAssets.assetText(dataset, DigitalAssets.sampleAuthority(dataset), 7)).toMatch(
+      /"print_max_supply":\d{19},/
+    )
+  })
+
   it.scopedLive("an authority, owner, mint or asset the dataset does not hold has nothing (total 0)", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed: 9 })

@@ -3,27 +3,12 @@
  * that knows only the spec would: field names, limits, pagination, proofs, caching.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { keccak_256 } from "@noble/hashes/sha3.js"
-import { decodeBase58 } from "@solfx/core/Primitives"
 import * as Effect from "effect/Effect"
 import * as Emulator from "../src/Emulator.js"
 import { post, rpc } from "./support/Http.js"
+import { verifies } from "./support/MerkleCheck.js"
 
 const start = (options: Emulator.Options = {}) => Emulator.make({ seed: 3, ...options })
-
-/** The spec's verification (REAL-WORLD §14), written out here so it does not share the SDK's code. */
-const verifies = (p: { root: string; leaf: string; node_index: number; proof: Array<string> }) => {
-  let node = decodeBase58(p.leaf)!
-  let index = p.node_index - 2 ** p.proof.length
-  for (const sibling of p.proof.map((s) => decodeBase58(s)!)) {
-    const pair = new Uint8Array(64)
-    pair.set(index % 2 === 0 ? node : sibling, 0)
-    pair.set(index % 2 === 0 ? sibling : node, 32)
-    node = keccak_256(pair)
-    index = Math.floor(index / 2)
-  }
-  return Buffer.from(node).equals(Buffer.from(decodeBase58(p.root)!))
-}
 
 describe("digital-assets area (raw JSON-RPC)", () => {
   it.scopedLive("getAssetsByAuthority answers the spec's list wrapper and asset fields", () =>

@@ -18,13 +18,27 @@ describe("Wire", () => {
     expect(JSON.parse(Wire.stringify(nested))).toEqual({ outer: { inner: [1] }, n: 3 })
   })
 
+  it("encodes the same JSON as bytes, raw bytes copied in", () => {
+    const items = Wire.utf8("[{\"name\":\"é\"},2]")
+    const value = { supply: 2n ** 64n - 1n, items: new Wire.Raw(items), text: Wire.rawArray(["3"]), s: "ü" }
+    const bytes = Wire.encode(value)
+    expect(Buffer.from(bytes).toString("utf8")).toBe(Wire.stringify(value))
+    expect(JSON.parse(Wire.stringify(value))).toEqual({
+      supply: 18446744073709552000,
+      items: [{ name: "é" }, 2],
+      text: [3],
+      s: "ü"
+    })
+    expect(Buffer.from(Wire.encode({ a: 1 })).toString("utf8")).toBe("{\"a\":1}")
+  })
+
   it("keeps at most its bound, the least recently used going first", () => {
     const cache = Wire.makeCache(10)
     let made = 0
     const get = (key: string) =>
       cache.get(key, () => {
         made++
-        return key.repeat(4)
+        return Wire.utf8(key.repeat(4))
       })
     get("a")
     get("b")
@@ -37,6 +51,7 @@ describe("Wire", () => {
     expect(made).toBe(3)
     get("b")
     expect(made).toBe(4)
-    expect(Wire.makeCache(0).get("k", () => "text")).toBe("text")
+    const bytes = Wire.utf8("text")
+    expect(Wire.makeCache(0).get("k", () => bytes)).toBe(bytes)
   })
 })

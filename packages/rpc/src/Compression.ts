@@ -1,5 +1,8 @@
 /**
- * The compression (ZK, Photon) methods of spec §4.2 as a service.
+ * The compression (ZK, Photon) methods of spec §4.2 as a service, with the V2 and
+ * indexer methods that stateless.js 0.23 calls by default (getCompressedTokenAccountsByOwnerV2,
+ * getMultipleCompressedAccountsV2, getValidityProofV2, getTransactionWithCompressionInfoV2,
+ * getCompressionSignaturesForOwner, getIndexerSlot, getIndexerHealth).
  *
  * Every method validates its params before any request, calls the JSON-RPC transport
  * and decodes `{ context: { slot }, value }` (the transaction method returns the
@@ -19,16 +22,18 @@
  * @since 0.1.0
  */
 import type { CompressedTokenAccount, TokenBalance, TokenHolder } from "@solfx/core/CompressedAccount"
+import type * as V2 from "@solfx/core/CompressedAccountV2"
 import * as Request from "@solfx/core/CompressionRequest"
 import type { CompressionSignature, NonVotingSignature } from "@solfx/core/CompressionSignature"
 import type { TransactionWithCompressionInfo } from "@solfx/core/CompressionTransaction"
+import type { TransactionWithCompressionInfoV2 } from "@solfx/core/CompressionTransactionV2"
 import type * as Endpoint from "@solfx/core/Endpoint"
 import * as Endpoints from "@solfx/core/Endpoints"
 import type { ApiError, InvalidRequest } from "@solfx/core/Errors"
 import * as Pagination from "@solfx/core/Pagination"
 import type { CursorPage, WithContext } from "@solfx/core/SlotContext"
 import type { ValidityProof } from "@solfx/core/ValidityProof"
-import * as Credits from "@solfx/http/Credits"
+import type { ValidityProofV2 } from "@solfx/core/ValidityProofV2"
 import * as Derive from "@solfx/http/Derive"
 import { HttpTransport } from "@solfx/http/HttpTransport"
 import * as Context from "effect/Context"
@@ -134,6 +139,49 @@ export interface CompressionShape {
   readonly getTransactionWithCompressionInfo: (
     params: Request.TransactionWithCompressionInfoParams
   ) => Effect.Effect<TransactionWithCompressionInfo, CompressionError>
+
+  /** Signatures of the transactions that touched the owner's compressed accounts, newest first. */
+  readonly getCompressionSignaturesForOwner: (
+    params: Request.SignaturesForOwnerParams
+  ) => Effect.Effect<WithContext<CursorPage<CompressionSignature>>, CompressionError>
+  readonly getCompressionSignaturesForOwnerStream: (
+    params: Request.SignaturesForOwnerParams
+  ) => Stream.Stream<CompressionSignature, CompressionError>
+  readonly getCompressionSignaturesForOwnerPages: (
+    params: Request.SignaturesForOwnerParams
+  ) => Stream.Stream<SlotPage<CompressionSignature>, CompressionError>
+
+  /** V2: the owner's compressed token accounts, each with its `merkleContext` and `proveByIndex`. */
+  readonly getCompressedTokenAccountsByOwnerV2: (
+    params: Request.TokenAccountsByOwnerParams
+  ) => Effect.Effect<WithContext<CursorPage<V2.CompressedTokenAccountV2>>, CompressionError>
+  readonly getCompressedTokenAccountsByOwnerV2Stream: (
+    params: Request.TokenAccountsByOwnerParams
+  ) => Stream.Stream<V2.CompressedTokenAccountV2, CompressionError>
+  readonly getCompressedTokenAccountsByOwnerV2Pages: (
+    params: Request.TokenAccountsByOwnerParams
+  ) => Stream.Stream<SlotPage<V2.CompressedTokenAccountV2>, CompressionError>
+
+  /** V2: accounts by `hashes` or `addresses` (at most 1000), in request order, `null` for an unknown one. */
+  readonly getMultipleCompressedAccountsV2: (
+    params: V2.MultipleCompressedAccountsParams
+  ) => Effect.Effect<typeof V2.MultipleAccountsV2Result.Type, CompressionError>
+
+  /** V2: a validity proof, one entry per account hash and per new address. */
+  readonly getValidityProofV2: (
+    params: Request.ValidityProofParams
+  ) => Effect.Effect<WithContext<ValidityProofV2>, CompressionError>
+
+  /** V2: a transaction with the V2 accounts it closed and opened. */
+  readonly getTransactionWithCompressionInfoV2: (
+    params: Request.TransactionWithCompressionInfoParams
+  ) => Effect.Effect<TransactionWithCompressionInfoV2, CompressionError>
+
+  /** The last slot the indexer has processed. */
+  readonly getIndexerSlot: () => Effect.Effect<number, CompressionError>
+
+  /** `"ok"` on a healthy indexer (`IndexerStatus.HEALTHY`); an unhealthy one answers an error. */
+  readonly getIndexerHealth: () => Effect.Effect<string, CompressionError>
 }
 
 /**
@@ -152,22 +200,13 @@ export interface CompressionShape {
 export class Compression extends Context.Tag("@solfx/rpc/Compression")<Compression, CompressionShape>() {}
 
 /**
- * The default credits per request: `CompressionRequest.DEFAULT_CREDITS`, the table the
- * emulator bills too (the spec gives no cost for these methods).
- *
- * @since 0.1.0
- * @category models
- */
-export const defaultCosts: Credits.CostTable<Request.CompressionMethod> = Request.DEFAULT_CREDITS
-
-/**
- * Options of the service: the credit cost table used for the `solfx.credits` estimate.
+ * Options of the service: a caller's own credit prices for the `solfx.credits` estimate.
  *
  * @since 0.1.0
  * @category models
  */
 export interface Options {
-  /** Credits per request, overriding `defaultCosts` method by method. */
+  /** Credits per request, method by method, instead of the entry's `cost` in `Endpoints`. */
   readonly costs?: Partial<Record<Request.CompressionMethod, number | undefined>> | undefined
 }
 
@@ -181,9 +220,8 @@ export interface Options {
 export const make = (options: Options = {}): Effect.Effect<CompressionShape, never, HttpTransport> =>
   Effect.gen(function*() {
     const transport = yield* HttpTransport
-    const costs = Credits.withOverrides(defaultCosts, options.costs)
     const derive = <P, A, Item, PI>(entry: Endpoint.Rpc<P, A, Item, PI>) =>
-      Derive.fromTransport(transport, entry, { credits: costs[entry.name as Request.CompressionMethod] })
+      Derive.fromTransport(transport, entry, { credits: options.costs?.[entry.name as Request.CompressionMethod] })
 
     /** A cursor-paged method: the call, and its pages with the slot each was read at. */
     const paged = <P, Item, PI>(entry: Endpoint.Rpc<P, WithContext<CursorPage<Item>>, Item, PI>) => {
@@ -203,6 +241,13 @@ export const make = (options: Options = {}): Effect.Effect<CompressionShape, nev
     const nonVoting = derive(Endpoints.getLatestNonVotingSignatures)
     const proof = derive(Endpoints.getValidityProof)
     const transaction = derive(Endpoints.getTransactionWithCompressionInfo)
+    const forOwner = paged(Endpoints.getCompressionSignaturesForOwner)
+    const accountsV2 = paged(Endpoints.getCompressedTokenAccountsByOwnerV2)
+    const multipleV2 = derive(Endpoints.getMultipleCompressedAccountsV2)
+    const proofV2 = derive(Endpoints.getValidityProofV2)
+    const transactionV2 = derive(Endpoints.getTransactionWithCompressionInfoV2)
+    const indexerSlot = derive(Endpoints.getIndexerSlot)
+    const indexerHealth = derive(Endpoints.getIndexerHealth)
 
     return Compression.of({
       getCompressionSignaturesForAddress: forAddress.run,
@@ -222,7 +267,18 @@ export const make = (options: Options = {}): Effect.Effect<CompressionShape, nev
       getCompressionSignaturesForTokenOwner: forTokenOwner.run,
       getCompressionSignaturesForTokenOwnerStream: forTokenOwner.items,
       getCompressionSignaturesForTokenOwnerPages: forTokenOwner.pages,
-      getTransactionWithCompressionInfo: transaction.call
+      getTransactionWithCompressionInfo: transaction.call,
+      getCompressionSignaturesForOwner: forOwner.run,
+      getCompressionSignaturesForOwnerStream: forOwner.items,
+      getCompressionSignaturesForOwnerPages: forOwner.pages,
+      getCompressedTokenAccountsByOwnerV2: accountsV2.run,
+      getCompressedTokenAccountsByOwnerV2Stream: accountsV2.items,
+      getCompressedTokenAccountsByOwnerV2Pages: accountsV2.pages,
+      getMultipleCompressedAccountsV2: multipleV2.call,
+      getValidityProofV2: proofV2.call,
+      getTransactionWithCompressionInfoV2: transactionV2.call,
+      getIndexerSlot: () => indexerSlot.call([]),
+      getIndexerHealth: () => indexerHealth.call([])
     })
   })
 

@@ -1,35 +1,43 @@
 /**
- * The digital-asset (DAS) methods of spec §4.2: token accounts, assets by
- * authority, asset signatures and Merkle proofs. Every paged method also
- * comes as a lazy Stream of items and a Stream of pages whose `next` position
- * resumes a job; proof batches take any number of ids and can be verified locally.
+ * The digital-asset (DAS) methods: spec §4.2's token accounts, assets by authority,
+ * asset signatures and Merkle proofs, and the read API real clients call by default
+ * (getAsset, getAssetBatch, getAssetProof, assets by owner, group and creator,
+ * searchAssets, getNftEditions). Every paged method also comes as a lazy Stream of
+ * items and a Stream of pages whose `next` position resumes a job; batches take any
+ * number of ids, and proofs can be verified locally.
  *
  * @example
  * const das = yield* DigitalAssets.DigitalAssets
  * const page = yield* das.getAssetsByAuthority({ authorityAddress, page: 1, limit: 1000 })
  * const all = yield* das.getAssetsByAuthorityStream({ authorityAddress }, { concurrency: 4 }).pipe(Stream.runCollect)
  * const proofs = yield* das.getAssetProofBatchVerified(assetIds)
+ * const mine = yield* das.getAssetsByOwnerStream({ ownerAddress }).pipe(Stream.take(10), Stream.runCollect)
  * @since 0.1.0
  */
 import * as AssetProof from "@solfx/core/AssetProof"
+import type * as AssetQuery from "@solfx/core/AssetQuery"
+import type * as AssetSearch from "@solfx/core/AssetSearch"
 import * as AssetSignature from "@solfx/core/AssetSignature"
 import * as DasParams from "@solfx/core/DasParams"
 import * as Decode from "@solfx/core/Decode"
 import type * as DigitalAsset from "@solfx/core/DigitalAsset"
 import * as Endpoint from "@solfx/core/Endpoint"
 import * as Endpoints from "@solfx/core/Endpoints"
-import { type ApiError, InvalidProof, InvalidRequest } from "@solfx/core/Errors"
+import { type ApiError, DecodeError, InvalidProof, InvalidRequest } from "@solfx/core/Errors"
 import * as MerkleProof from "@solfx/core/MerkleProof"
+import type * as NftEdition from "@solfx/core/NftEdition"
 import * as Pagination from "@solfx/core/Pagination"
 import { Address } from "@solfx/core/Primitives"
 import * as TokenAccount from "@solfx/core/TokenAccount"
-import * as Credits from "@solfx/http/Credits"
 import * as Derive from "@solfx/http/Derive"
 import { HttpTransport } from "@solfx/http/HttpTransport"
+import type * as Arr from "effect/Array"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Request from "effect/Request"
+import * as RequestResolver from "effect/RequestResolver"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 
@@ -39,30 +47,27 @@ import * as Stream from "effect/Stream"
  * @since 0.1.0
  * @category models
  */
-export type Operation = "getTokenAccounts" | "getAssetsByAuthority" | "getSignaturesForAsset" | "getAssetProofBatch"
+export type Operation =
+  | "getTokenAccounts"
+  | "getAssetsByAuthority"
+  | "getSignaturesForAsset"
+  | "getAssetProofBatch"
+  | "getAsset"
+  | "getAssetBatch"
+  | "getAssetsByOwner"
+  | "getAssetsByGroup"
+  | "getAssetsByCreator"
+  | "searchAssets"
+  | "getNftEditions"
 
 /**
- * The default credits per request (the spec gives none; 10 is what the real
- * service's public price list bills for a DAS call).
- *
- * @since 0.1.0
- * @category models
- */
-export const defaultCosts: Credits.CostTable<Operation> = {
-  getTokenAccounts: Endpoints.getTokenAccounts.cost.credits,
-  getAssetsByAuthority: Endpoints.getAssetsByAuthority.cost.credits,
-  getSignaturesForAsset: Endpoints.getSignaturesForAsset.cost.credits,
-  getAssetProofBatch: Endpoints.getAssetProofBatch.cost.credits
-}
-
-/**
- * Options of the service: the credit cost table used for the `solfx.credits` estimate.
+ * Options of the service: a caller's own credit prices for the `solfx.credits` estimate.
  *
  * @since 0.1.0
  * @category models
  */
 export interface Options {
-  /** Credits per request for the `solfx.credits` estimate (area `das`), overriding `defaultCosts`. */
+  /** Credits per request (area `das`), method by method, instead of the entry's `cost` in `Endpoints`. */
   readonly costs?: Partial<Record<Operation, number | undefined>> | undefined
 }
 
@@ -111,7 +116,26 @@ export interface BatchOptions {
  */
 export type ProofMap = ReadonlyMap<string, Option.Option<AssetProof.AssetProof>>
 
+/**
+ * Assets in the order their ids were given; `Option.none()` for an id the service does not know.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type AssetBatch = ReadonlyArray<Option.Option<DigitalAsset.DigitalAsset>>
+
 type StreamParams<I> = Omit<I, "page" | "cursor" | "before" | "after">
+
+/** A DAS list method: one page, every item lazily, and pages with their resume position. */
+type Listing<I, L> = (params: I) => Effect.Effect<L, ApiError | InvalidRequest>
+type ListStream<I, Item> = (
+  params: StreamParams<I>,
+  options?: StreamOptions
+) => Stream.Stream<Item, ApiError | InvalidRequest>
+type ListPages<I, Item> = (
+  params: StreamParams<I>,
+  options?: StreamOptions
+) => Stream.Stream<Pagination.Page<Item, Position>, ApiError | InvalidRequest>
 
 /**
  * The DAS methods, the paged ones also as Streams of items and of pages.
@@ -172,6 +196,45 @@ export interface DigitalAssetsShape {
     ids: ReadonlyArray<string>,
     options?: BatchOptions
   ) => Effect.Effect<ProofMap, ApiError | InvalidRequest | InvalidProof>
+  /** One asset by id; an unknown id fails with the service's error. */
+  readonly getAsset: (
+    params: AssetQuery.GetAssetInput
+  ) => Effect.Effect<DigitalAsset.DigitalAsset, ApiError | InvalidRequest>
+  /** Assets of any number of ids, chunked into requests of `batchSize` ids; in order, `Option.none()` where unknown. */
+  readonly getAssetBatch: (
+    params: { readonly ids: ReadonlyArray<string>; readonly options?: AssetQuery.GetAssetInput["options"] },
+    options?: BatchOptions
+  ) => Effect.Effect<AssetBatch, ApiError | InvalidRequest>
+  /**
+   * The proof of one asset, `Option.none()` if the service has none. Calls run together
+   * (`Effect.forEach(ids, f, { batching: true })`) are sent as getAssetProofBatch
+   * requests of at most 1000 ids.
+   */
+  readonly getAssetProof: (
+    params: AssetQuery.GetAssetProofInput
+  ) => Effect.Effect<Option.Option<AssetProof.AssetProof>, ApiError | InvalidRequest>
+  /** One page of the assets an owner holds. */
+  readonly getAssetsByOwner: Listing<AssetQuery.GetAssetsByOwnerInput, DigitalAsset.DigitalAssetList>
+  /** Every asset of an owner, lazily, in the requested sort order. */
+  readonly getAssetsByOwnerStream: ListStream<AssetQuery.GetAssetsByOwnerInput, DigitalAsset.DigitalAsset>
+  /** Pages of an owner's assets, each with the position that resumes after it. */
+  readonly getAssetsByOwnerPages: ListPages<AssetQuery.GetAssetsByOwnerInput, DigitalAsset.DigitalAsset>
+  /** One page of the assets of a group (`groupKey: "collection"`, `groupValue`). */
+  readonly getAssetsByGroup: Listing<AssetQuery.GetAssetsByGroupInput, DigitalAsset.DigitalAssetList>
+  readonly getAssetsByGroupStream: ListStream<AssetQuery.GetAssetsByGroupInput, DigitalAsset.DigitalAsset>
+  readonly getAssetsByGroupPages: ListPages<AssetQuery.GetAssetsByGroupInput, DigitalAsset.DigitalAsset>
+  /** One page of the assets a creator is listed on. */
+  readonly getAssetsByCreator: Listing<AssetQuery.GetAssetsByCreatorInput, DigitalAsset.DigitalAssetList>
+  readonly getAssetsByCreatorStream: ListStream<AssetQuery.GetAssetsByCreatorInput, DigitalAsset.DigitalAsset>
+  readonly getAssetsByCreatorPages: ListPages<AssetQuery.GetAssetsByCreatorInput, DigitalAsset.DigitalAsset>
+  /** One page of the assets matching every filter given. */
+  readonly searchAssets: Listing<AssetSearch.SearchAssetsInput, DigitalAsset.DigitalAssetList>
+  readonly searchAssetsStream: ListStream<AssetSearch.SearchAssetsInput, DigitalAsset.DigitalAsset>
+  readonly searchAssetsPages: ListPages<AssetSearch.SearchAssetsInput, DigitalAsset.DigitalAsset>
+  /** One page of the print editions of a master edition. */
+  readonly getNftEditions: Listing<NftEdition.GetNftEditionsInput, NftEdition.NftEditionList>
+  readonly getNftEditionsStream: ListStream<NftEdition.GetNftEditionsInput, NftEdition.NftEdition>
+  readonly getNftEditionsPages: ListPages<NftEdition.GetNftEditionsInput, NftEdition.NftEdition>
 }
 
 /**
@@ -219,6 +282,15 @@ const BatchOptionsSchema = Schema.Struct({
 
 const Ids = Schema.Array(Address)
 
+const AssetBatchParams = Schema.Struct({ ids: Ids, options: Schema.optional(DasParams.AssetDisplayOptions) })
+
+/** One asset's proof, a `Request` so that concurrent calls are sent as one getAssetProofBatch. */
+class GetAssetProof extends Request.TaggedClass("GetAssetProof")<
+  Option.Option<AssetProof.AssetProof>,
+  ApiError,
+  { readonly id: string }
+> {}
+
 const PAGING_KEYS = ["page", "cursor", "before", "after"] as const
 
 /** The stream controls pagination: a caller's own paging field would fight it. */
@@ -245,13 +317,13 @@ const byCursor = <P, A extends { readonly cursor?: string | null | undefined }, 
 export const make = (options: Options = {}): Effect.Effect<DigitalAssetsShape, never, HttpTransport> =>
   Effect.gen(function*() {
     const transport = yield* HttpTransport
-    const costs = Credits.withOverrides(defaultCosts, options.costs)
     const derive = <P, A, Item, PI>(entry: Endpoint.Rpc<P, A, Item, PI>) =>
-      Derive.fromTransport(transport, entry, { credits: costs[entry.name as Operation] })
+      Derive.fromTransport(transport, entry, { credits: options.costs?.[entry.name as Operation] })
     const redact = transport.redactor.redact
     const validateStreamOptions = Decode.validateInput(StreamOptionsSchema, "options", redact)
     const validateBatchOptions = Decode.validateInput(BatchOptionsSchema, "options", redact)
     const validateIds = Decode.validateInput(Ids, "ids", redact)
+    const validateAssetBatch = Decode.validateInput(AssetBatchParams, "", redact)
 
     /** A DAS list: numbered pages (page 1 alone, then `concurrency` at a time, in order) or by cursor. */
     const listing = <P, A extends { readonly cursor?: string | null | undefined }, Item, PI>(
@@ -291,7 +363,51 @@ export const make = (options: Options = {}): Effect.Effect<DigitalAssetsShape, n
     const tokenAccounts = listing(Endpoints.getTokenAccounts, (l) => l.token_accounts)
     const assets = listing(Endpoints.getAssetsByAuthority, (l) => l.items)
     const signatures = listing(Endpoints.getSignaturesForAsset, (l) => l.items)
+    const owned = listing(Endpoints.getAssetsByOwner, (l) => l.items)
+    const grouped = listing(Endpoints.getAssetsByGroup, (l) => l.items)
+    const created = listing(Endpoints.getAssetsByCreator, (l) => l.items)
+    const search = listing(Endpoints.searchAssets, (l) => l.items)
+    const editions = listing(Endpoints.getNftEditions, (l) => l.editions)
     const proofs = derive(Endpoints.getAssetProofBatch)
+    const asset = derive(Endpoints.getAsset)
+    const assetBatch = derive(Endpoints.getAssetBatch)
+
+    const getAssetBatch: DigitalAssetsShape["getAssetBatch"] = (params, batch) =>
+      Effect.gen(function*() {
+        const { ids, options: display } = yield* validateAssetBatch(params)
+        const opts = yield* validateBatchOptions(batch ?? {})
+        const results = yield* assetBatch.batch(ids, display === undefined ? {} : { options: display }, {
+          size: opts.batchSize,
+          concurrency: opts.concurrency
+        })
+        const out: Array<Option.Option<DigitalAsset.DigitalAsset>> = []
+        for (const { items, result } of results) {
+          if (result.length !== items.length) {
+            return yield* new DecodeError({
+              operation: Endpoints.getAssetBatch.name,
+              path: "$",
+              expected: `one entry per requested id (${items.length}), got ${result.length}`
+            })
+          }
+          for (const a of result) out.push(Option.fromNullable(a))
+        }
+        return out
+      })
+
+    // Effect's request batching: the calls of one batched step arrive here together.
+    const proofResolver = RequestResolver.makeBatched((requests: Arr.NonEmptyArray<GetAssetProof>) =>
+      proofs.batch([...new Set(requests.map((r) => r.id))]).pipe(
+        Effect.flatMap((results) => {
+          const found = new Map<string, AssetProof.AssetProof | null>()
+          for (const { items, result } of results) for (const id of items) found.set(id, result[id] ?? null)
+          return Effect.forEach(requests, (r) => Request.succeed(r, Option.fromNullable(found.get(r.id))), {
+            discard: true
+          })
+        }),
+        Effect.catchAll((error) => Effect.forEach(requests, (r) => Request.fail(r, error), { discard: true }))
+      )
+    )
+    const validateProof = Decode.validateInput(Endpoints.getAssetProof.params, "", redact)
 
     const getAssetProofBatch = (ids: ReadonlyArray<string>, batch?: BatchOptions) =>
       Effect.gen(function*() {
@@ -326,12 +442,31 @@ export const make = (options: Options = {}): Effect.Effect<DigitalAssetsShape, n
       getSignaturesForAssetPages: signatures.pages,
       getSignaturesForAssetStream: signatures.stream,
       getAssetProofBatch,
-      getAssetProofBatchVerified: (ids, batch) => Effect.flatMap(getAssetProofBatch(ids, batch), verifyAll)
+      getAssetProofBatchVerified: (ids, batch) => Effect.flatMap(getAssetProofBatch(ids, batch), verifyAll),
+      getAsset: asset.call,
+      getAssetBatch,
+      getAssetProof: (params) =>
+        Effect.flatMap(validateProof(params), ({ id }) => Effect.request(new GetAssetProof({ id }), proofResolver)),
+      getAssetsByOwner: owned.call,
+      getAssetsByOwnerStream: owned.stream,
+      getAssetsByOwnerPages: owned.pages,
+      getAssetsByGroup: grouped.call,
+      getAssetsByGroupStream: grouped.stream,
+      getAssetsByGroupPages: grouped.pages,
+      getAssetsByCreator: created.call,
+      getAssetsByCreatorStream: created.stream,
+      getAssetsByCreatorPages: created.pages,
+      searchAssets: search.call,
+      searchAssetsStream: search.stream,
+      searchAssetsPages: search.pages,
+      getNftEditions: editions.call,
+      getNftEditionsStream: editions.stream,
+      getNftEditionsPages: editions.pages
     })
   })
 
 /**
- * The service with the default cost table. Requires `HttpTransport`.
+ * The service, with the costs of the endpoint table. Requires `HttpTransport`.
  *
  * @since 0.1.0
  * @category layers

@@ -21,6 +21,20 @@ const sig = (seed: number) => encodeBase58(bytes(64, seed))
 const MINT = addr(1)
 const OWNER = addr(2)
 const TREE = addr(3)
+/** A BN254 field element: 32 bytes whose first is below the modulus's 0x30. */
+const hashOf = (seed: number) => encodeBase58(bytes(32, seed % 32))
+const accountV2 = (seed: number) => ({
+  hash: hashOf(seed),
+  address: null,
+  data: null,
+  owner: OWNER,
+  lamports: 0,
+  leafIndex: 3,
+  seq: null,
+  slotCreated: 7,
+  proveByIndex: true,
+  merkleContext: { treeType: 3, tree: TREE, queue: addr(4), cpiContext: null }
+})
 
 type Body = { readonly id: string; readonly method: string; readonly params: Record<string, unknown> }
 const bodyOf = (req: HttpTesting.RecordedRequest) => req.body as Body
@@ -313,5 +327,87 @@ describe("Compression (unit)", () => {
     }).pipe(provide(
       (req) => reply(req, { context: { slot: 1 }, value: { items: [], cursor: null } }),
       { costs: { getCompressionSignaturesForAddress: 7 } }
+    )))
+  it.effect("V2 and indexer methods: their names on the wire, V2 shapes decoded, `[]` for the indexer", () =>
+    Effect.gen(function*() {
+      const compression = yield* Compression.Compression
+      const page = yield* compression.getCompressedTokenAccountsByOwnerV2({ owner: OWNER, limit: 5 })
+      expect(page.value.items[0]!.account.merkleContext.tree).toBe(TREE)
+      expect(page.value.items[0]!.tokenData.amount).toBe(2n ** 60n)
+      const many = yield* compression.getMultipleCompressedAccountsV2({ hashes: [hashOf(9), hashOf(10)] })
+      expect(many.value.items.map((a) => a?.proveByIndex ?? null)).toEqual([true, null])
+      const proof = yield* compression.getValidityProofV2({ hashes: [hashOf(9)] })
+      expect(proof.value.compressedProof).toBeNull()
+      expect(yield* compression.getIndexerSlot()).toBe(4242)
+      expect(yield* compression.getIndexerHealth()).toBe("ok")
+      const sigs = yield* Stream.runCollect(compression.getCompressionSignaturesForOwnerStream({ owner: OWNER }))
+      expect(Chunk.size(sigs)).toBe(0)
+      const sent = (yield* (yield* HttpTesting.RequestLog).requests).map((r) => [bodyOf(r).method, bodyOf(r).params])
+      expect(sent).toEqual([
+        ["getCompressedTokenAccountsByOwnerV2", { owner: OWNER, limit: 5 }],
+        ["getMultipleCompressedAccountsV2", { hashes: [hashOf(9), hashOf(10)] }],
+        ["getValidityProofV2", { hashes: [hashOf(9)] }],
+        ["getIndexerSlot", []],
+        ["getIndexerHealth", []],
+        ["getCompressionSignaturesForOwner", { owner: OWNER, limit: 1000 }]
+      ])
+    }).pipe(provide((req) => {
+      const { method } = bodyOf(req)
+      const ctx = (value: unknown) => reply(req, { context: { slot: 9 }, value })
+      switch (method) {
+        case "getCompressedTokenAccountsByOwnerV2":
+          return ctx({
+            items: [{
+              account: accountV2(9),
+              tokenData: {
+                mint: MINT,
+                owner: OWNER,
+                amount: 2n ** 60n,
+                delegate: null,
+                state: "initialized",
+                tlv: null
+              }
+            }],
+            cursor: null
+          })
+        case "getMultipleCompressedAccountsV2":
+          return ctx({ items: [accountV2(9), null] })
+        case "getValidityProofV2":
+          return ctx({
+            compressedProof: null,
+            accounts: [{
+              hash: hashOf(9),
+              root: hashOf(11),
+              rootIndex: { rootIndex: 0, proveByIndex: true },
+              leafIndex: 3,
+              merkleContext: accountV2(9).merkleContext
+            }],
+            addresses: []
+          })
+        case "getIndexerSlot":
+          return reply(req, 4242)
+        case "getIndexerHealth":
+          return reply(req, "ok")
+        default:
+          return ctx({ items: [], cursor: null })
+      }
+    })))
+
+  it.effect("V2 bad input sends nothing; a V2 proof costs the table's 100 credits", () =>
+    Effect.gen(function*() {
+      const compression = yield* Compression.Compression
+      const both = yield* Effect.flip(
+        compression.getMultipleCompressedAccountsV2({ hashes: [hashOf(9)], addresses: [OWNER] })
+      )
+      expect(both).toMatchObject({ _tag: "InvalidRequest", field: "addresses" })
+      const none = yield* Effect.flip(compression.getValidityProofV2({}))
+      expect(none).toMatchObject({ _tag: "InvalidRequest", field: "hashes" })
+      expect(yield* (yield* HttpTesting.RequestLog).count).toBe(0)
+      const counter = Credits.forMethod("photon", "getValidityProofV2")
+      const before = (yield* Metric.value(counter)).count
+      yield* compression.getValidityProofV2({ hashes: [hashOf(9)] })
+      expect((yield* Metric.value(counter)).count - before).toBe(100)
+    }).pipe(provide((req) =>
+      reply(req, { context: { slot: 1 }, value: { compressedProof: null, accounts: [], addresses: [] } })
     )))
 })

@@ -285,3 +285,144 @@ describe("DigitalAssets (unit)", () => {
       expect((yield* Metric.value(counter)).count - before).toBe(21)
     }))
 })
+
+describe("DigitalAssets read API (unit)", () => {
+  const ownerPages = (total: number): HttpTesting.Handler => (req, index) =>
+    methodOf(req) === "getAssetsByOwner"
+      ? assetPages(total)(req, index)
+      : HttpTesting.rpcError(req, -32601, "Method not found")
+
+  it.effect("each method sends its own name and the params as given", () =>
+    Effect.gen(function*() {
+      const list = (req: HttpTesting.RecordedRequest) =>
+        methodOf(req) === "getAsset"
+          ? HttpTesting.rpcResult(req, asset(0))
+          : HttpTesting.rpcResult(req, { total: 1, limit: 10, page: 1, items: [asset(0)] })
+      const calls: Array<[string, (das: DigitalAssets.DigitalAssetsShape) => Effect.Effect<unknown, any>, unknown]> = [
+        ["getAsset", (das) => das.getAsset({ id: OWNER, options: { showFungible: true } }), {
+          id: OWNER,
+          options: { showFungible: true }
+        }],
+        ["getAssetsByOwner", (das) => das.getAssetsByOwner({ ownerAddress: OWNER, page: 2, limit: 10 }), {
+          ownerAddress: OWNER,
+          page: 2,
+          limit: 10
+        }],
+        [
+          "getAssetsByGroup",
+          (das) => das.getAssetsByGroup({ groupKey: "collection", groupValue: AUTHORITY, limit: 10 }),
+          { groupKey: "collection", groupValue: AUTHORITY, limit: 10 }
+        ],
+        [
+          "getAssetsByCreator",
+          (das) => das.getAssetsByCreator({ creatorAddress: AUTHORITY, onlyVerified: true }),
+          { creatorAddress: AUTHORITY, onlyVerified: true }
+        ],
+        [
+          "searchAssets",
+          (das) =>
+            das.searchAssets({ ownerAddress: OWNER, compressed: true, grouping: ["collection", AUTHORITY], limit: 10 }),
+          { ownerAddress: OWNER, compressed: true, grouping: ["collection", AUTHORITY], limit: 10 }
+        ]
+      ]
+      for (const [method, call, sent] of calls) {
+        const r = yield* run(list, call)
+        expect([method, r.exit._tag]).toEqual([method, "Success"])
+        expect(methodOf(r.requests[0]!)).toBe(method)
+        expect(params(r.requests[0]!)).toEqual(sent)
+      }
+    }))
+
+  it.effect("bad input fails with InvalidRequest naming the field, and sends nothing", () =>
+    Effect.gen(function*() {
+      const never: HttpTesting.Handler = (req) => HttpTesting.rpcResult(req, {})
+      const cases: Array<[(das: DigitalAssets.DigitalAssetsShape) => Effect.Effect<unknown, any>, string]> = [
+        [(das) => das.getAsset({ id: "nope" }), "id"],
+        [(das) => das.getAssetBatch({ ids: [OWNER, "bad"] }), "ids[1]"],
+        [(das) => das.getAssetBatch({ ids: [OWNER] }, { batchSize: 0 }), "options.batchSize"],
+        [(das) => das.getAssetProof({ id: "0" }), "id"],
+        [(das) => das.getAssetsByOwner({ ownerAddress: OWNER, limit: 1001 }), "limit"],
+        [(das) => das.searchAssets({ ownerAddress: OWNER, interface: "Nope" as any }), "interface"],
+        [(das) => Stream.runDrain(das.getAssetsByOwnerStream({ ownerAddress: OWNER, page: 3 } as any)), "page"],
+        [(das) => Stream.runDrain(das.searchAssetsStream({ ownerAddress: "x" })), "ownerAddress"]
+      ]
+      for (const [call, field] of cases) {
+        const r = yield* run(never, call)
+        expect([field, failure(r.exit)?._tag, failure(r.exit)?.field]).toEqual([field, "InvalidRequest", field])
+        expect(r.count).toBe(0)
+      }
+    }))
+
+  it.effect("getAssetsByOwnerStream: page 1, then the rest in parallel, in order, each asset once", () =>
+    Effect.gen(function*() {
+      const r = yield* run(
+        ownerPages(2345),
+        (das) => Stream.runCollect(das.getAssetsByOwnerStream({ ownerAddress: OWNER, limit: 100 }, { concurrency: 8 }))
+      )
+      const ids = r.exit._tag === "Success" ? Chunk.toReadonlyArray(r.exit.value).map((a) => a.id) : []
+      expect(ids).toEqual(Array.from({ length: 2345 }, (_, i) => addr(5000 + i)))
+      expect(r.count).toBe(24)
+      expect(r.requests.every((q) => methodOf(q) === "getAssetsByOwner")).toBe(true)
+    }))
+
+  it.effect("getAssetBatch chunks by the table's rule, keeps order, and an unknown id is none in its place", () =>
+    Effect.gen(function*() {
+      const ids = Array.from({ length: 2500 }, (_, i) => addr(5000 + i))
+      const handler: HttpTesting.Handler = (req) =>
+        HttpTesting.rpcResult(
+          req,
+          (params(req).ids as Array<string>).map((id) => {
+            const i = ids.indexOf(id)
+            return i % 7 === 3 ? null : asset(i)
+          })
+        )
+      const r = yield* run(handler, (das) => das.getAssetBatch({ ids, options: { showFungible: true } }))
+      expect(r.requests.map((q) => (params(q).ids as Array<string>).length)).toEqual([1000, 1000, 500])
+      expect(params(r.requests[0]!).options).toEqual({ showFungible: true })
+      const got = r.exit._tag === "Success" ? r.exit.value : []
+      expect(got.length).toBe(2500)
+      got.forEach((a, i) =>
+        expect(Option.map(a, (x) => x.id)).toEqual(i % 7 === 3 ? Option.none() : Option.some(ids[i]))
+      )
+    }))
+
+  it.effect("getAssetBatch: an answer of the wrong length is a DecodeError", () =>
+    Effect.gen(function*() {
+      const r = yield* run((req) => HttpTesting.rpcResult(req, [asset(0)]), (das) =>
+        das.getAssetBatch({ ids: [addr(5000), addr(5001)] }))
+      expect(failure(r.exit)).toMatchObject({ _tag: "DecodeError", operation: "getAssetBatch", path: "$" })
+    }))
+
+  it.effect("concurrent getAssetProof calls go out as getAssetProofBatch requests of at most 1000 ids", () =>
+    Effect.gen(function*() {
+      const ids = Array.from({ length: 2500 }, (_, i) => addr(9000 + i))
+      const proof = MerkleProof.proofRecord(MerkleProof.buildTree([keccak_256(new Uint8Array([1]))], 3), 0)
+      const handler: HttpTesting.Handler = (req) =>
+        HttpTesting.rpcResult(
+          req,
+          Object.fromEntries(
+            (params(req).ids as Array<string>).map((
+              id
+            ) => [id, ids.indexOf(id) % 4 === 1 ? null : { ...proof, tree_id: id }])
+          )
+        )
+      const counter = Credits.forMethod("das", "getAssetProofBatch")
+      const before = (yield* Metric.value(counter)).count
+      const r = yield* run(
+        handler,
+        (das) => Effect.forEach([...ids, ids[0]!], (id) => das.getAssetProof({ id }), { batching: true })
+      )
+      expect(r.requests.map(methodOf)).toEqual(["getAssetProofBatch", "getAssetProofBatch", "getAssetProofBatch"])
+      expect(r.requests.map((q) => (params(q).ids as Array<string>).length)).toEqual([1000, 1000, 500])
+      expect((yield* Metric.value(counter)).count - before).toBe(30)
+      const got = r.exit._tag === "Success" ? r.exit.value : []
+      expect(got.length).toBe(2501)
+      got.forEach((p, i) =>
+        expect(Option.map(p, (x) => x.tree_id)).toEqual(
+          i % 4 === 1 && i < 2500 ? Option.none() : Option.some(ids[i % 2500])
+        )
+      )
+      const one = yield* run(handler, (das) => das.getAssetProof({ id: ids[0]! }))
+      expect([one.count, params(one.requests[0]!).ids]).toEqual([1, [ids[0]]])
+    }))
+})

@@ -251,3 +251,79 @@ describe("TokenMetadata (integration, loopback emulator)", () => {
       expect(supply(yield* metadata.getTokenMetadata({ mintAccounts: [mint] }))).toBe(fresh)
     }).pipe(Effect.provide(TestLayer({ slotMs: 5 }))))
 })
+
+describe("DAS read API (integration, loopback emulator)", () => {
+  it.live("getAssetsByOwnerStream over the 100,000-asset owner: each asset once, in order, page-parallel", () => {
+    // Requests the SDK has sent and not yet had an answer to: the emulator shares this
+    // thread, so its own in-flight count sees its CPU-bound pages mostly one at a time.
+    const flight = { now: 0, max: 0 }
+    const counting = Layer.effect(
+      HttpClient.HttpClient,
+      Effect.map(
+        HttpClient.HttpClient,
+        (client) =>
+          client.pipe(HttpClient.transform((response) =>
+            Effect.acquireUseRelease(
+              Effect.sync(() => {
+                flight.now++
+                flight.max = Math.max(flight.max, flight.now)
+              }),
+              () => response,
+              () => Effect.sync(() => flight.now--)
+            )
+          ))
+      )
+    ).pipe(Layer.provide(NodeHttpClient.layerUndici))
+    return Effect.gen(function*() {
+      const { das, emu, s } = yield* setup
+      const ids = yield* all(
+        das.getAssetsByOwnerStream({ ownerAddress: s["dasAssetOwner"]! }, { concurrency: 8 }).pipe(
+          Stream.map((a) => a.id)
+        )
+      )
+      const big = EmulatorAssets.bigAuthority(emu.dataset)
+      expect(ids.length).toBe(100_000)
+      expect(new Set(ids).size).toBe(100_000)
+      // The emulator's creation order: asset i of the authority whose assets the owner holds.
+      expect(ids).toEqual(Array.from({ length: 100_000 }, (_, i) => EmulatorAssets.assetId(emu.dataset, big, i)))
+      expect(emu.count("getAssetsByOwner")).toBe(100)
+      expect(flight.max).toBeGreaterThan(1)
+      expect(flight.max).toBeLessThanOrEqual(8)
+      expect(emu.usage().usage.das).toBe(100)
+    }).pipe(Effect.provide(
+      Loopback.layer(Layer.mergeAll(DigitalAssets.layer, TokenMetadata.layer), { seed: 11 }, { client: counting })
+    ))
+  }, 120_000)
+
+  it.live("the same asset from getAsset, getAssetBatch, the owner's list and searchAssets; an unknown id is none", () =>
+    Effect.gen(function*() {
+      const { das, s } = yield* setup
+      const page = yield* das.getAssetsByOwner({ ownerAddress: s["dasSmallOwner"]!, limit: 5 })
+      expect(page.items.length).toBeGreaterThan(0)
+      const ids = page.items.map((a) => a.id)
+      for (const a of page.items) expect(yield* das.getAsset({ id: a.id })).toEqual(a)
+      const unknown = s["dasAuthority"]!
+      const batch = yield* das.getAssetBatch({ ids: [...ids, unknown] }, { batchSize: 2 })
+      expect(batch.slice(0, ids.length)).toEqual(page.items.map(Option.some))
+      expect(batch.at(-1)).toEqual(Option.none())
+      const found = yield* das.searchAssets({ ownerAddress: s["dasSmallOwner"]!, limit: 5 })
+      expect(found.items).toEqual(page.items)
+    }).pipe(Effect.provide(TestLayer())))
+
+  it.live("concurrent getAssetProof calls: one getAssetProofBatch request, every proof verifies with keccak", () =>
+    Effect.gen(function*() {
+      const { das, emu, s } = yield* setup
+      const compressed = yield* das.searchAssets({ ownerAddress: s["dasAssetOwner"]!, compressed: true, limit: 20 })
+      expect(compressed.items.length).toBe(20)
+      const proofs = yield* Effect.forEach(compressed.items, (a) => das.getAssetProof({ id: a.id }), {
+        batching: true
+      })
+      expect(emu.count("getAssetProofBatch")).toBe(1)
+      expect(emu.count("getAssetProof")).toBe(0)
+      proofs.forEach((p, i) => {
+        const proof = Option.getOrThrow(p)
+        expect(proof.leaf).toBe(compressed.items[i]!.compression.asset_hash)
+        expect(MerkleProof.verify(proof).valid).toBe(true)
+      })
+    }).pipe(Effect.provide(TestLayer())))
+})

@@ -556,9 +556,12 @@ const getLatestNonVotingSignatures = method("getLatestNonVotingSignatures", (raw
     return { context: { slot: now }, value: { items: slice.items } }
   }))
 
-const getCompressedTokenAccountsByOwner = method(
-  "getCompressedTokenAccountsByOwner",
-  (raw, ctx) =>
+/** The token accounts of an owner, V1 or V2 shaped: the same accounts in the same order. */
+const tokenAccountsByOwner = (
+  name: "getCompressedTokenAccountsByOwner" | "getCompressedTokenAccountsByOwnerV2",
+  shape: (entry: ReturnType<typeof tokenAccount>) => unknown
+) =>
+  method(name, (raw, ctx) =>
     Effect.gen(function*() {
       const params = yield* paramsOf(raw, { required: ["owner"], optional: ["mint", "cursor", "limit"] })
       const owner = yield* requiredPubkey(params, "owner")
@@ -571,12 +574,14 @@ const getCompressedTokenAccountsByOwner = method(
         params,
         Dataset.lazyList(refs.length, (x) => {
           const r = refs[x]!
-          return tokenAccount(ds, r.k, r.i, r.a, false)
+          return shape(tokenAccount(ds, r.k, r.i, r.a, false))
         }),
+        // Both names share one scope: a cursor of either pages the other.
         ["getCompressedTokenAccountsByOwner", owner, mint ?? ""]
       )
-    })
-)
+    }))
+
+const getCompressedTokenAccountsByOwner = tokenAccountsByOwner("getCompressedTokenAccountsByOwner", (e) => e)
 
 const getCompressedTokenBalancesByOwnerV2 = method(
   "getCompressedTokenBalancesByOwnerV2",
@@ -647,9 +652,10 @@ const provable = (ds: Dataset.Dataset, hash: string): Effect.Effect<ProofInput, 
   return Effect.fail(notFound(`account ${hash} not found`))
 }
 
-const getValidityProof = method("getValidityProof", (raw, ctx) =>
+/** What a validity proof request asks for, checked as Photon checks it, and the proof's values. */
+const proofInputs = (raw: unknown, ctx: AreaContext, optional: ReadonlyArray<string>) =>
   Effect.gen(function*() {
-    const params = yield* paramsOf(raw, { required: [], optional: ["hashes", "newAddressesWithTrees", "newAddresses"] })
+    const params = yield* paramsOf(raw, { required: [], optional })
     const ds = ctx.dataset
     const hashesRaw = params["hashes"] ?? []
     const newRaw = params["newAddressesWithTrees"] ?? []
@@ -693,16 +699,31 @@ const getValidityProof = method("getValidityProof", (raw, ctx) =>
       }
     }
     const proof = ds.bytes(`compression:proof:${hashes.join(",")}|${addresses.map((a) => a.address).join(",")}`, 128)
-    const rootOf = (tree: string) => hash32(ds, `compression:root:${tree}`)
-    const rootIndexOf = (tree: string) => ds.int(`compression:rootindex:${tree}`, 2400)
+    return {
+      accounts,
+      addresses,
+      compressedProof: {
+        a: Array.from(proof.subarray(0, 32)),
+        b: Array.from(proof.subarray(32, 96)),
+        c: Array.from(proof.subarray(96, 128))
+      },
+      rootOf: (tree: string) => hash32(ds, `compression:root:${tree}`),
+      rootIndexOf: (tree: string) => ds.int(`compression:rootindex:${tree}`, 2400)
+    }
+  })
+
+const getValidityProof = method("getValidityProof", (raw, ctx) =>
+  Effect.gen(function*() {
+    const { accounts, addresses, compressedProof, rootIndexOf, rootOf } = yield* proofInputs(raw, ctx, [
+      "hashes",
+      "newAddressesWithTrees",
+      "newAddresses"
+    ])
+    const ds = ctx.dataset
     return {
       context: { slot: ctx.slot() },
       value: {
-        compressedProof: {
-          a: Array.from(proof.subarray(0, 32)),
-          b: Array.from(proof.subarray(32, 96)),
-          c: Array.from(proof.subarray(96, 128))
-        },
+        compressedProof,
         roots: [...accounts.map((a) => rootOf(a.tree)), ...addresses.map((a) => rootOf(a.tree))],
         rootIndices: [...accounts.map((a) => rootIndexOf(a.tree)), ...addresses.map((a) => rootIndexOf(a.tree))],
         leafIndices: [
@@ -723,9 +744,54 @@ const withTokenData = (entry: ReturnType<typeof tokenAccount>) => ({
   optionalTokenData: entry.tokenData
 })
 
-const getTransactionWithCompressionInfo = method(
-  "getTransactionWithCompressionInfo",
-  (raw, ctx) =>
+/** The accounts a signature closed and opened, and its transaction; undefined for an unknown signature. */
+const compressionInfoOf = (ds: Dataset.Dataset, signature: string) => {
+  const s = unseal(ds, 64, signature)
+  if (s !== undefined && s.kind === Kind.addressTx && s.a < addressCount(ds) && s.b < signatureCount(ds, s.a)) {
+    const version = signatureCount(ds, s.a) - s.b
+    const opened = addressAccount(ds, s.a, version)
+    return {
+      closedAccounts: version > 1 ? [{ account: addressAccount(ds, s.a, version - 1), optionalTokenData: null }] : [],
+      openedAccounts: [{ account: opened, optionalTokenData: null }],
+      transaction: transactionBody(
+        ds,
+        signature,
+        addressTxSlot(ds, s.a, s.b),
+        ds.address(`compression:payer:${s.a}`),
+        opened.owner
+      )
+    }
+  }
+  if (
+    s !== undefined && s.kind === Kind.tokenTx && s.a < mintCount(ds) && s.b < holderCount(ds, s.a) &&
+    s.c < accountCount(ds, s.a, s.b)
+  ) {
+    const { a: k, b: i, c: a } = s
+    const current = tokenAccount(ds, k, i, a, false)
+    const opened = a === 0
+      ? [
+        withTokenData(current),
+        ...Array.from(
+          { length: accountCount(ds, k, i) - 1 },
+          (_, x) => withTokenData(tokenAccount(ds, k, i, x + 1, true))
+        )
+      ]
+      : [withTokenData(current)]
+    return {
+      closedAccounts: a === 0 ? [] : [withTokenData(tokenAccount(ds, k, i, a, true))],
+      openedAccounts: opened,
+      transaction: transactionBody(ds, signature, tokenTxSlot(ds, k, i, a), ownerOf(ds, k, i), TOKEN_PROGRAM)
+    }
+  }
+  return undefined
+}
+
+/** A transaction with compression info, V1 or V2 shaped: the same accounts. */
+const transactionWithCompressionInfo = (
+  name: "getTransactionWithCompressionInfo" | "getTransactionWithCompressionInfoV2",
+  shape: (info: NonNullable<ReturnType<typeof compressionInfoOf>>, ds: Dataset.Dataset, signature: string) => unknown
+) =>
+  method(name, (raw, ctx) =>
     Effect.gen(function*() {
       const params = yield* paramsOf(raw, { required: ["signature"], optional: [] })
       const signature = params["signature"]
@@ -734,51 +800,207 @@ const getTransactionWithCompressionInfo = method(
           invalid(`invalid value: ${shown(signature)}, expected a base58-encoded 64-byte signature`)
         )
       }
-      const ds = ctx.dataset
-      const s = unseal(ds, 64, signature)
-      if (s !== undefined && s.kind === Kind.addressTx && s.a < addressCount(ds) && s.b < signatureCount(ds, s.a)) {
-        const version = signatureCount(ds, s.a) - s.b
-        const opened = addressAccount(ds, s.a, version)
-        return {
-          compressionInfo: {
-            closedAccounts: version > 1
-              ? [{ account: addressAccount(ds, s.a, version - 1), optionalTokenData: null }]
-              : [],
-            openedAccounts: [{ account: opened, optionalTokenData: null }]
-          },
-          transaction: transactionBody(
-            ds,
-            signature,
-            addressTxSlot(ds, s.a, s.b),
-            ds.address(`compression:payer:${s.a}`),
-            opened.owner
-          )
-        }
+      const info = compressionInfoOf(ctx.dataset, signature)
+      return info === undefined
+        ? yield* Effect.fail(notFound(`transaction ${signature} not found`))
+        : shape(info, ctx.dataset, signature)
+    }))
+
+const getTransactionWithCompressionInfo = transactionWithCompressionInfo(
+  "getTransactionWithCompressionInfo",
+  ({ transaction, ...compressionInfo }) => ({ compressionInfo, transaction })
+)
+
+// ---------------------------------------------------------------------------
+// Photon's V2 methods (what stateless.js 0.23 calls by default): the V1 accounts, each with its
+// Merkle context in place of `tree`. Every account sits in the local V1 trees stateless.js knows.
+
+const STATE_QUEUE = "nfq1NvQDJ2GEgnS8zt9prAe8rjjpAW1zFkrvZoBR148"
+const ADDRESS_QUEUE = "aq1S9z4reTSQAdgWHGD2zDaS39sjGrAxbR31vxJ2F4F"
+// The batched (V2) address tree: its queue is the tree account itself.
+const ADDRESS_TREE_V2 = "amt2kaJA14v3urZbZvnc5v2np8jqvc4Z8zDep5wbtzx"
+const TreeType = { stateV1: 1, addressV1: 2, addressV2: 4 } as const
+
+const contextOf = (treeType: number, tree: string, queue: string) => ({
+  treeType,
+  tree,
+  queue,
+  cpiContext: null,
+  nextTreeContext: null
+})
+
+const addressContext = (tree: string) =>
+  tree === ADDRESS_TREE_V2
+    ? contextOf(TreeType.addressV2, tree, tree)
+    : contextOf(TreeType.addressV1, tree, ADDRESS_QUEUE)
+
+const accountV2 = <A extends { readonly tree: string }>({ tree, ...account }: A) => ({
+  ...account,
+  proveByIndex: false,
+  merkleContext: contextOf(TreeType.stateV1, tree, STATE_QUEUE)
+})
+
+const getCompressedTokenAccountsByOwnerV2 = tokenAccountsByOwner(
+  "getCompressedTokenAccountsByOwnerV2",
+  ({ account, tokenData }) => ({ account: accountV2(account), tokenData })
+)
+
+/** The current (unspent) account of a hash or an address, as getMultipleCompressedAccounts finds it. */
+const currentAccount = (ds: Dataset.Dataset, key: string, by: "hash" | "address") => {
+  if (by === "address") {
+    const n = addressIndex(ds, key)
+    return n === undefined ? undefined : addressAccount(ds, n, signatureCount(ds, n))
+  }
+  const s = unseal(ds, 32, key)
+  if (s === undefined) return undefined
+  if (s.kind === Kind.tokenAccount && s.a < mintCount(ds) && s.b < holderCount(ds, s.a)) {
+    return s.c < accountCount(ds, s.a, s.b) ? tokenAccount(ds, s.a, s.b, s.c, false).account : undefined
+  }
+  if (s.kind === Kind.addressAccount && s.a < addressCount(ds) && s.b === signatureCount(ds, s.a)) {
+    return addressAccount(ds, s.a, s.b)
+  }
+  return undefined
+}
+
+const getMultipleCompressedAccountsV2 = method("getMultipleCompressedAccountsV2", (raw, ctx) =>
+  Effect.gen(function*() {
+    const params = yield* paramsOf(raw, { required: [], optional: ["hashes", "addresses"] })
+    const hashes = params["hashes"] ?? undefined
+    const addresses = params["addresses"] ?? undefined
+    if ((hashes === undefined) === (addresses === undefined)) {
+      return yield* Effect.fail(new RpcFailure(-32000, "Validation Error: exactly one of hashes or addresses"))
+    }
+    const by = hashes === undefined ? "address" : "hash"
+    const keys = hashes ?? addresses
+    if (!Array.isArray(keys)) return yield* Effect.fail(invalid("invalid type: expected a sequence"))
+    if (keys.length > Request.MAX_LIMIT) {
+      return yield* Effect.fail(
+        new RpcFailure(
+          -32000,
+          `Validation Error: at most ${Request.MAX_LIMIT} ${by === "hash" ? "hashes" : "addresses"}`
+        )
+      )
+    }
+    const checked = yield* Effect.forEach(keys, (key) => requiredPubkey({ [by]: key }, by))
+    // Photon answers null for a hash it does not hold (or one spent): stateless.js refuses such a
+    // list, but that is the service's answer.
+    const items = checked.map((key) => {
+      const account = currentAccount(ctx.dataset, key, by)
+      return account === undefined ? null : accountV2(account)
+    })
+    return { context: { slot: ctx.slot() }, value: { items } }
+  }))
+
+const getValidityProofV2 = method("getValidityProofV2", (raw, ctx) =>
+  Effect.gen(function*() {
+    const { accounts, addresses, compressedProof, rootIndexOf, rootOf } = yield* proofInputs(raw, ctx, [
+      "hashes",
+      "newAddressesWithTrees"
+    ])
+    return {
+      context: { slot: ctx.slot() },
+      value: {
+        compressedProof,
+        accounts: accounts.map((a) => ({
+          hash: a.hash,
+          root: rootOf(a.tree),
+          rootIndex: { rootIndex: rootIndexOf(a.tree), proveByIndex: false },
+          leafIndex: a.leafIndex,
+          merkleContext: contextOf(TreeType.stateV1, a.tree, STATE_QUEUE)
+        })),
+        addresses: addresses.map((a) => ({
+          address: a.address,
+          root: rootOf(a.tree),
+          rootIndex: rootIndexOf(a.tree),
+          merkleContext: addressContext(a.tree)
+        }))
       }
-      if (
-        s !== undefined && s.kind === Kind.tokenTx && s.a < mintCount(ds) && s.b < holderCount(ds, s.a) &&
-        s.c < accountCount(ds, s.a, s.b)
-      ) {
-        const { a: k, b: i, c: a } = s
-        const current = tokenAccount(ds, k, i, a, false)
-        const opened = a === 0
-          ? [
-            withTokenData(current),
-            ...Array.from(
-              { length: accountCount(ds, k, i) - 1 },
-              (_, x) => withTokenData(tokenAccount(ds, k, i, x + 1, true))
-            )
-          ]
-          : [withTokenData(current)]
-        const closed = a === 0 ? [] : [withTokenData(tokenAccount(ds, k, i, a, true))]
-        return {
-          compressionInfo: { closedAccounts: closed, openedAccounts: opened },
-          transaction: transactionBody(ds, signature, tokenTxSlot(ds, k, i, a), ownerOf(ds, k, i), TOKEN_PROGRAM)
-        }
-      }
-      return yield* Effect.fail(notFound(`transaction ${signature} not found`))
+    }
+  }))
+
+const getTransactionWithCompressionInfoV2 = transactionWithCompressionInfo(
+  "getTransactionWithCompressionInfoV2",
+  ({ closedAccounts, openedAccounts, transaction }, ds, signature) => ({
+    compressionInfo: {
+      closedAccounts: closedAccounts.map(({ account, optionalTokenData }) => ({
+        account: {
+          account: accountV2(account),
+          nullifier: hash32(ds, `compression:nullifier:${account.hash}`),
+          txHash: hash32(ds, `compression:txhash:${signature}`)
+        },
+        optionalTokenData
+      })),
+      openedAccounts: openedAccounts.map(({ account, optionalTokenData }) => ({
+        account: accountV2(account),
+        optionalTokenData
+      }))
+    },
+    transaction
+  })
+)
+
+/**
+ * The owner of every address account (a program).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const programOwner = (ds: Dataset.Dataset): string => ds.address("compression:program")
+
+/**
+ * The signatures of every address account, newest first: the history of their owner, the program.
+ * Address 0's list is long (1,000,000 by default) and the others short (at most 40 each): the short
+ * ones are merged with the head of address 0's down to their oldest slot; past it, address 0's own.
+ */
+const programSignatures = (ds: Dataset.Dataset) => {
+  const head: Array<{ readonly n: number; readonly idx: number; readonly slot: number }> = []
+  let oldest = Number.POSITIVE_INFINITY
+  for (let n = 1; n < addressCount(ds); n++) {
+    for (let idx = 0; idx < signatureCount(ds, n); idx++) {
+      const slot = addressTxSlot(ds, n, idx)
+      head.push({ n, idx, slot })
+      oldest = Math.min(oldest, slot)
+    }
+  }
+  const bigCount = signatureCount(ds, 0)
+  let taken = 0
+  while (taken < bigCount && addressTxSlot(ds, 0, taken) >= oldest) {
+    head.push({ n: 0, idx: taken, slot: addressTxSlot(ds, 0, taken) })
+    taken++
+  }
+  head.sort((x, y) => y.slot - x.slot || x.n - y.n || x.idx - y.idx)
+  const total = head.length + bigCount - taken
+  const item = (n: number, idx: number) =>
+    signatureItem(seal(ds, 64, Kind.addressTx, n, idx), addressTxSlot(ds, n, idx))
+  return Dataset.lazyList(total, (x) => {
+    if (x < head.length) return item(head[x]!.n, head[x]!.idx)
+    return item(0, taken + x - head.length)
+  })
+}
+
+const getCompressionSignaturesForOwner = method(
+  "getCompressionSignaturesForOwner",
+  (raw, ctx) =>
+    Effect.gen(function*() {
+      const params = yield* paramsOf(raw, { required: ["owner"], ...paging })
+      const owner = yield* requiredPubkey(params, "owner")
+      // Token accounts belong to the token program (their holders are `tokenData.owner`): the only
+      // owner with compressed accounts of its own is the program owning the address accounts.
+      const list = owner === programOwner(ctx.dataset) ? programSignatures(ctx.dataset) : arrayList([])
+      return yield* page(ctx, params, list, ["getCompressionSignaturesForOwner", owner])
     })
 )
+
+/** Photon's status methods take no params: stateless.js sends `[]`. */
+const noParams = (raw: unknown): Effect.Effect<void, RpcFailure> =>
+  raw === undefined || raw === null || (Array.isArray(raw) && raw.length === 0) ||
+    (typeof raw === "object" && !Array.isArray(raw) && Object.keys(raw).length === 0)
+    ? Effect.void
+    : Effect.fail(invalid("this method takes no params"))
+
+const getIndexerSlot = method("getIndexerSlot", (raw, ctx) => Effect.as(noParams(raw), ctx.slot()))
+
+const getIndexerHealth = method("getIndexerHealth", (raw) => Effect.as(noParams(raw), "ok"))
 
 /**
  * The compression area.
@@ -796,7 +1018,14 @@ export const area: Area = {
     getValidityProof,
     getCompressedTokenBalancesByOwnerV2,
     getCompressionSignaturesForTokenOwner,
-    getTransactionWithCompressionInfo
+    getTransactionWithCompressionInfo,
+    getCompressionSignaturesForOwner,
+    getCompressedTokenAccountsByOwnerV2,
+    getMultipleCompressedAccountsV2,
+    getValidityProofV2,
+    getTransactionWithCompressionInfoV2,
+    getIndexerSlot,
+    getIndexerHealth
   },
   samples: (ds) => {
     const owner = featuredOwner(ds, 0)
@@ -810,7 +1039,9 @@ export const area: Area = {
       // 1,000,000 signatures by default.
       compressionAddress: addressAt(ds, 0),
       compressionSignature: seal(ds, 64, Kind.tokenTx, 0, 0, last),
-      compressedAccountHash: seal(ds, 32, Kind.tokenAccount, 0, 0, 0)
+      compressedAccountHash: seal(ds, 32, Kind.tokenAccount, 0, 0, 0),
+      // Owns every address account: its signatures (getCompressionSignaturesForOwner) are all of theirs.
+      compressionProgram: programOwner(ds)
     }
   }
 }

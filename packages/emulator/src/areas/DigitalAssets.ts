@@ -12,7 +12,14 @@
  *   a real keccak Merkle tree of depth 14 (16,384 leaves per tree, `leaf =
  *   Bubblegum V1 leaf hash`), built on first use and cached per tree, so proofs
  *   verify with the SDK's verifier. Its id is the Bubblegum asset address of
- *   (tree, leaf index), derived once per asset and cached.
+ *   (tree, leaf index), derived once per asset and seed and cached.
+ * - Owners, creators and collections follow the authority's `AssetShape`: the big
+ *   authority's assets have one owner, one creator and one collection (100,000 each,
+ *   for streams and benchmarks); the others' come from pools of 997 owners, 5 creators
+ *   and collections of 1,000. One asset in fifty is a master edition: half of them have
+ *   an open print run beyond 2^53 (to keep u64 handling honest), the others' prints are
+ *   the uncompressed assets among the ten after it (`editionsOf`). The read API over
+ *   these (getAsset, the owner/group/creator lists, searchAssets) is `AssetQueries`.
  * - Sort orders: `none` and `created` follow creation order; `updated` and
  *   `recent_action` are seeded permutations (computed once per authority);
  *   `desc` reverses. The default is `none` ascending.
@@ -46,15 +53,20 @@ import * as Endpoints from "@solfx/core/Endpoints"
 import * as MerkleProof from "@solfx/core/MerkleProof"
 import * as TokenAccountSchema from "@solfx/core/TokenAccount"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as ParseResult from "effect/ParseResult"
-import * as Schema from "effect/Schema"
 import type { Area, AreaContext, RpcMethod } from "../Area.js"
-import { RpcFailure } from "../Area.js"
 import type * as Dataset from "../Dataset.js"
 import * as Base58 from "../internal/Base58.js"
 import * as Bubblegum from "../internal/Bubblegum.js"
-import * as Paging from "../Paging.js"
+import {
+  decodeParams,
+  MAX_LIMIT,
+  naturalView,
+  permutedView,
+  positions,
+  type View,
+  windowOf,
+  withOptionsAlias
+} from "../internal/DasList.js"
 import * as Wire from "../Wire.js"
 
 type Encoded<S extends { readonly Encoded: unknown }> = S["Encoded"]
@@ -74,7 +86,6 @@ type ProofJson = Encoded<typeof AssetProofSchema.AssetProof>
 export const TREE_DEPTH = 14
 
 const TREE_CAPACITY = 2 ** TREE_DEPTH
-const MAX_LIMIT = 1000
 const BASE_SLOT = 250_000_000
 
 // -- seeded identities -------------------------------------------------------
@@ -119,6 +130,29 @@ export const sampleMint = (dataset: Dataset.Dataset): string => dataset.address(
  */
 export const extraAuthority = (dataset: Dataset.Dataset, k: number): string => dataset.address(`das:authority:${k}`)
 
+/** Every authority of a dataset, built once. */
+const authorityLists = new WeakMap<Dataset.Dataset, ReadonlyArray<string>>()
+
+/**
+ * Every authority the dataset holds, in a fixed order: the sample one, the big one, then the
+ * `das.authorities` extras. Every asset the emulator serves belongs to exactly one of them.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const authorities = (dataset: Dataset.Dataset): ReadonlyArray<string> => {
+  let list = authorityLists.get(dataset)
+  if (list === undefined) {
+    list = [
+      sampleAuthority(dataset),
+      bigAuthority(dataset),
+      ...Array.from({ length: dataset.size("das.authorities", 8) }, (_, k) => extraAuthority(dataset, k))
+    ]
+    authorityLists.set(dataset, list)
+  }
+  return list
+}
+
 /** The extra addresses of a kind the dataset holds, by address (built once per dataset). */
 const extras = new WeakMap<Dataset.Dataset, Map<string, ReadonlySet<string>>>()
 const isExtra = (dataset: Dataset.Dataset, kind: "authority" | "owner" | "mint", address: string): boolean => {
@@ -156,8 +190,10 @@ export const assetCount = (dataset: Dataset.Dataset, authority: string): number 
  */
 export const isCompressed = (i: number): boolean => i % 4 === 1
 
-// Compressed asset ids are PDAs (a costly derivation): each is derived once per dataset.
-const pdas = new WeakMap<Dataset.Dataset, Map<string, string>>()
+// Compressed asset ids are PDAs (a costly derivation): each is derived once, kept by authority
+// and ordinal, per seed rather than per dataset: emulators of one seed in a process (tests)
+// derive each once.
+const pdas = new Map<number, Map<string, Array<string | undefined>>>()
 
 /**
  * The id of asset `i` of an authority. A compressed asset's id is the Bubblegum asset
@@ -168,19 +204,15 @@ const pdas = new WeakMap<Dataset.Dataset, Map<string, string>>()
  */
 export const assetId = (dataset: Dataset.Dataset, authority: string, i: number): string => {
   if (!isCompressed(i)) return dataset.address(`das:${authority}:asset:${i}`)
-  let cache = pdas.get(dataset)
-  if (cache === undefined) pdas.set(dataset, cache = new Map())
-  const key = `${authority}:${i}`
-  let id = cache.get(key)
-  if (id === undefined) {
-    const ordinal = (i - 1) / 4
-    id = Bubblegum.assetId(
-      treeId(dataset, authority, Math.floor(ordinal / TREE_CAPACITY)),
-      ordinal % TREE_CAPACITY
-    )
-    cache.set(key, id)
-  }
-  return id
+  let byAuthority = pdas.get(dataset.seed)
+  if (byAuthority === undefined) pdas.set(dataset.seed, byAuthority = new Map())
+  let ids = byAuthority.get(authority)
+  if (ids === undefined) byAuthority.set(authority, ids = [])
+  const ordinal = (i - 1) / 4
+  return ids[ordinal] ??= Bubblegum.assetId(
+    treeId(dataset, authority, Math.floor(ordinal / TREE_CAPACITY)),
+    ordinal % TREE_CAPACITY
+  )
 }
 
 /**
@@ -195,16 +227,96 @@ const compressedCount = (n: number) => Math.floor((n + 2) / 4)
 
 // -- assets ------------------------------------------------------------------
 
-// Addresses drawn from small pools (owners, creators, collections) repeat across
-// thousands of assets: remember them per dataset instead of re-hashing each time.
-const pools = new WeakMap<Dataset.Dataset, Map<string, string>>()
-const pooled = (dataset: Dataset.Dataset, label: string): string => {
-  let pool = pools.get(dataset)
-  if (pool === undefined) pools.set(dataset, pool = new Map())
-  let address = pool.get(label)
-  if (address === undefined) pool.set(label, address = dataset.address(label))
-  return address
+// Addresses drawn from small pools (owners, creators, collections, trees) repeat across
+// thousands of assets: remember them per dataset and authority instead of re-hashing each
+// time, in arrays (a lookup per asset by a built string key cost more than the rest of it).
+type PoolKind = "owner" | "creator" | "collection" | "tree"
+interface Pools {
+  /** How the authority's assets share owners, creators and collections (see `shapeOf`). */
+  readonly shape: AssetShape
+  readonly addresses: Record<PoolKind, Array<string | undefined>>
+  /** The owners' bytes, for leaf hashes. */
+  readonly ownerBytes: Array<Uint8Array | undefined>
 }
+const pools = new WeakMap<Dataset.Dataset, Map<string, Pools>>()
+const poolsOf = (dataset: Dataset.Dataset, authority: string): Pools => {
+  let byAuthority = pools.get(dataset)
+  if (byAuthority === undefined) pools.set(dataset, byAuthority = new Map())
+  let p = byAuthority.get(authority)
+  if (p === undefined) {
+    p = {
+      shape: authority === bigAuthority(dataset) ? SINGLE : POOLED,
+      addresses: { owner: [], creator: [], collection: [], tree: [] },
+      ownerBytes: []
+    }
+    byAuthority.set(authority, p)
+  }
+  return p
+}
+const pooled = (dataset: Dataset.Dataset, authority: string, kind: PoolKind, k: number): string => {
+  const list = poolsOf(dataset, authority).addresses[kind]
+  return list[k] ??= dataset.address(`das:${authority}:${kind}:${k}`)
+}
+
+const ownerOf = (dataset: Dataset.Dataset, authority: string, i: number): { address: string; bytes: Uint8Array } => {
+  const k = i % poolsOf(dataset, authority).shape.owners
+  const address = pooled(dataset, authority, "owner", k)
+  const bytes = poolsOf(dataset, authority).ownerBytes
+  return { address, bytes: bytes[k] ??= Base58.decode(address)! }
+}
+
+/**
+ * How an authority's assets share owners, creators and collections: asset i has owner
+ * `i % owners`, creator `i % creators` and collection `floor(i / collectionSize)`. The big
+ * authority's assets have one owner, one creator and one collection (the samples with
+ * ~100,000 assets each); the others draw from pools, as real collections have repeat holders.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export interface AssetShape {
+  readonly owners: number
+  readonly creators: number
+  readonly collectionSize: number
+}
+
+const POOLED: AssetShape = { owners: 997, creators: 5, collectionSize: 1000 }
+const SINGLE: AssetShape = { owners: 1, creators: 1, collectionSize: Number.MAX_SAFE_INTEGER }
+
+/**
+ * The shape of an authority's assets.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const shapeOf = (dataset: Dataset.Dataset, authority: string): AssetShape => poolsOf(dataset, authority).shape
+
+/**
+ * Owner `k` of an authority's assets (asset i has owner `i % shape.owners`).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const ownerAt = (dataset: Dataset.Dataset, authority: string, k: number): string =>
+  pooled(dataset, authority, "owner", k)
+
+/**
+ * Creator `k` of an authority's assets (asset i has creator `i % shape.creators`).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const creatorAt = (dataset: Dataset.Dataset, authority: string, k: number): string =>
+  pooled(dataset, authority, "creator", k)
+
+/**
+ * Collection `g` of an authority (asset i is in collection `floor(i / shape.collectionSize)`).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const collectionAt = (dataset: Dataset.Dataset, authority: string, g: number): string =>
+  pooled(dataset, authority, "collection", g)
 
 interface AssetCore {
   readonly id: string
@@ -212,37 +324,53 @@ interface AssetCore {
   readonly delegate: string | null
   readonly dataHash: string
   readonly creatorHash: string
+  /** The leaf hash's inputs as bytes (compressed assets only): not decoded back from base58. */
+  readonly leaf?: {
+    readonly owner: Uint8Array
+    readonly delegate: Uint8Array | null
+    readonly dataHash: Uint8Array
+    readonly creatorHash: Uint8Array
+  }
 }
 
 const assetCore = (dataset: Dataset.Dataset, authority: string, i: number): AssetCore => {
   const label = `das:${authority}:${i}`
+  const id = assetId(dataset, authority, i)
+  const owner = ownerOf(dataset, authority, i)
+  const delegate = delegateOf(dataset, authority, i)
+  // Only compressed assets show their hashes (the others send ""): not computed for nothing.
+  if (!isCompressed(i)) return { id, owner: owner.address, delegate, dataHash: "", creatorHash: "" }
+  const dataHash = dataset.bytes(`${label}:data-hash`)
+  const creatorHash = dataset.bytes(`${label}:creator-hash`)
   return {
-    id: assetId(dataset, authority, i),
-    // A pool of owners, as real collections have repeat holders.
-    owner: pooled(dataset, `das:${authority}:owner:${i % 997}`),
-    delegate: i % 9 === 0 ? dataset.address(`${label}:delegate`) : null,
-    // Only compressed assets show their hashes (the others send ""): not computed for nothing.
-    dataHash: isCompressed(i) ? Base58.encode(dataset.bytes(`${label}:data-hash`)) : "",
-    creatorHash: isCompressed(i) ? Base58.encode(dataset.bytes(`${label}:creator-hash`)) : ""
+    id,
+    owner: owner.address,
+    delegate,
+    dataHash: Base58.encode(dataHash),
+    creatorHash: Base58.encode(creatorHash),
+    leaf: {
+      owner: owner.bytes,
+      delegate: delegate === null ? null : Base58.decode(delegate)!,
+      dataHash,
+      creatorHash
+    }
   }
 }
 
 const leafOf = (dataset: Dataset.Dataset, authority: string, i: number): Uint8Array =>
   leafOfCore(assetCore(dataset, authority, i), i)
 
-const leafOfCore = (c: AssetCore, i: number): Uint8Array => {
-  const owner = Base58.decode(c.owner)!
-  return MerkleProof.leafHashV1({
+const leafOfCore = (c: AssetCore, i: number): Uint8Array =>
+  MerkleProof.leafHashV1({
     assetId: Base58.decode(c.id)!,
-    owner,
-    delegate: c.delegate === null ? owner : Base58.decode(c.delegate)!,
+    owner: c.leaf!.owner,
+    delegate: c.leaf!.delegate ?? c.leaf!.owner,
     nonce: BigInt(((i - 1) / 4) % TREE_CAPACITY),
-    dataHash: Base58.decode(c.dataHash)!,
-    creatorHash: Base58.decode(c.creatorHash)!
+    dataHash: c.leaf!.dataHash,
+    creatorHash: c.leaf!.creatorHash
   })
-}
 
-const treeId = (dataset: Dataset.Dataset, authority: string, t: number) => pooled(dataset, `das:${authority}:tree:${t}`)
+const treeId = (dataset: Dataset.Dataset, authority: string, t: number) => pooled(dataset, authority, "tree", t)
 
 /** The Merkle tree `t` of an authority, built once per emulator from its compressed assets. */
 const treeOf = (ctx: AreaContext, authority: string, t: number): MerkleProof.MerkleTree => {
@@ -262,34 +390,186 @@ const treeOf = (ctx: AreaContext, authority: string, t: number): MerkleProof.Mer
 
 const INTERFACES = ["ProgrammableNFT", "V1_NFT", "MplCoreAsset"] as const
 
-const assetJson = (dataset: Dataset.Dataset, authority: string, i: number): AssetJson => {
-  const label = `das:${authority}:${i}`
-  const c = assetCore(dataset, authority, i)
-  const compressed = isCompressed(i)
+// The attributes searchAssets filters on, one function each, so the filters and the assets agree.
+
+/**
+ * The interface of asset `i` (compressed assets are `V1_NFT`).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const interfaceOf = (i: number): typeof INTERFACES[number] => isCompressed(i) ? "V1_NFT" : INTERFACES[i % 3]!
+
+/**
+ * The delegate of asset `i` of an authority (one in nine has one), or null.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const delegateOf = (dataset: Dataset.Dataset, authority: string, i: number): string | null =>
+  i % 9 === 0 ? dataset.address(`das:${authority}:${i}:delegate`) : null
+
+/**
+ * Whether asset `i` is frozen (one in 23).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const isFrozen = (i: number): boolean => i % 23 === 0
+
+/**
+ * The royalty of asset `i` of an authority, in basis points.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const royaltyBasisPoints = (dataset: Dataset.Dataset, authority: string, i: number): number =>
+  dataset.int(`das:${authority}:${i}:bp`, 1000)
+
+/**
+ * The name of asset `i`.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const assetName = (i: number): string => `Asset #${i}`
+
+/**
+ * The metadata URI of an asset id.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const jsonUriOf = (id: string): string => `https://assets.solfx.invalid/${id}.json`
+
+/**
+ * Whether asset `i` is a master edition (one in fifty, never a compressed one).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const isMasterEdition = (i: number): boolean => i % 50 === 7
+
+/**
+ * The most prints master edition `i` of an authority allows: beyond 2^53.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const maxSupplyOf = (dataset: Dataset.Dataset, authority: string, i: number): bigint =>
+  2n ** 60n + BigInt(dataset.int(`das:${authority}:${i}:max-supply`, 1_000_000_000))
+
+/**
+ * Whether master edition `i` has an open print run beyond 2^53 (every other one), to keep u64
+ * handling honest. Its prints are not assets of the dataset: getNftEditions does not list them.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const hasOpenPrintRun = (i: number): boolean => i % 100 === 7
+
+/**
+ * How many prints master edition `i` of an authority has (its `print_current_supply`).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const printCount = (dataset: Dataset.Dataset, authority: string, i: number): bigint =>
+  hasOpenPrintRun(i) ? 2n ** 54n + BigInt(i) : BigInt(editionsOf(dataset, authority, i).length)
+
+/**
+ * The prints of a limited master edition `i` of an authority, by asset index: the uncompressed
+ * assets among the ten after it (edition k + 1 is the k-th), so every print is an asset of the dataset.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const editionsOf = (dataset: Dataset.Dataset, authority: string, i: number): ReadonlyArray<number> => {
+  if (!isMasterEdition(i) || hasOpenPrintRun(i)) return []
+  const n = assetCount(dataset, authority)
+  const out: Array<number> = []
+  for (let j = i + 1; j <= i + 10 && j < n; j++) if (!isCompressed(j)) out.push(j)
+  return out
+}
+
+/**
+ * The Merkle tree of compressed asset `i` of an authority.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const treeIdOf = (dataset: Dataset.Dataset, authority: string, i: number): string =>
+  treeId(dataset, authority, Math.floor((i - 1) / 4 / TREE_CAPACITY))
+
+/** What an asset's JSON holds beyond its core, computed once for both of its forms below. */
+interface AssetFields {
+  readonly core: AssetCore
+  readonly interface: string
+  readonly basisPoints: number
+  readonly compression: { readonly assetHash: string; readonly tree: string; readonly leafId: number } | undefined
+  readonly collection: string
+  readonly creator: string
+  readonly supply: { readonly max: bigint; readonly current: bigint } | undefined
+}
+
+// One literal of one shape (no spreads): this runs once per asset served.
+const assetFields = (dataset: Dataset.Dataset, authority: string, i: number): AssetFields => {
+  const shape = shapeOf(dataset, authority)
+  const core = assetCore(dataset, authority, i)
   const ordinal = (i - 1) / 4
-  const basisPoints = dataset.int(`${label}:bp`, 1000)
+  const compressed = isCompressed(i)
+  return {
+    core,
+    interface: interfaceOf(i),
+    basisPoints: royaltyBasisPoints(dataset, authority, i),
+    compression: compressed
+      ? {
+        assetHash: Base58.encode(leafOfCore(core, i)),
+        tree: treeIdOf(dataset, authority, i),
+        leafId: ordinal % TREE_CAPACITY
+      }
+      : undefined,
+    collection: collectionAt(dataset, authority, Math.floor(i / shape.collectionSize)),
+    creator: creatorAt(dataset, authority, i % shape.creators),
+    // One in fifty a master edition with a maximum supply beyond 2^53, to keep u64 handling honest
+    // (bigints go out as bare numbers); its current supply is its prints (`printCount`).
+    supply: isMasterEdition(i)
+      ? { max: maxSupplyOf(dataset, authority, i), current: printCount(dataset, authority, i) }
+      : undefined
+  }
+}
+
+/**
+ * Asset `i` of an authority as a value (its JSON text is `assetText`).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const assetJson = (dataset: Dataset.Dataset, authority: string, i: number): AssetJson => {
+  const f = assetFields(dataset, authority, i)
+  const c = f.core
   const image = `https://assets.solfx.invalid/${c.id}.png`
   return {
-    interface: compressed ? "V1_NFT" : INTERFACES[i % 3]!,
+    interface: f.interface as AssetJson["interface"],
     id: c.id,
     content: {
       $schema: "https://schema.metaplex.com/nft1.0.json",
-      json_uri: `https://assets.solfx.invalid/${c.id}.json`,
+      json_uri: jsonUriOf(c.id),
       files: [{ uri: image, cdn_uri: `https://cdn.solfx.invalid/${c.id}.png`, mime: "image/png" }],
-      metadata: { name: `Asset #${i}`, symbol: "SFX" },
+      metadata: { name: assetName(i), symbol: "SFX" },
       links: { image }
     },
     authorities: [{ address: authority, scopes: ["full"] }],
-    compression: compressed
+    compression: f.compression !== undefined
       ? {
         eligible: false,
         compressed: true,
         data_hash: c.dataHash,
         creator_hash: c.creatorHash,
-        asset_hash: Base58.encode(leafOfCore(c, i)),
-        tree: treeId(dataset, authority, Math.floor(ordinal / TREE_CAPACITY)),
-        seq: 1 + (ordinal % TREE_CAPACITY),
-        leaf_id: ordinal % TREE_CAPACITY
+        asset_hash: f.compression.assetHash,
+        tree: f.compression.tree,
+        seq: 1 + f.compression.leafId,
+        leaf_id: f.compression.leafId
       }
       : {
         eligible: false,
@@ -301,21 +581,18 @@ const assetJson = (dataset: Dataset.Dataset, authority: string, i: number): Asse
         seq: 0,
         leaf_id: 0
       },
-    grouping: [{
-      group_key: "collection",
-      group_value: pooled(dataset, `das:${authority}:collection:${Math.floor(i / 1000)}`)
-    }],
+    grouping: [{ group_key: "collection", group_value: f.collection }],
     royalty: {
       royalty_model: "creators",
       target: null,
-      percent: basisPoints / 10_000,
-      basis_points: basisPoints,
+      percent: f.basisPoints / 10_000,
+      basis_points: f.basisPoints,
       primary_sale_happened: i % 3 !== 0,
       locked: false
     },
-    creators: [{ address: pooled(dataset, `das:${authority}:creator:${i % 5}`), share: 100, verified: true }],
+    creators: [{ address: f.creator, share: 100, verified: true }],
     ownership: {
-      frozen: i % 23 === 0,
+      frozen: isFrozen(i),
       delegated: c.delegate !== null,
       delegate: c.delegate,
       ownership_model: "single",
@@ -323,12 +600,11 @@ const assetJson = (dataset: Dataset.Dataset, authority: string, i: number): Asse
     },
     burnt: false,
     mutable: true,
-    // One in fifty a master edition with a supply beyond 2^53, to keep u64 handling honest (bigints go out as bare numbers).
-    ...(i % 50 === 7
+    ...(f.supply !== undefined
       ? {
         supply: {
-          print_max_supply: 2n ** 60n + BigInt(dataset.int(`${label}:max-supply`, 1_000_000_000)),
-          print_current_supply: 2n ** 54n + BigInt(i),
+          print_max_supply: f.supply.max,
+          print_current_supply: f.supply.current,
           edition_nonce: 254
         } as unknown as AssetJson["supply"]
       }
@@ -336,126 +612,56 @@ const assetJson = (dataset: Dataset.Dataset, authority: string, i: number): Asse
   }
 }
 
-/** Creation, update and last-action slots: the sort keys. */
-const sortKey = (dataset: Dataset.Dataset, authority: string, i: number, by: DasParams.SortByField): number => {
+/**
+ * The JSON text of `assetJson(dataset, authority, i)`, written directly: building the value and
+ * serialising it cost more than all the hashing of a page. Every string in it is base58, a
+ * number or a fixed ASCII literal, so none needs escaping; a test holds it equal to the value's
+ * serialisation.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const assetText = (dataset: Dataset.Dataset, authority: string, i: number): string => {
+  const f = assetFields(dataset, authority, i)
+  const c = f.core
+  const image = `https://assets.solfx.invalid/${c.id}.png`
+  const k = f.compression
+  const compression = k === undefined
+    ? `{"eligible":false,"compressed":false,"data_hash":"","creator_hash":"","asset_hash":"","tree":"","seq":0,"leaf_id":0}`
+    : `{"eligible":false,"compressed":true,"data_hash":"${c.dataHash}","creator_hash":"${c.creatorHash}","asset_hash":"${k.assetHash}","tree":"${k.tree}","seq":${
+      1 + k.leafId
+    },"leaf_id":${k.leafId}}`
+  const supply = f.supply === undefined
+    ? ""
+    : `,"supply":{"print_max_supply":${f.supply.max},"print_current_supply":${f.supply.current},"edition_nonce":254}`
+  return `{"interface":"${f.interface}","id":"${c.id}","content":{"$schema":"https://schema.metaplex.com/nft1.0.json","json_uri":"${
+    jsonUriOf(c.id)
+  }","files":[{"uri":"${image}","cdn_uri":"https://cdn.solfx.invalid/${c.id}.png","mime":"image/png"}],"metadata":{"name":"${
+    assetName(i)
+  }","symbol":"SFX"},"links":{"image":"${image}"}},"authorities":[{"address":"${authority}","scopes":["full"]}],"compression":${compression},"grouping":[{"group_key":"collection","group_value":"${f.collection}"}],"royalty":{"royalty_model":"creators","target":null,"percent":${
+    f.basisPoints / 10_000
+  },"basis_points":${f.basisPoints},"primary_sale_happened":${
+    i % 3 !== 0
+  },"locked":false},"creators":[{"address":"${f.creator}","share":100,"verified":true}],"ownership":{"frozen":${
+    isFrozen(i)
+  },"delegated":${c.delegate !== null},"delegate":${
+    c.delegate === null ? "null" : `"${c.delegate}"`
+  },"ownership_model":"single","owner":"${c.owner}"},"burnt":false,"mutable":true${supply}}`
+}
+
+/**
+ * Creation, update and last-action slots: the sort keys.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const sortKey = (dataset: Dataset.Dataset, authority: string, i: number, by: DasParams.SortByField): number => {
   const created = BASE_SLOT + i * 7
   if (by === "none" || by === "created") return created
   const updated = created + dataset.int(`das:${authority}:${i}:updated`, 2_000_000)
   return by === "updated"
     ? updated
     : Math.max(updated, created + dataset.int(`das:${authority}:${i}:action`, 3_000_000))
-}
-
-// -- ordered views and pagination ---------------------------------------------
-
-/** A list in its sort order: `indexAt(position)` is the item's natural index. */
-interface View {
-  readonly length: number
-  readonly indexAt: (position: number) => number
-  /** The id a client may pass as `before`/`after`. */
-  readonly idAt: (position: number) => string
-}
-
-const naturalView = (length: number, idOf: (i: number) => string, descending: boolean): View => ({
-  length,
-  indexAt: (p) => (descending ? length - 1 - p : p),
-  idAt: (p) => idOf(descending ? length - 1 - p : p)
-})
-
-const permutedView = (order: Int32Array, idOf: (i: number) => string, descending: boolean): View => ({
-  length: order.length,
-  indexAt: (p) => order[descending ? order.length - 1 - p : p]!,
-  idAt: (p) => idOf(order[descending ? order.length - 1 - p : p]!)
-})
-
-/** Positions of ids in a view, built on first use (only when a client passes an id as a cursor). */
-const positionOf = (ctx: AreaContext, key: string, view: View, id: string): number | undefined => {
-  const maps = ctx.state("das:positions", () => new Map<string, Map<string, number>>())
-  let map = maps.get(key)
-  if (map === undefined) {
-    map = new Map()
-    for (let p = 0; p < view.length; p++) map.set(view.idAt(p), p)
-    maps.set(key, map)
-  }
-  return map.get(id)
-}
-
-const invalid = (message: string) => new RpcFailure(-32602, `Invalid request parameters: ${message}`, 400)
-
-interface Window {
-  readonly start: number
-  readonly end: number
-  /** Fields of the list wrapper that describe the window. */
-  readonly fields: {
-    readonly page?: number
-    readonly cursor?: string | null
-    readonly before?: string | null
-    readonly after?: string | null
-  }
-}
-
-/**
- * The window a query selects. A cursor is a gap between items (`Paging.encodeCursor(g)`
- * is the gap before position g); an id as `after` is the gap after it, as `before` the gap before it.
- */
-const windowOf = (
-  ctx: AreaContext,
-  key: string,
-  view: View,
-  p: DasParams.Paging
-): Effect.Effect<Window, RpcFailure> =>
-  Effect.suspend((): Effect.Effect<Window, RpcFailure> => {
-    const limit = p.limit ?? MAX_LIMIT
-    const gap = (token: string, side: "before" | "after"): number | undefined => {
-      const decoded = Paging.decodeCursor(token)
-      if (decoded !== undefined) return decoded <= view.length ? decoded : undefined
-      const position = positionOf(ctx, key, view, token)
-      return position === undefined ? undefined : side === "after" ? position + 1 : position
-    }
-    const bad = (field: string, token: string) =>
-      Effect.fail(invalid(`${field}: Cursor Validation Err: ${token} is invalid`))
-    if (p.page !== undefined) {
-      const start = Math.min(view.length, (p.page - 1) * limit)
-      return Effect.succeed({ start, end: Math.min(view.length, start + limit), fields: { page: p.page } })
-    }
-    if (p.before === undefined && p.after === undefined) {
-      const start = p.cursor === undefined ? 0 : gap(p.cursor, "after")
-      if (start === undefined) return bad("cursor", p.cursor!)
-      const end = Math.min(view.length, start + limit)
-      return Effect.succeed({ start, end, fields: { cursor: end < view.length ? Paging.encodeCursor(end) : null } })
-    }
-    const lo = p.after === undefined ? 0 : gap(p.after, "after")
-    if (lo === undefined) return bad("after", p.after!)
-    const hi = p.before === undefined ? view.length : gap(p.before, "before")
-    if (hi === undefined) return bad("before", p.before!)
-    // `before` alone reads backwards: the page just before the gap.
-    const start = p.after === undefined ? Math.max(0, hi - limit) : Math.min(lo, hi)
-    const end = p.after === undefined ? hi : Math.max(start, Math.min(hi, lo + limit))
-    return Effect.succeed({
-      start,
-      end,
-      fields: start < end
-        ? { before: Paging.encodeCursor(start), after: Paging.encodeCursor(end) }
-        : { before: null, after: null }
-    })
-  })
-
-const positions = (w: Window): Array<number> => Array.from({ length: w.end - w.start }, (_, k) => w.start + k)
-
-/** Decodes params with the shared request schema; failures are -32602 naming the field. */
-const decodeParams = <A, I>(schema: Schema.Schema<A, I>, params: unknown): Effect.Effect<A, RpcFailure> => {
-  const result = Schema.decodeUnknownEither(schema, { errors: "first", onExcessProperty: "error" })(params ?? {})
-  if (Either.isRight(result)) return Effect.succeed(result.right)
-  const issue = ParseResult.ArrayFormatter.formatErrorSync(result.left)[0]
-  const path = issue === undefined || issue.path.length === 0 ? "params" : issue.path.join(".")
-  return Effect.fail(invalid(`${path}: ${issue?.message ?? "invalid"}`))
-}
-
-/** The reference implementation's alias `displayOptions` for `options`. */
-const withOptionsAlias = (params: unknown): unknown => {
-  if (typeof params !== "object" || params === null || !("displayOptions" in params)) return params
-  const { displayOptions, ...rest } = params as Record<string, unknown>
-  return "options" in rest ? params : { ...rest, options: displayOptions }
 }
 
 // -- getAssetsByAuthority ---------------------------------------------------------
@@ -482,7 +688,13 @@ const assetView = (
   return permutedView(order, idOf, descending)
 }
 
-interface Located {
+/**
+ * An asset's place in the dataset.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export interface Located {
   readonly authority: string
   readonly index: number
 }
@@ -503,27 +715,50 @@ const getAssetsByAuthority: RpcMethod = {
       const sortKeyName = `assets:${params.authorityAddress}:${params.sortBy?.sortBy ?? "none"}:${
         params.sortBy?.sortDirection ?? "asc"
       }`
-      const w = yield* windowOf(ctx, sortKeyName, view, params)
       const authority = params.authorityAddress
-      // Each asset is built and serialised once while the cache holds it; pages join the texts.
-      const items = positions(w).map((p) => {
-        const i = view.indexAt(p)
-        return ctx.cache.get(`das:asset:${authority}:${i}`, () => {
-          const asset = assetJson(ctx.dataset, authority, i)
-          register(ctx, authority, i, asset.id)
-          return Wire.stringify(asset)
-        })
-      })
-      return {
-        last_indexed_slot: ctx.slot(),
-        total: view.length,
-        limit: params.limit ?? MAX_LIMIT,
-        ...w.fields,
-        ...(params.options?.showGrandTotal === true ? { grand_total: view.length } : {}),
-        items: Wire.rawArray(items)
-      }
+      return yield* assetListPage(ctx, sortKeyName, view, (i) => [authority, i], params)
     })
 }
+
+/**
+ * The JSON text of asset `i` of an authority as served: its id is registered, so getAsset and
+ * proofs find it at once.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const servedAssetText = (ctx: AreaContext, authority: string, i: number): string => {
+  register(ctx, authority, i, assetId(ctx.dataset, authority, i))
+  return assetText(ctx.dataset, authority, i)
+}
+
+/**
+ * One page of an asset list in the DAS list wrapper. `view.indexAt` gives a member number that
+ * `resolve` turns into (authority, index); `key` names the list and its order (for ids as cursors).
+ *
+ * @since 0.1.0
+ * @category lists
+ */
+export const assetListPage = (
+  ctx: AreaContext,
+  key: string,
+  view: View,
+  resolve: (member: number) => readonly [authority: string, index: number],
+  params: DasParams.Paging & { readonly options?: { readonly showGrandTotal?: boolean | undefined } | undefined }
+) =>
+  Effect.map(windowOf(ctx, key, view, params), (w) => ({
+    last_indexed_slot: ctx.slot(),
+    total: view.length,
+    limit: params.limit ?? MAX_LIMIT,
+    ...w.fields,
+    ...(params.options?.showGrandTotal === true ? { grand_total: view.length } : {}),
+    // A page's items are built, serialised and encoded once while the cache holds them:
+    // served again, their bytes are copied into the body as they are.
+    items: new Wire.Raw(ctx.cache.get(`das:assets:${key}:${w.start}:${w.end}`, () => {
+      const texts = positions(w).map((p) => servedAssetText(ctx, ...resolve(view.indexAt(p))))
+      return Wire.utf8(`[${texts.join(",")}]`)
+    }))
+  }))
 
 // -- getTokenAccounts --------------------------------------------------------------
 
@@ -686,27 +921,46 @@ const getSignaturesForAsset: RpcMethod = {
 
 // -- getAssetProofBatch -----------------------------------------------------------
 
-const locate = (ctx: AreaContext, id: string): Located | undefined => {
+/**
+ * Where an asset id sits (authority and index), or undefined for an id the dataset does not hold.
+ * Ids served before are found at once. Otherwise the small authorities are indexed on first use,
+ * and the big one only when an id is still unknown: a compressed id is a PDA (no way back from it
+ * but deriving them all, about 5 s for 100,000 assets, once per emulator), and an unknown id is
+ * rarer than a served one.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const locate = (ctx: AreaContext, id: string): Located | undefined => {
   const found = registry(ctx).get(id)
   if (found !== undefined) return found
-  // Every asset of the sample and extra authorities is known without having been listed first.
-  const sample = ctx.state("das:registry:sample", () => ({ done: false }))
-  if (!sample.done) {
-    const ds = ctx.dataset
-    const authorities = [
-      sampleAuthority(ds),
-      ...Array.from({ length: ds.size("das.authorities", 8) }, (_, k) => extraAuthority(ds, k))
-    ]
-    for (const authority of authorities) {
-      const n = assetCount(ds, authority)
-      for (let i = 0; i < n; i++) register(ctx, authority, i, assetId(ds, authority, i))
-    }
-    sample.done = true
+  const indexed = ctx.state("das:registry:indexed", () => ({ small: false, all: false }))
+  const ds = ctx.dataset
+  const index = (authority: string) => {
+    const n = assetCount(ds, authority)
+    for (let i = 0; i < n; i++) register(ctx, authority, i, assetId(ds, authority, i))
+  }
+  if (!indexed.small) {
+    for (const authority of authorities(ds)) if (authority !== bigAuthority(ds)) index(authority)
+    indexed.small = true
+    const small = registry(ctx).get(id)
+    if (small !== undefined) return small
+  }
+  if (!indexed.all) {
+    index(bigAuthority(ds))
+    indexed.all = true
   }
   return registry(ctx).get(id)
 }
 
-const proofOf = (ctx: AreaContext, id: string): ProofJson | null => {
+/**
+ * The proof record of an asset id (getAssetProofBatch's entry), or null when the id is unknown
+ * or the asset is not compressed.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const proofOf = (ctx: AreaContext, id: string): ProofJson | null => {
   const at = locate(ctx, id)
   if (at === undefined || !isCompressed(at.index)) return null
   const ordinal = (at.index - 1) / 4

@@ -5,6 +5,7 @@
  */
 import type { Area } from "../Area.js"
 import * as Admin from "./Admin.js"
+import * as AssetQueries from "./AssetQueries.js"
 import * as Bundles from "./Bundles.js"
 import * as Compression from "./Compression.js"
 import * as DigitalAssets from "./DigitalAssets.js"
@@ -18,6 +19,7 @@ import * as Webhooks from "./Webhooks.js"
  */
 export const areas: ReadonlyArray<Area> = [
   Admin.area,
+  AssetQueries.area,
   Bundles.area,
   Compression.area,
   DigitalAssets.area,

@@ -2,8 +2,9 @@
  * Metaplex's DAS client (`@metaplex-foundation/digital-asset-standard-api` 2.1.1 over
  * umi-bundle-defaults' `createUmi`) pointed at the emulator over loopback, on the spec's
  * DAS methods it covers: getAssetsByAuthority, getAssetProofs (the spec's
- * getAssetProofBatch) and getAssetSignatures (the spec's getSignaturesForAsset).
- * getTokenAccounts has no method in this client.
+ * getAssetProofBatch) and getAssetSignatures (the spec's getSignaturesForAsset), and the read API
+ * it calls by default: getAsset, getAssets (Helius: getAssetBatch), getAssetProof, getAssetsByOwner,
+ * getAssetsByGroup, getAssetsByCreator and searchAssets. getTokenAccounts has no method in this client.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { dasApi, type DasApiInterface } from "@metaplex-foundation/digital-asset-standard-api"
@@ -63,5 +64,62 @@ describe("Metaplex DAS API 2.1.1 against the emulator", () => {
       expect((sigs.items[0] as unknown as [string, string])[1]).toBe("MintToCollectionV1")
       expect(emu.count("getAssetProofs")).toBe(1)
       expect(emu.count("getAssetSignatures")).toBe(1)
+    }))
+
+  it.scopedLive("the read API: getAsset, getAssets, getAssetProof, the owner, group and creator lists, searchAssets", () =>
+    withUmi(async (umi, emu) => {
+      const owner = publicKey(emu.samples["dasAssetOwner"]!)
+      const byOwner = await umi.rpc.getAssetsByOwner({ owner, page: 2, limit: 20 })
+      expect(byOwner.total).toBe(100_000)
+      expect(byOwner.items).toHaveLength(20)
+      const compressed = byOwner.items.find((a) => a.compression.compressed)!
+      const plain = byOwner.items.find((a) => !a.compression.compressed)!
+      for (const item of [compressed, plain]) {
+        const asset = await umi.rpc.getAsset(item.id)
+        expect(asset).toEqual(item)
+        expect(asset.ownership.owner).toBe(owner)
+      }
+      expect(await umi.rpc.getAssets([plain.id, compressed.id])).toEqual([plain, compressed])
+
+      const proof = await umi.rpc.getAssetProof(compressed.id)
+      expect(proof.leaf).toBe(compressed.compression.asset_hash)
+      expect(proof.tree_id).toBe(compressed.compression.tree)
+      expect(proof.proof).toHaveLength(14)
+
+      const group = compressed.grouping[0]!
+      const byGroup = await umi.rpc.getAssetsByGroup({
+        groupKey: group.group_key,
+        groupValue: group.group_value!,
+        page: 2,
+        limit: 20
+      })
+      expect(byGroup.items).toEqual(byOwner.items)
+      const byCreator = await umi.rpc.getAssetsByCreator({
+        creator: compressed.creators[0]!.address,
+        onlyVerified: true,
+        page: 2,
+        limit: 20
+      })
+      expect(byCreator.items).toEqual(byOwner.items)
+
+      const search = await umi.rpc.searchAssets({ owner, compressed: true, interface: "V1_NFT", limit: 1000, page: 1 })
+      expect(search.total).toBe(25_000)
+      expect(search.items.every((a) => a.compression.compressed && a.ownership.owner === owner)).toBe(true)
+      expect(search.items).toContainEqual(compressed)
+      for (const method of ["getAssetsByOwner", "getAsset", "getAssets", "getAssetProof", "searchAssets"]) {
+        expect(emu.count(method), method).toBeGreaterThan(0)
+      }
+    }))
+
+  it.scopedLive("an unknown id: getAsset and getAssetProof throw the client's not-found errors", () =>
+    Effect.gen(function*() {
+      // A small big authority: an unknown id makes the emulator index every asset id first.
+      const emu = yield* Emulator.make({ seed: 13, sizes: { "das.bigAuthorityAssets": 500 } })
+      const rpc = dasFor(emu)
+      const unknown = publicKey("7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU")
+      yield* Effect.promise(() => expect(rpc.getAsset(unknown)).rejects.toThrow(/Asset not found/))
+      yield* Effect.promise(() => expect(rpc.getAssetProof(unknown)).rejects.toThrow(/No proof found/))
+      expect(emu.count("getAsset")).toBe(1)
+      expect(emu.count("getAssetProof")).toBe(1)
     }))
 })

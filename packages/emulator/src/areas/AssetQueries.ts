@@ -1,0 +1,489 @@
+/**
+ * The DAS read API that real clients call by default (REAL-WORLD §18): getAsset,
+ * getAssetBatch (Metaplex: getAssets), getAssetProof, getAssetsByOwner, getAssetsByGroup,
+ * getAssetsByCreator and searchAssets, over the digital-asset area's dataset.
+ *
+ * The dataset is closed and indexed. Every asset belongs to one authority (`DigitalAssets.authorities`);
+ * its owner, creator and collection follow the authority's `AssetShape`, so each owner's, creator's
+ * and collection's list is an arithmetic progression of one authority's assets: found from the
+ * address in O(1) after a small index (about 1,300 addresses) is built, never stored. The big
+ * authority's 100,000 assets share one owner, one creator and one collection (the samples
+ * `dasAssetOwner`, `dasCreator`, `dasCollection`). Every list serves the same asset text as
+ * getAsset and getAssetsByAuthority (`DigitalAssets.assetText`, served by `servedAssetText`).
+ *
+ * searchAssets tests each filter with the same attribute functions the asset builder uses, over
+ * the narrowest list a filter names (owner, creator, collection or authority) or, for `any`,
+ * `negate` or no such filter, over every asset (about 110,000 by default); its matches are kept
+ * for the next pages of the same query (a bounded cache).
+ *
+ * Sort orders, paging, `total` and the -32602 answers are the digital-asset area's. An unknown id
+ * answers as the reference implementation does: getAsset and getAssetProof fail with -32000
+ * `Database Error: RecordNotFound Error: Asset (Proof) Not Found`; a batch has `null` in its place.
+ *
+ * @since 0.1.0
+ */
+import * as AssetQuery from "@solfx/core/AssetQuery"
+import * as AssetSearch from "@solfx/core/AssetSearch"
+import type * as DasParams from "@solfx/core/DasParams"
+import * as Endpoints from "@solfx/core/Endpoints"
+import * as NftEdition from "@solfx/core/NftEdition"
+import { decodeBase58 } from "@solfx/core/Primitives"
+import * as Effect from "effect/Effect"
+import type * as Schema from "effect/Schema"
+import type { Area, AreaContext, RpcMethod } from "../Area.js"
+import { RpcFailure } from "../Area.js"
+import type * as Dataset from "../Dataset.js"
+import {
+  decodeParams,
+  MAX_LIMIT,
+  naturalView,
+  permutedView,
+  positions,
+  type View,
+  windowOf
+} from "../internal/DasList.js"
+import * as Wire from "../Wire.js"
+import * as DA from "./DigitalAssets.js"
+
+// -- the asset universe and its indexes --------------------------------------------
+
+/** An authority's place in the global numbering of assets. */
+interface Universe {
+  readonly authorities: ReadonlyArray<string>
+  /** `offsets[r]` is the global number of authority r's first asset; the last entry is the total. */
+  readonly offsets: ReadonlyArray<number>
+}
+
+/** Members `start + k * step` (k < count) of one authority's assets. */
+interface Progression {
+  readonly authority: string
+  readonly start: number
+  readonly step: number
+  readonly count: number
+}
+
+interface Indexes {
+  readonly universe: Universe
+  readonly owners: ReadonlyMap<string, Progression>
+  readonly creators: ReadonlyMap<string, Progression>
+  readonly collections: ReadonlyMap<string, Progression>
+}
+
+const indexCache = new WeakMap<Dataset.Dataset, Indexes>()
+
+/** The owner, creator and collection indexes of a dataset: about 1,300 addresses, built once. */
+const indexesOf = (ds: Dataset.Dataset): Indexes => {
+  const cached = indexCache.get(ds)
+  if (cached !== undefined) return cached
+  const authorities = DA.authorities(ds)
+  const offsets = [0]
+  const owners = new Map<string, Progression>()
+  const creators = new Map<string, Progression>()
+  const collections = new Map<string, Progression>()
+  for (const authority of authorities) {
+    const n = DA.assetCount(ds, authority)
+    offsets.push(offsets[offsets.length - 1]! + n)
+    const shape = DA.shapeOf(ds, authority)
+    const residues = (pool: number, at: (k: number) => string, into: Map<string, Progression>) => {
+      for (let k = 0; k < Math.min(pool, n); k++) {
+        into.set(at(k), { authority, start: k, step: pool, count: Math.ceil((n - k) / pool) })
+      }
+    }
+    residues(shape.owners, (k) => DA.ownerAt(ds, authority, k), owners)
+    residues(shape.creators, (k) => DA.creatorAt(ds, authority, k), creators)
+    for (let g = 0; g * shape.collectionSize < n; g++) {
+      const start = g * shape.collectionSize
+      collections.set(DA.collectionAt(ds, authority, g), {
+        authority,
+        start,
+        step: 1,
+        count: Math.min(shape.collectionSize, n - start)
+      })
+    }
+  }
+  const indexes = { universe: { authorities, offsets }, owners, creators, collections }
+  indexCache.set(ds, indexes)
+  return indexes
+}
+
+/** A list of assets: member k is asset `at(k)`. */
+interface Members {
+  readonly length: number
+  readonly at: (k: number) => readonly [authority: string, index: number]
+  /** Whether member order is creation order (one authority, ascending index). */
+  readonly createdOrder: boolean
+}
+
+const EMPTY: Members = { length: 0, at: () => ["", 0], createdOrder: true }
+
+const progression = (p: Progression | undefined): Members =>
+  p === undefined
+    ? EMPTY
+    : { length: p.count, at: (k) => [p.authority, p.start + k * p.step], createdOrder: true }
+
+const globalMembers = (u: Universe, globals: Int32Array): Members => ({
+  length: globals.length,
+  at: (k) => {
+    const g = globals[k]!
+    let r = 0
+    while (u.offsets[r + 1]! <= g) r++
+    return [u.authorities[r]!, g - u.offsets[r]!]
+  },
+  createdOrder: false
+})
+
+// -- ordered views ------------------------------------------------------------------
+
+/**
+ * A bounded cache in the area's state: sort orders and search matches of 100,000 assets are
+ * worth keeping between pages, but not without limit. A Map keeps insertion order: the oldest
+ * entry goes first.
+ */
+const bounded = <A>(ctx: AreaContext, name: string, key: string, make: () => A, max = 16): A => {
+  const cache = ctx.state(name, () => new Map<string, A>())
+  const hit = cache.get(key)
+  if (hit !== undefined) return hit
+  const value = make()
+  cache.set(key, value)
+  if (cache.size > max) cache.delete(cache.keys().next().value!)
+  return value
+}
+
+const viewOf = (
+  ctx: AreaContext,
+  key: string,
+  members: Members,
+  sorting: typeof AssetQuery.ListSorting.Type | undefined
+): View => {
+  const ds = ctx.dataset
+  const by = sorting?.sortBy ?? "none"
+  const descending = sorting?.sortDirection === "desc"
+  const idOf = (k: number) => DA.assetId(ds, ...members.at(k))
+  if (by === "none" || (by === "created" && members.createdOrder)) return naturalView(members.length, idOf, descending)
+  const order = bounded(ctx, "das:query-orders", `${key}:${by}`, () => {
+    const n = members.length
+    const order = Int32Array.from({ length: n }, (_, k) => k)
+    if (by === "id") {
+      // By the id's bytes, as the reference implementation sorts its bytea column.
+      const ids = Array.from({ length: n }, (_, k) => Buffer.from(decodeBase58(idOf(k))!))
+      return order.sort((a, b) => Buffer.compare(ids[a]!, ids[b]!) || a - b)
+    }
+    const keys = new Float64Array(n)
+    for (let k = 0; k < n; k++) keys[k] = DA.sortKey(ds, ...members.at(k), by)
+    return order.sort((a, b) => keys[a]! - keys[b]! || a - b)
+  })
+  return permutedView(order, idOf, descending)
+}
+
+/** What every list method takes besides its key: paging, `sortBy` and the display options. */
+type ListParams = DasParams.Paging & {
+  readonly sortBy?: typeof AssetQuery.ListSorting.Type | undefined
+  readonly options?: { readonly showGrandTotal?: boolean | undefined } | undefined
+}
+
+const listPage = (ctx: AreaContext, key: string, members: Members, params: ListParams) => {
+  const view = viewOf(ctx, key, members, params.sortBy)
+  const direction = params.sortBy?.sortDirection ?? "asc"
+  return DA.assetListPage(ctx, `${key}:${params.sortBy?.sortBy ?? "none"}:${direction}`, view, members.at, params)
+}
+
+// -- single assets ------------------------------------------------------------------
+
+const assetNotFound = () => new RpcFailure(-32000, "Database Error: RecordNotFound Error: Asset Not Found")
+const proofNotFound = () => new RpcFailure(-32000, "Database Error: RecordNotFound Error: Asset Proof Not Found")
+
+const textOf = (ctx: AreaContext, id: string): string | undefined => {
+  const at = DA.locate(ctx, id)
+  return at === undefined ? undefined : DA.servedAssetText(ctx, at.authority, at.index)
+}
+
+const getAsset: RpcMethod = {
+  entry: Endpoints.getAsset,
+  handle: (raw, ctx) =>
+    Effect.gen(function*() {
+      const params = yield* decodeParams(AssetQuery.GetAssetParams, raw)
+      const text = textOf(ctx, params.id)
+      return text === undefined ? yield* Effect.fail(assetNotFound()) : new Wire.Raw(text)
+    })
+}
+
+const getAssetBatch: RpcMethod = {
+  entry: Endpoints.getAssetBatch,
+  handle: (raw, ctx) =>
+    Effect.map(
+      decodeParams(AssetQuery.GetAssetBatchParams, raw),
+      (params) => Wire.rawArray(params.ids.map((id) => textOf(ctx, id) ?? "null"))
+    )
+}
+
+const getAssetProof: RpcMethod = {
+  entry: Endpoints.getAssetProof,
+  handle: (raw, ctx) =>
+    Effect.gen(function*() {
+      const params = yield* decodeParams(AssetQuery.GetAssetProofParams, raw)
+      const proof = DA.proofOf(ctx, params.id)
+      return proof === null ? yield* Effect.fail(proofNotFound()) : proof
+    })
+}
+
+// -- lists --------------------------------------------------------------------------
+
+/** A list method: its params decoded, then the list they name under a key (for caches and cursors). */
+const listMethod = <P extends ListParams>(
+  entry: RpcMethod["entry"],
+  schema: Schema.Schema<P, any>,
+  select: (params: P, ix: Indexes) => readonly [key: string, members: Members]
+): RpcMethod => ({
+  entry,
+  handle: (raw, ctx) =>
+    Effect.flatMap(decodeParams(schema, raw), (params) => {
+      const [key, members] = select(params, indexesOf(ctx.dataset))
+      return listPage(ctx, key, members, params)
+    })
+})
+
+const getAssetsByOwner = listMethod(
+  Endpoints.getAssetsByOwner,
+  AssetQuery.GetAssetsByOwnerParams,
+  (p, ix) => [`owner:${p.ownerAddress}`, progression(ix.owners.get(p.ownerAddress))]
+)
+
+// Every creator of the dataset has signed its assets: `onlyVerified` keeps them all.
+const getAssetsByCreator = listMethod(
+  Endpoints.getAssetsByCreator,
+  AssetQuery.GetAssetsByCreatorParams,
+  (p, ix) => [`creator:${p.creatorAddress}`, progression(ix.creators.get(p.creatorAddress))]
+)
+
+const getAssetsByGroup = listMethod(
+  Endpoints.getAssetsByGroup,
+  AssetQuery.GetAssetsByGroupParams,
+  (p, ix) => [
+    `group:${p.groupKey}:${p.groupValue}`,
+    p.groupKey === "collection" ? progression(ix.collections.get(p.groupValue)) : EMPTY
+  ]
+)
+
+// -- getNftEditions ------------------------------------------------------------------
+
+const getNftEditions: RpcMethod = {
+  entry: Endpoints.getNftEditions,
+  handle: (raw, ctx) =>
+    Effect.gen(function*() {
+      const params = yield* decodeParams(NftEdition.GetNftEditionsParams, raw)
+      const ds = ctx.dataset
+      const at = DA.locate(ctx, params.mint!)
+      if (at === undefined || !DA.isMasterEdition(at.index)) {
+        return yield* Effect.fail(
+          new RpcFailure(-32000, "Database Error: RecordNotFound Error: Master Edition Not Found")
+        )
+      }
+      const { authority, index } = at
+      if (DA.hasOpenPrintRun(index)) {
+        // More prints than a number holds exactly: listing them would serve ids the dataset does not have.
+        return yield* Effect.fail(
+          new RpcFailure(-32000, "Validation Error: the emulator lists the prints of limited editions only")
+        )
+      }
+      const editions = DA.editionsOf(ds, authority, index)
+      const view = naturalView(editions.length, (k) => DA.assetId(ds, authority, editions[k]!), false)
+      const w = yield* windowOf(ctx, `editions:${params.mint}`, view, params)
+      return {
+        total: editions.length,
+        limit: params.limit ?? MAX_LIMIT,
+        ...w.fields,
+        master_edition_address: ds.address(`das:${authority}:${index}:master-edition`),
+        supply: editions.length,
+        max_supply: DA.maxSupplyOf(ds, authority, index),
+        editions: positions(w).map((p) => ({
+          mint: view.idAt(p),
+          edition_address: ds.address(`das:${authority}:${editions[p]!}:edition`),
+          edition: p + 1
+        }))
+      }
+    })
+}
+
+// -- searchAssets -------------------------------------------------------------------
+
+type Search = AssetSearch.SearchAssetsParams
+type Test = (authority: string, i: number) => boolean
+
+/** One test per filter given, each by the attribute function the asset builder uses. */
+const testsOf = (ctx: AreaContext, p: Search): Array<Test> => {
+  const ds = ctx.dataset
+  const shape = (a: string) => DA.shapeOf(ds, a)
+  const same = (id: string): Test => {
+    const at = DA.locate(ctx, id)
+    return at === undefined ? () => false : (a, i) => a === at.authority && i === at.index
+  }
+  const tests: Array<Test> = []
+  const add = <K extends keyof Search>(key: K, test: (value: NonNullable<Search[K]>) => Test) => {
+    const value = p[key]
+    if (value !== undefined) tests.push(test(value as NonNullable<Search[K]>))
+  }
+  add("interface", (v) => (_, i) => DA.interfaceOf(i) === v)
+  add("ownerAddress", (v) => (a, i) => DA.ownerAt(ds, a, i % shape(a).owners) === v)
+  add("ownerType", (v) => () => v === "single")
+  add("creatorAddress", (v) => (a, i) => DA.creatorAt(ds, a, i % shape(a).creators) === v)
+  // Every creator of the dataset is verified.
+  add("creatorVerified", (v) => () => v)
+  add("authorityAddress", (v) => (a) => a === v)
+  add(
+    "grouping",
+    ([key, value]) => (a, i) =>
+      key === "collection" && DA.collectionAt(ds, a, Math.floor(i / shape(a).collectionSize)) === value
+  )
+  add("delegate", (v) => (a, i) => DA.delegateOf(ds, a, i) === v)
+  add("frozen", (v) => (_, i) => DA.isFrozen(i) === v)
+  // Each asset is one token (an NFT), none burnt: supply 1.
+  add("supply", (v) => () => v === 1)
+  add("supplyMint", (v) => {
+    const test = same(v)
+    return (a, i) => !DA.isCompressed(i) && test(a, i)
+  })
+  add("compressed", (v) => (_, i) => DA.isCompressed(i) === v)
+  // No asset is eligible for compression, none is burnt, every royalty goes to the creators.
+  add("compressible", (v) => () => !v)
+  add("burnt", (v) => () => !v)
+  add("royaltyTargetType", (v) => () => v === "creators")
+  add("royaltyTarget", () => () => false)
+  add("royaltyAmount", (v) => (a, i) => DA.royaltyBasisPoints(ds, a, i) === v)
+  add("jsonUri", (v) => {
+    const id = /^https:\/\/assets\.solfx\.invalid\/([1-9A-HJ-NP-Za-km-z]{32,44})\.json$/.exec(v)?.[1]
+    return id === undefined || DA.jsonUriOf(id) !== v ? () => false : same(id)
+  })
+  add("name", (v) => (_, i) => DA.assetName(i) === v)
+  add("tokenType", (v) => {
+    switch (v) {
+      case "fungible":
+      case "Fungible":
+        return () => false
+      case "regularNft":
+      case "regularNFT":
+        return (_, i) => !DA.isCompressed(i)
+      case "compressedNft":
+      case "compressedNFT":
+        return (_, i) => DA.isCompressed(i)
+      default:
+        return () => true
+    }
+  })
+  add("tree", (v) => (a, i) => DA.isCompressed(i) && DA.treeIdOf(ds, a, i) === v)
+  return tests
+}
+
+/** The filter fields of a query, for its cache key (paging, sorting and display options left out). */
+const filterKey = (p: Search): string =>
+  JSON.stringify(Object.keys(AssetSearch.searchFilterFields).map((k) => p[k as keyof Search] ?? null))
+
+/** The narrowest list a filter names, when every filter must hold. */
+const narrowest = (ix: Indexes, ds: Dataset.Dataset, p: Search): ReadonlyArray<Progression> | undefined => {
+  if (p.conditionType === "any" || p.negate === true) return undefined
+  const lists: Array<Progression | undefined> = []
+  if (p.ownerAddress !== undefined) lists.push(ix.owners.get(p.ownerAddress))
+  if (p.creatorAddress !== undefined) lists.push(ix.creators.get(p.creatorAddress))
+  if (p.grouping !== undefined) {
+    lists.push(p.grouping[0] === "collection" ? ix.collections.get(p.grouping[1]) : undefined)
+  }
+  if (p.authorityAddress !== undefined) {
+    const n = DA.assetCount(ds, p.authorityAddress)
+    lists.push(n === 0 ? undefined : { authority: p.authorityAddress, start: 0, step: 1, count: n })
+  }
+  if (lists.length === 0) return undefined
+  if (lists.some((l) => l === undefined)) return []
+  return [lists.reduce((a, b) => (b!.count < a!.count ? b : a))!]
+}
+
+/** The global numbers of the assets a query matches, in global order. */
+const matchesOf = (ctx: AreaContext, ix: Indexes, p: Search): Int32Array => {
+  const u = ix.universe
+  const tests = testsOf(ctx, p)
+  const any = p.conditionType === "any"
+  const negate = p.negate === true
+  const match = (a: string, i: number) => {
+    const holds = tests.length === 0 ? true : any ? tests.some((t) => t(a, i)) : tests.every((t) => t(a, i))
+    return holds !== negate
+  }
+  const lists = narrowest(ix, ctx.dataset, p) ??
+    u.authorities.map((authority, r) => ({ authority, start: 0, step: 1, count: u.offsets[r + 1]! - u.offsets[r]! }))
+  const out: Array<number> = []
+  for (const l of lists) {
+    const base = u.offsets[u.authorities.indexOf(l.authority)]!
+    for (let k = 0; k < l.count; k++) {
+      const i = l.start + k * l.step
+      if (match(l.authority, i)) out.push(base + i)
+    }
+  }
+  return Int32Array.from(out)
+}
+
+const searchAssets: RpcMethod = {
+  entry: Endpoints.searchAssets,
+  handle: (raw, ctx) =>
+    Effect.gen(function*() {
+      const params = yield* decodeParams(AssetSearch.SearchAssetsParams, raw)
+      const ix = indexesOf(ctx.dataset)
+      const key = `search:${filterKey(params)}`
+      const globals = bounded(ctx, "das:search-matches", key, () => matchesOf(ctx, ix, params))
+      return yield* listPage(ctx, key, globalMembers(ix.universe, globals), params)
+    })
+}
+
+// -- samples ------------------------------------------------------------------------
+
+/**
+ * The owner of the big authority's assets (100,000 by default, `das.bigAuthorityAssets`).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const bigOwner = (ds: Dataset.Dataset): string => DA.ownerAt(ds, DA.bigAuthority(ds), 0)
+
+/**
+ * The creator of the big authority's assets.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const bigCreator = (ds: Dataset.Dataset): string => DA.creatorAt(ds, DA.bigAuthority(ds), 0)
+
+/**
+ * The collection of the big authority's assets.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const bigCollection = (ds: Dataset.Dataset): string => DA.collectionAt(ds, DA.bigAuthority(ds), 0)
+
+/**
+ * The DAS read API area.
+ *
+ * @since 0.1.0
+ * @category areas
+ */
+export const area: Area = {
+  name: "asset-queries",
+  rpc: {
+    getAsset,
+    getAssetBatch,
+    // Metaplex's DAS client's name for getAssetBatch.
+    getAssets: getAssetBatch,
+    getAssetProof,
+    getAssetsByOwner,
+    getAssetsByGroup,
+    getAssetsByCreator,
+    searchAssets,
+    getNftEditions
+  },
+  samples: (ds) => ({
+    // 100,000 assets each by default (das.bigAuthorityAssets): the big authority's.
+    dasAssetOwner: bigOwner(ds),
+    dasCreator: bigCreator(ds),
+    dasCollection: bigCollection(ds),
+    // An owner of the sample authority, with about ten assets.
+    dasSmallOwner: DA.ownerAt(ds, DA.sampleAuthority(ds), 1),
+    // A master edition with its prints (getNftEditions).
+    dasMasterEdition: DA.assetId(ds, DA.sampleAuthority(ds), 57)
+  })
+}
