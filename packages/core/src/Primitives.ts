@@ -252,6 +252,33 @@ const belowModulus = (u: unknown): boolean => {
   return n < BN254_MODULUS
 }
 
+/** The base58 of the modulus as 32 bytes (its top byte is not zero, so no leading `1`). */
+const MODULUS_58 = (() => {
+  const bytes = new Uint8Array(32)
+  let n = BN254_MODULUS
+  for (let i = 31; i >= 0; i--) {
+    bytes[i] = Number(n & 0xffn)
+    n >>= 8n
+  }
+  return base58.encode(bytes)
+})()
+
+/**
+ * `belowModulus` for a string already known to be base58 of exactly 32 bytes, without
+ * decoding: leading `1`s are zero bytes, and the alphabet is in ASCII order, so the
+ * rest compares with the modulus's base58 by length, then as a string.
+ *
+ * @since 0.1.0
+ * @category primitives
+ */
+export const isBelowModulus58 = (s: string): boolean => {
+  let zeros = 0
+  while (zeros < s.length && s.charCodeAt(zeros) === 49) zeros++
+  const rest = s.length - zeros
+  if (rest !== MODULUS_58.length) return rest < MODULUS_58.length
+  return (zeros === 0 ? s : s.slice(zeros)) < MODULUS_58
+}
+
 /**
  * A compressed-state hash (account hash, Merkle root, nullifier): 32 bytes in base58
  * whose big-endian value is a BN254 field element. stateless.js refuses any other
@@ -263,7 +290,8 @@ const belowModulus = (u: unknown): boolean => {
 export const FieldHash = Hash32.pipe(
   Schema.filter(belowModulus, {
     message: () => "a BN254 field element (32 bytes, big-endian, below the field modulus)",
-    [PredicateId]: belowModulus
+    // Called after Hash32's own check, so on 32-byte base58 only (see FastDecoder.PredicateId).
+    [PredicateId]: (u: unknown) => typeof u === "string" && isBelowModulus58(u)
   }),
   Schema.annotations({ identifier: "FieldHash" })
 )

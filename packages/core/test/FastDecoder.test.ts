@@ -765,6 +765,32 @@ describe("Json.parse against the previous implementation", () => {
   })
 })
 
+describe("the BN254 field check without decoding", () => {
+  it("isBelowModulus58 answers as the decoded comparison on every 32-byte base58", () => {
+    const M = Primitives.BN254_MODULUS
+    const toBytes = (n: bigint) => {
+      const b = new Uint8Array(32)
+      for (let i = 31; i >= 0; i--) {
+        b[i] = Number(n & 0xffn)
+        n >>= 8n
+      }
+      return b
+    }
+    const value = fc.oneof(
+      fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }),
+      fc.bigInt({ min: M - 1000n, max: M + 1000n }),
+      fc.bigInt({ min: 0n, max: 2n ** 64n })
+    )
+    fc.assert(
+      fc.property(value, (n) => {
+        const s = base58.encode(toBytes(n))
+        expect(Primitives.isBelowModulus58(s), s).toBe(n < M)
+      }),
+      { numRuns: 20_000 }
+    )
+  })
+})
+
 describe("base64 without decoding", () => {
   it("isBase64 accepts exactly what decodeBase64 decodes", () => {
     const b64 = fc.oneof(
