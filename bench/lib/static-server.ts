@@ -30,8 +30,9 @@ for (const a of answers) {
   if (id === undefined) {
     byKey.set(a.key, { status: a.status, before: Buffer.from(a.text), after: undefined })
   } else {
-    // The recorded id appears first in the envelope as the emulator writes it.
-    const at = a.text.indexOf(JSON.stringify(id))
+    // The envelope's own `"id":` member (a numeric id may also appear as a number in the result).
+    const member = `"id":${JSON.stringify(id)}`
+    const at = a.text.indexOf(member) + "\"id\":".length
     byKey.set(a.key, {
       status: a.status,
       before: Buffer.from(a.text.slice(0, at)),
