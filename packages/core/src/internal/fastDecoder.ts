@@ -475,6 +475,7 @@ export const makeCompiler = (
       ast.from._tag === "TypeLiteral" ? ast.from.propertySignatures.map((ps) => [ps.name, ps]) : []
     )
     const targets = new Set(psts.map((pst) => pst.to))
+    const ownOutput = ast.from._tag === "TypeLiteral"
     const reduced = ast.to._tag === "TypeLiteral" && ast.from._tag === "TypeLiteral" &&
       ast.to.indexSignatures.length === 0 && !annotationsChangeParsing(ast.to)
     const checks = reduced
@@ -488,7 +489,8 @@ export const makeCompiler = (
     return (u) => {
       const a = from(u)
       if (a === BAIL) return BAIL
-      const out: Record<PropertyKey, unknown> = { ...(a as object) }
+      // A struct decoder returns its input or an object of its own: only the input needs copying.
+      const out = (a === u || !ownOutput ? { ...(a as object) } : a) as Record<PropertyKey, unknown>
       for (let i = 0; i < psts.length; i++) {
         const pst = psts[i]!
         const present = hasOwn.call(out, pst.from)
