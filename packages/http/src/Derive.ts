@@ -160,12 +160,16 @@ export const fromTransport = <P, A, Item, PI>(
             )
         )
       ),
-    // Once per attempt, inside the retry: a retried request counts again exactly when it is billed again,
-    // and an unbilled attempt hands its credits back to the budget (a store error keeps them spent).
+    // Once per attempt, inside the retry: a retried request counts again exactly when it is billed again.
+    // The budget is a ceiling, so only an answer that was not billed (a 429, a 5xx) hands its credits back:
+    // with no answer (reset, timeout, or cut off in flight by an interruption) the server may have billed
+    // it, and they stay spent. (A store error keeps them spent too.)
     onAttempt: (outcome) =>
       Billing.billed(outcome, { notFoundIsAnswer })
         ? t.credits.add(entry.area, entry.name, credits)
-        : Effect.ignore(t.limits.refund(credits))
+        : outcome._tag === "Answered"
+        ? Effect.ignore(t.limits.refund(credits))
+        : Effect.void
   }
   const validate = validateInput(entry.params, "", t.redactor.redact)
   const spanName = `solfx.${entry.area}.${entry.name}`

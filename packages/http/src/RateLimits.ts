@@ -24,9 +24,10 @@
  * refilled (a refill period of ~35,000 years): an attempt takes its credits before
  * it is sent, and the one that would cross the ceiling fails with
  * `CreditBudgetExceeded` and sends nothing. `refund` puts credits back (negative
- * tokens, which both stores add back atomically): the transport refunds an attempt
- * that `Billing` says was not billed (a 429, a 5xx, no answer) or that never started,
- * so the budget agrees with the server's usage. (The fixed-window counter cannot take
+ * tokens, which both stores add back atomically): the transport refunds an answer
+ * that `Billing` says was not billed (a 429, a 5xx) and an attempt that never started.
+ * An attempt with no answer keeps its credits: the server may have billed it, and the
+ * budget is a ceiling. (The fixed-window counter cannot take
  * refunds: its expiry would fall to zero with its count.)
  *
  * @example

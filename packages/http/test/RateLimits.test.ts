@@ -264,6 +264,29 @@ describe("RateLimits through the transport (every derived call)", () => {
       )
     ))
 
+  it.effect("an attempt cut off in flight keeps its credits: the server may have billed it", () =>
+    Effect.gen(function*() {
+      const client = yield* Derive.client(ping)
+      const log = yield* HttpTesting.RequestLog
+      const inFlight = yield* Effect.fork(client.call([]))
+      while ((yield* log.count) === 0) yield* Effect.yieldNow()
+      yield* Fiber.interrupt(inFlight)
+      // 20 credits: the interrupted attempt's 10 stay spent, so one more call, then a refusal.
+      expect(yield* client.call([])).toBe(1)
+      const refused = yield* client.call([]).pipe(
+        Effect.as("sent"),
+        Effect.catchTag("CreditBudgetExceeded", () => Effect.succeed("refused"))
+      )
+      expect(refused).toBe("refused")
+      expect(yield* log.count).toBe(2)
+    }).pipe(
+      Effect.provide(
+        HttpTesting.layerTransport((req, index) => index === 0 ? Effect.never : HttpTesting.rpcResult(req, 1)).pipe(
+          Layer.provide(RateLimits.layerMemory({ scope: "t", creditBudget: 20 }))
+        )
+      )
+    ))
+
   const times: Array<number> = []
   it.effect("with a plan, every area's calls are paced by their bucket, retries included", () =>
     Effect.gen(function*() {
