@@ -818,11 +818,18 @@ export const assetListPage = (
     ...(params.options?.showGrandTotal === true ? { grand_total: view.length } : {}),
     // A page's items are built, serialised and encoded once while the cache holds them:
     // served again, their bytes are copied into the body as they are.
-    items: new Wire.Raw(ctx.cache.get(
-      `das:assets:${key}:${w.start}:${w.end}`,
-      () => Wire.utf8Array(w.end - w.start, (k) => servedAssetText(ctx, ...resolve(view.indexAt(w.start + k))))
-    ))
+    items: ownedUnlessCached(
+      ctx,
+      ctx.cache.get(
+        `das:assets:${key}:${w.start}:${w.end}`,
+        () => Wire.utf8Array(w.end - w.start, (k) => servedAssetText(ctx, ...resolve(view.indexAt(w.start + k))))
+      )
+    )
   }))
+
+/** Bytes the cache did not keep are this response's alone: the body is written around them. */
+const ownedUnlessCached = (ctx: AreaContext, bytes: Uint8Array): Wire.Raw =>
+  new Wire.Raw(bytes, !ctx.cache.shares(bytes))
 
 // -- getTokenAccounts --------------------------------------------------------------
 
