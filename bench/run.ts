@@ -14,7 +14,7 @@ import { NODE_ARGS } from "./lib/emulator.js"
 import { fmtMs } from "./lib/harness.js"
 import type { ComparisonResult } from "./lib/result.js"
 
-const COMPARISONS = ["decode", "pagination", "memory", "batch", "admin", "emulator", "limits"] as const
+const COMPARISONS = ["decode", "calls", "pagination", "memory", "batch", "admin", "emulator", "limits"] as const
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 const only = process.argv.slice(2)

@@ -80,3 +80,15 @@ export const fmtRatio = (r: number): string => `${r.toFixed(2)}×`
 export const log = (line: string): void => {
   process.stderr.write(line + "\n")
 }
+
+/** A byte count, readable. */
+export const fmtBytes = (b: number): string => (b >= 1e6 ? `${(b / 1e6).toFixed(2)} MB` : `${(b / 1e3).toFixed(1)} KB`)
+
+/** A short duration: µs below a millisecond. */
+export const fmtShort = (
+  ms: number
+): string => (ms < 1 ? `${(ms * 1000).toFixed(ms < 0.01 ? 2 : 1)} µs` : `${ms.toFixed(2)} ms`)
+
+/** The element with the highest `ratio`, if any. */
+export const worstBy = <T>(xs: ReadonlyArray<T>, ratio: (x: T) => number): T | undefined =>
+  xs.reduce<T | undefined>((w, x) => (w === undefined || ratio(x) > ratio(w) ? x : w), undefined)

@@ -28,6 +28,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Order from "effect/Order"
 import * as Stream from "effect/Stream"
+import { isDeepStrictEqual } from "node:util"
 import { usageLines, webhookColumns } from "./commands/Admin.js"
 import { assetColumns } from "./commands/Das.js"
 import { metadataColumns, partErrors } from "./commands/Metadata.js"
@@ -90,6 +91,11 @@ const digitalAssets = Effect.gen(function*() {
   const depths = new Set([...proofs.values()].flatMap((p) => Option.isSome(p) ? [p.value.proof.length] : []))
   const sample = [...proofs.entries()].find(([, p]) => Option.isSome(p))
   const check = sample === undefined ? undefined : MerkleProof.verify(Option.getOrThrow(sample[1]))
+  // The read API real clients call by default: one asset, an owner's first page, a search.
+  const first = yield* das.getAsset({ id: assets[0]!.id })
+  const owner = first.ownership.owner
+  const owned = yield* das.getAssetsByOwner({ ownerAddress: owner, page: 1, limit: 10 })
+  const found = yield* das.searchAssets({ ownerAddress: owner, compressed: true, page: 1, limit: 10 })
   return {
     lines: [
       `streamed ${Format.integer(assets.length)} assets of authority ${authority} (8 pages in flight, in order)`,
@@ -98,7 +104,12 @@ const digitalAssets = Effect.gen(function*() {
       `...`,
       `proofs of the ${Format.integer(compressed.length)} compressed assets fetched in batches of 1,000 and ` +
       `verified (keccak-256 up to the root): ${Format.integer(proofs.size)} ok, tree depth ${[...depths].join(", ")}`,
-      ...(sample === undefined ? [] : [`e.g. ${sample[0]}: ${check?.valid === true ? "verifies" : "does NOT verify"}`])
+      ...(sample === undefined ? [] : [`e.g. ${sample[0]}: ${check?.valid === true ? "verifies" : "does NOT verify"}`]),
+      `getAsset ${first.id}: ${
+        isDeepStrictEqual(first, assets[0]) ? "the same record as" : "DIFFERENT from"
+      } the stream's first (${first.interface}, owner ${owner})`,
+      `getAssetsByOwner ${owner}: total ${Format.integer(owned.total)}, first page of ${owned.items.length}; ` +
+      `searchAssets { ownerAddress, compressed: true }: ${found.items.length} on its first page`
     ],
     data: {
       authority,
@@ -259,7 +270,10 @@ export const tour = Effect.gen(function*() {
   )
   let spent = 0
   const add = (credits: number) => Effect.sync(() => void (spent += credits))
-  yield* Effect.flatMap(section(1, "Digital assets: every asset of an authority, and their proofs", digitalAssets), add)
+  yield* Effect.flatMap(
+    section(1, "Digital assets: every asset of an authority, their proofs, the read API", digitalAssets),
+    add
+  )
   yield* Effect.flatMap(section(2, "Wallet: balances and the portfolio total", wallet), add)
   yield* Effect.flatMap(section(3, `Token metadata: ${METADATA_MINTS} mints`, metadata), add)
   yield* Effect.flatMap(section(4, "Compression: mint holders and a validity proof", compression), add)

@@ -188,6 +188,36 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 300_000, excludeTestServices: t
       expect(plain).toEqual({ id: emu.samples.dasUncompressedAsset, proof: null, verified: false })
     }))
 
+  it.effect("das: asset <id>, assets-by-owner, search --owner --compressed agree with each other", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.EmulatorHandle
+      const env = envOf(emu)
+      const owner = emu.samples.dasAssetOwner!
+      const [owned, table, found] = yield* all([
+        solfx(["das", "assets-by-owner", owner, "--limit", "40", "--json"], { env }),
+        solfx(["das", "assets-by-owner", owner, "--limit", "2"], { env }),
+        solfx(["das", "search", "--owner", owner, "--compressed", "--limit", "10", "--json"], { env })
+      ])
+      const assets = jsonLines(ok(owned!, "assets-by-owner").stdout)
+      expect(assets).toHaveLength(40)
+      expect(assets.every((a) => a.ownership.owner === owner)).toBe(true)
+      const lines = ok(table!, "assets-by-owner (table)").stdout.trimEnd().split("\n")
+      expect(lines).toHaveLength(3)
+      expect(lines[0]).toMatch(/^ID +INTERFACE +COMPRESSED +OWNER$/)
+      const compressed = jsonLines(ok(found!, "search").stdout)
+      expect(compressed).toHaveLength(10)
+      expect(compressed.every((a) => a.compression.compressed && a.ownership.owner === owner)).toBe(true)
+      // The owner's compressed assets, as its full list has them, in the same order.
+      expect(compressed.map((a) => a.id)).toEqual(
+        assets.filter((a) => a.compression.compressed).slice(0, 10).map((a) => a.id)
+      )
+      const one = ok(yield* solfx(["das", "asset", assets[0].id, "--json"], { env }), "asset")
+      expect(jsonLines(one.stdout)).toEqual([assets[0]])
+      const unknown = yield* solfx(["das", "asset", emu.samples.dasAuthority!], { env })
+      failureLine(unknown, "JsonRpcError")
+      expect(unknown.stderr).toContain("Asset Not Found")
+    }))
+
   it.effect("zk: all eight methods; integers beyond 2^53 keep every digit; holders stream in order", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.EmulatorHandle

@@ -11,7 +11,7 @@
 import * as Schema from "effect/Schema"
 import { listFields, onePagingStyle, pagingFields } from "./DasParams.js"
 import { Count, withAliases } from "./internal/schema.js"
-import { Address } from "./Primitives.js"
+import { Address, U64 } from "./Primitives.js"
 
 /**
  * The params of getNftEditions: the master edition's mint and paging.
@@ -56,8 +56,9 @@ export type NftEdition = typeof NftEdition.Type
 export const NftEditionList = Schema.Struct({
   ...listFields,
   master_edition_address: Address,
-  supply: Count,
-  max_supply: Schema.optional(Schema.NullOr(Count)),
+  // u64 in the DAS reference implementation; an open print run can exceed 2^53.
+  supply: U64,
+  max_supply: Schema.optional(Schema.NullOr(U64)),
   editions: Schema.Array(NftEdition)
 }).annotations({ identifier: "NftEditionList" })
 /** A decoded `NftEditionList`: the type of the schema of the same name. @since 0.1.0 @category models */

@@ -11,7 +11,7 @@
 import { base58, base64 } from "@scure/base"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { PredicateId } from "./internal/fastDecoder.js"
+import { BAIL, DecodeId, PredicateId } from "./internal/fastDecoder.js"
 
 const BASE58_RE = /^[1-9A-HJ-NP-Za-km-z]+$/
 
@@ -170,6 +170,20 @@ export const decodeBase64 = (s: string): Uint8Array | undefined => {
 }
 
 /**
+ * Strict, padded base64 whose padding bits are zero: what `decodeBase64` accepts.
+ * The character before `==` holds 4 padding bits and the one before `=` holds 2.
+ */
+const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?$/
+
+/**
+ * Whether `decodeBase64` accepts a string, without decoding it.
+ *
+ * @since 0.1.0
+ * @category base64
+ */
+export const isBase64 = (s: string): boolean => BASE64_RE.test(s)
+
+/**
  * Bytes to a standard, padded base64 string.
  *
  * @since 0.1.0
@@ -238,6 +252,33 @@ const belowModulus = (u: unknown): boolean => {
   return n < BN254_MODULUS
 }
 
+/** The base58 of the modulus as 32 bytes (its top byte is not zero, so no leading `1`). */
+const MODULUS_58 = (() => {
+  const bytes = new Uint8Array(32)
+  let n = BN254_MODULUS
+  for (let i = 31; i >= 0; i--) {
+    bytes[i] = Number(n & 0xffn)
+    n >>= 8n
+  }
+  return base58.encode(bytes)
+})()
+
+/**
+ * `belowModulus` for a string already known to be base58 of exactly 32 bytes, without
+ * decoding: leading `1`s are zero bytes, and the alphabet is in ASCII order, so the
+ * rest compares with the modulus's base58 by length, then as a string.
+ *
+ * @since 0.1.0
+ * @category primitives
+ */
+export const isBelowModulus58 = (s: string): boolean => {
+  let zeros = 0
+  while (zeros < s.length && s.charCodeAt(zeros) === 49) zeros++
+  const rest = s.length - zeros
+  if (rest !== MODULUS_58.length) return rest < MODULUS_58.length
+  return (zeros === 0 ? s : s.slice(zeros)) < MODULUS_58
+}
+
 /**
  * A compressed-state hash (account hash, Merkle root, nullifier): 32 bytes in base58
  * whose big-endian value is a BN254 field element. stateless.js refuses any other
@@ -249,7 +290,8 @@ const belowModulus = (u: unknown): boolean => {
 export const FieldHash = Hash32.pipe(
   Schema.filter(belowModulus, {
     message: () => "a BN254 field element (32 bytes, big-endian, below the field modulus)",
-    [PredicateId]: belowModulus
+    // Called after Hash32's own check, so on 32-byte base58 only (see FastDecoder.PredicateId).
+    [PredicateId]: (u: unknown) => typeof u === "string" && isBelowModulus58(u)
   }),
   Schema.annotations({ identifier: "FieldHash" })
 )
@@ -343,7 +385,11 @@ export type BundleId = typeof BundleId.Type
  * @category primitives
  */
 export const Base64String = Schema.String.pipe(
-  Schema.filter((s) => decodeBase64(s) !== undefined, { message: () => "valid base64" }),
+  Schema.filter((s) => decodeBase64(s) !== undefined, {
+    message: () => "valid base64",
+    // The same answer without decoding (see `isBase64`): pages carry account data.
+    [PredicateId]: (s: unknown) => typeof s === "string" && isBase64(s)
+  }),
   Schema.brand("Base64"),
   Schema.annotations({ identifier: "Base64String" })
 )
@@ -359,6 +405,8 @@ export const Base58String = Schema.String.pipe(
   Schema.brand("Base58"),
   Schema.annotations({ identifier: "Base58String" })
 )
+
+const U64_DIGITS = /^(0|[1-9][0-9]{0,19})$/
 
 /**
  * An unsigned 64-bit integer (amounts, balances, lamports, supply). On the wire it
@@ -379,10 +427,19 @@ export const U64 = Schema.transformOrFail(
           ? ParseResult.succeed(BigInt(wire))
           : ParseResult.fail(new ParseResult.Type(ast, wire, "a non-negative integer within 2^53, or a decimal string"))
       }
-      return /^(0|[1-9][0-9]{0,19})$/.test(wire) && BigInt(wire) <= 0xffffffffffffffffn
+      return U64_DIGITS.test(wire) && BigInt(wire) <= 0xffffffffffffffffn
         ? ParseResult.succeed(BigInt(wire))
         : ParseResult.fail(new ParseResult.Type(ast, wire, "an unsigned 64-bit decimal integer"))
     },
     encode: (n) => ParseResult.succeed(n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n.toString())
   }
-).annotations({ identifier: "U64" })
+).annotations({
+  identifier: "U64",
+  // The decode above without its Either: pages hold thousands of amounts.
+  [DecodeId]: (wire: number | string) =>
+    typeof wire === "number"
+      ? Number.isSafeInteger(wire) && wire >= 0 ? BigInt(wire) : BAIL
+      : U64_DIGITS.test(wire) && BigInt(wire) <= 0xffffffffffffffffn
+      ? BigInt(wire)
+      : BAIL
+})

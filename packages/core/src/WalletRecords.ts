@@ -16,6 +16,7 @@
  */
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import { DecodeId } from "./internal/fastDecoder.js"
 import { Address, Signature } from "./Primitives.js"
 
 /** `string | null`, where an absent member also reads as `null`. */
@@ -34,7 +35,11 @@ export const Decimal = Schema.transform(
   Schema.Union(Schema.Number, Schema.String.pipe(Schema.pattern(/^-?[0-9]{16,}$/))),
   Schema.Number,
   { strict: true, decode: (wire) => (typeof wire === "number" ? wire : Number(wire)), encode: (n) => n }
-).annotations({ identifier: "Decimal" })
+).annotations({
+  identifier: "Decimal",
+  // The decode above without its Either (see FastDecoder.DecodeId).
+  [DecodeId]: (wire: number | string) => (typeof wire === "number" ? wire : Number(wire))
+})
 
 /**
  * The mint the Wallet API uses for native SOL (the wrapped-SOL mint).

@@ -20,6 +20,7 @@ import * as CompressionTransaction from "@solfx/core/CompressionTransaction"
 import * as CompressionTransactionV2 from "@solfx/core/CompressionTransactionV2"
 import * as Decode from "@solfx/core/Decode"
 import * as DigitalAsset from "@solfx/core/DigitalAsset"
+import * as Endpoints from "@solfx/core/Endpoints"
 import * as IndexerStatus from "@solfx/core/IndexerStatus"
 import * as Json from "@solfx/core/Json"
 import * as NftEdition from "@solfx/core/NftEdition"
@@ -44,7 +45,7 @@ import * as Schema from "effect/Schema"
 import * as fc from "fast-check"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { BAIL, makeCompiler } from "../src/internal/fastDecoder.js"
+import { BAIL, fallbacks, makeCompiler } from "../src/internal/fastDecoder.js"
 
 const ROOT = RealFixtures.root
 const present = RealFixtures.present()
@@ -264,7 +265,14 @@ const Kitchen = Schema.Struct({
   point: Schema.optional(Point),
   tree: Tree,
   unknown: Schema.optional(Schema.Unknown),
-  tuple: Schema.Tuple(Schema.String, Schema.Number)
+  tuple: Schema.Tuple(Schema.String, Schema.Number),
+  pair: Schema.Tuple(Base58Address, Schema.String),
+  nullableDefault: Schema.optionalWith(Schema.Number, { nullable: true, default: () => 7 }),
+  nullableOption: Schema.optionalWith(Schema.String, { nullable: true, as: "Option" }),
+  renamed: Schema.propertySignature(Schema.String).pipe(Schema.fromKey("renamed_on_wire")),
+  arrays: Schema.Union(Schema.Array(Schema.String), Schema.Array(Schema.Array(Schema.String))),
+  bytes: Schema.optional(Schema.Uint8Array),
+  price: Schema.optionalWith(Schema.NullOr(WalletRecords.Decimal), { default: () => null })
 })
 
 /**
@@ -277,6 +285,21 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve))
 /** A value as it arrives: encoded, then through JSON and the lossless parser. */
 const wireOf = <A, I>(schema: Schema.Schema<A, I>, value: A): unknown =>
   Json.parse(Json.stringify(Schema.encodeSync(schema)(value)))
+
+describe("nothing falls back wholesale", () => {
+  it("every result schema of the endpoint table compiles without handing a node to Schema", () => {
+    const report = Endpoints.all.flatMap((e) =>
+      fallbacks(e.result.ast).map((f) => `${e.name}: ${f.reason} (${f.node})`)
+    )
+    expect(report).toEqual([])
+  })
+
+  it("the report names a node the compiler leaves to Schema", () => {
+    const s = Schema.Struct({ a: Schema.Tuple([Schema.String], Schema.Number, Schema.String) })
+    expect(fallbacks(s.ast).map((f) => f.reason)).toEqual(["tuple with optional elements or elements after a rest"])
+    expect(fallbacks(Kitchen.ast)).toEqual([])
+  })
+})
 
 describe("fast path on generated values", () => {
   it("valid values of a schema with every kind of node decode to Schema's value, without falling back", async () => {
@@ -738,6 +761,48 @@ describe("Json.parse against the previous implementation", () => {
         }
       ),
       { numRuns: 3000 }
+    )
+  })
+})
+
+describe("the BN254 field check without decoding", () => {
+  it("isBelowModulus58 answers as the decoded comparison on every 32-byte base58", () => {
+    const M = Primitives.BN254_MODULUS
+    const toBytes = (n: bigint) => {
+      const b = new Uint8Array(32)
+      for (let i = 31; i >= 0; i--) {
+        b[i] = Number(n & 0xffn)
+        n >>= 8n
+      }
+      return b
+    }
+    const value = fc.oneof(
+      fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }),
+      fc.bigInt({ min: M - 1000n, max: M + 1000n }),
+      fc.bigInt({ min: 0n, max: 2n ** 64n })
+    )
+    fc.assert(
+      fc.property(value, (n) => {
+        const s = base58.encode(toBytes(n))
+        expect(Primitives.isBelowModulus58(s), s).toBe(n < M)
+      }),
+      { numRuns: 20_000 }
+    )
+  })
+})
+
+describe("base64 without decoding", () => {
+  it("isBase64 accepts exactly what decodeBase64 decodes", () => {
+    const b64 = fc.oneof(
+      fc.uint8Array({ maxLength: 40 }).map((b) => Primitives.encodeBase64(b)),
+      fc.string({ unit: fc.constantFrom(..."ABQgwEIz09+/=a"), maxLength: 12 }),
+      fc.string()
+    )
+    fc.assert(
+      fc.property(b64, (s) => {
+        expect(Primitives.isBase64(s), s).toBe(Primitives.decodeBase64(s) !== undefined)
+      }),
+      { numRuns: 20_000 }
     )
   })
 })

@@ -210,6 +210,26 @@ describe("DAS read API (raw JSON-RPC)", () => {
       }
     }))
 
+  it.scopedLive("getNftEditions: a master edition's prints are assets of the dataset, as many as its supply says", () =>
+    Effect.gen(function*() {
+      const emu = yield* start()
+      const mint = emu.samples["dasMasterEdition"]!
+      const master = yield* result(emu, "getAsset", { id: mint })
+      const editions = yield* result(emu, "getNftEditions", { mint, page: 1, limit: 100 })
+      expect(editions.editions.length).toBeGreaterThan(0)
+      expect(editions.total).toBe(editions.editions.length)
+      expect(editions.supply).toBe(master.supply.print_current_supply)
+      expect(editions.editions.map((e: any) => e.edition)).toEqual(editions.editions.map((_: any, k: number) => k + 1))
+      for (const e of editions.editions) {
+        const print = yield* result(emu, "getAsset", { id: e.mint })
+        expect(print.authorities).toEqual(master.authorities)
+      }
+      // Metaplex's spelling of the param.
+      expect((yield* result(emu, "getNftEditions", { mintAddress: mint })).editions).toEqual(editions.editions)
+      const plain = yield* rpc(emu, "getNftEditions", { mint: emu.samples["dasUncompressedAsset"] })
+      expect(plain.json.error.code).toBe(-32000)
+    }))
+
   it.scopedLive("the samples: an owner, a creator and a collection with 100,000 assets each (the default)", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed: 21 })

@@ -230,3 +230,37 @@ describe("Compression (integration, loopback emulator)", () => {
       expect(Json.stringify(holders[0]!.balance)).toMatch(/^\d+$/)
     }).pipe(Effect.provide(TestLayer({ sizes: { "compression.mintHolders": 10 } }))))
 })
+
+describe("Compression V2 and indexer (integration, loopback emulator)", () => {
+  it.live("V2 accounts agree with V1, by stream and by hash; a V2 proof covers them; the indexer answers", () =>
+    Effect.gen(function*() {
+      const { compression, emu, s } = yield* setup
+      const owner = s["compressedTokenOwner"]!
+      const v1 = yield* all(compression.getCompressedTokenAccountsByOwnerStream({ owner, limit: 7 }))
+      const v2 = yield* all(compression.getCompressedTokenAccountsByOwnerV2Stream({ owner, limit: 7 }))
+      expect(v2.length).toBe(v1.length)
+      expect(v2.map((a) => [a.account.hash, a.account.merkleContext.tree, a.tokenData.amount])).toEqual(
+        v1.map((a) => [a.account.hash, a.account.tree, a.tokenData.amount])
+      )
+      const hashes = v2.slice(0, 3).map((a) => a.account.hash)
+      const many = yield* compression.getMultipleCompressedAccountsV2({ hashes })
+      expect(many.value.items.map((a) => a?.hash)).toEqual(hashes)
+      const proof = yield* compression.getValidityProofV2({ hashes: hashes.slice(0, 2) })
+      expect(proof.value.accounts.map((a) => a.hash)).toEqual(hashes.slice(0, 2))
+      const before = emu.usage().creditsUsed
+      yield* compression.getValidityProofV2({ hashes: hashes.slice(0, 1) })
+      expect(emu.usage().creditsUsed - before).toBe(100)
+      expect(yield* compression.getIndexerHealth()).toBe("ok")
+      expect(yield* compression.getIndexerSlot()).toBeGreaterThan(0)
+      const signatures = yield* all(compression.getCompressionSignaturesForOwnerStream({ owner, limit: 5 }))
+      expect(new Set(signatures.map((x) => x.signature)).size).toBe(signatures.length)
+      const [first] = signatures
+      if (first !== undefined) {
+        const tx = yield* compression.getTransactionWithCompressionInfoV2({ signature: first.signature })
+        const v1tx = yield* compression.getTransactionWithCompressionInfo({ signature: first.signature })
+        expect(tx.compressionInfo.openedAccounts.map((o) => o.account.hash)).toEqual(
+          v1tx.compressionInfo.openedAccounts.map((o) => o.account.hash)
+        )
+      }
+    }).pipe(Effect.provide(TestLayer())))
+})

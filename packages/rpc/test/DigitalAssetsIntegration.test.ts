@@ -326,4 +326,17 @@ describe("DAS read API (integration, loopback emulator)", () => {
         expect(MerkleProof.verify(proof).valid).toBe(true)
       })
     }).pipe(Effect.provide(TestLayer())))
+
+  it.live("getNftEditions decodes a master edition's u64 print run exactly, as getAsset gives it", () =>
+    Effect.gen(function*() {
+      const { das, s } = yield* setup
+      const mint = s["dasMasterEdition"]!
+      const master = yield* das.getAsset({ id: mint })
+      const editions = yield* das.getNftEditions({ mint, limit: 10 })
+      expect(editions.editions.length).toBeGreaterThan(0)
+      expect(typeof editions.max_supply).toBe("bigint")
+      expect(editions.max_supply! > BigInt(Number.MAX_SAFE_INTEGER)).toBe(true)
+      expect(editions.max_supply).toBe(master.supply?.print_max_supply)
+      expect(editions.supply).toBe(master.supply?.print_current_supply)
+    }).pipe(Effect.provide(TestLayer())))
 })

@@ -7,9 +7,11 @@ import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import type { AssetProof } from "@solfx/core/AssetProof"
-import type { DigitalAsset } from "@solfx/core/DigitalAsset"
+import type { DigitalAsset, DigitalAssetList } from "@solfx/core/DigitalAsset"
+import type { ApiError, InvalidRequest } from "@solfx/core/Errors"
 import * as MerkleProof from "@solfx/core/MerkleProof"
-import { DigitalAssets } from "@solfx/rpc/DigitalAssets"
+import { DigitalAssets, type StreamOptions } from "@solfx/rpc/DigitalAssets"
+import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
@@ -68,49 +70,126 @@ export const assetColumns: ReadonlyArray<Format.Column<DigitalAsset>> = [
   { header: "owner", cell: (a) => a.ownership.owner }
 ]
 
-const assetsByAuthority = Command.make(
+/** `--sort`, `--direction` and `--concurrency`, shared by the asset lists. */
+const listOptions = {
+  sort: Options.choice("sort", ["created", "recent_action", "updated", "none"]).pipe(
+    Options.withDescription("Sort field"),
+    Options.optional
+  ),
+  direction: Options.choice("direction", ["asc", "desc"]).pipe(
+    Options.withDescription("Sort direction"),
+    Options.optional
+  ),
+  concurrency: Options.integer("concurrency").pipe(
+    Options.withDescription("Pages in flight at once with --all (default 4)"),
+    Options.optional
+  ),
+  all,
+  limit
+}
+
+type ListOptions = Command.Command.ParseConfig<typeof listOptions>
+
+/** The params every asset list shares: page size and sort. */
+const listParams = (o: ListOptions) => {
+  const sort = opt(o.sort)
+  const direction = opt(o.direction)
+  return {
+    ...paging(o),
+    ...(sort === undefined && direction === undefined
+      ? {}
+      : { sortBy: { sortBy: sort ?? "created", ...(direction === undefined ? {} : { sortDirection: direction }) } })
+  }
+}
+
+/** An asset list by `<key>Address`: its first page, or with `--all` every page (`--concurrency` at a time), as asset rows. */
+const assetList = <K extends string, P>(
+  name: string,
+  key: K,
+  describe: string,
+  methods: (das: Context.Tag.Service<typeof DigitalAssets>) => {
+    readonly page: (params: P) => Effect.Effect<DigitalAssetList, ApiError | InvalidRequest>
+    readonly stream: (params: P, options: StreamOptions) => Stream.Stream<DigitalAsset, ApiError | InvalidRequest>
+  }
+) =>
+  Command.make(
+    name,
+    { key: Args.text({ name: key }).pipe(Args.withDescription(`The ${key} address`)), ...listOptions },
+    (o) =>
+      withServices(Effect.gen(function*() {
+        const m = methods(yield* DigitalAssets)
+        const params = { [`${key}Address`]: o.key, ...listParams(o) } as P
+        const concurrency = opt(o.concurrency)
+        const rows = firstOrAll(
+          o,
+          Effect.map(m.page({ ...params, page: 1 }), (r) => ({ items: r.items, more: fullPage(r, r.items) })),
+          m.stream(params, concurrency === undefined ? {} : { concurrency })
+        )
+        yield* (yield* Output).rows(rows, { columns: assetColumns, progress: o.all ? "assets" : undefined })
+      }))
+  ).pipe(Command.withDescription(describe))
+
+const assetsByAuthority = assetList(
   "assets-by-authority",
+  "authority",
+  "Assets (NFTs, compressed NFTs, tokens) an authority controls",
+  (das) => ({ page: das.getAssetsByAuthority, stream: das.getAssetsByAuthorityStream })
+)
+
+const assetsByOwner = assetList(
+  "assets-by-owner",
+  "owner",
+  "Assets an owner holds",
+  (das) => ({ page: das.getAssetsByOwner, stream: das.getAssetsByOwnerStream })
+)
+
+const asset = Command.make(
+  "asset",
+  { id: Args.text({ name: "id" }).pipe(Args.withDescription("The asset id")) },
+  (o) =>
+    withServices(Effect.gen(function*() {
+      const found = yield* (yield* DigitalAssets).getAsset({ id: o.id })
+      yield* (yield* Output).rows(Stream.make(found), {
+        columns: [...assetColumns, { header: "name", cell: (a) => String(a.content?.metadata?.["name"] ?? "") }]
+      })
+    }))
+).pipe(Command.withDescription("One asset by id (--json: the whole record)"))
+
+const search = Command.make(
+  "search",
   {
-    authority: Args.text({ name: "authority" }).pipe(Args.withDescription("The authority address")),
-    sort: Options.choice("sort", ["created", "recent_action", "updated", "none"]).pipe(
-      Options.withDescription("Sort field"),
+    owner: Options.text("owner").pipe(Options.withDescription("Held by this owner"), Options.optional),
+    creator: Options.text("creator").pipe(Options.withDescription("Listing this creator"), Options.optional),
+    authority: Options.text("authority").pipe(
+      Options.withDescription("Controlled by this authority"),
       Options.optional
     ),
-    direction: Options.choice("direction", ["asc", "desc"]).pipe(
-      Options.withDescription("Sort direction"),
-      Options.optional
-    ),
-    concurrency: Options.integer("concurrency").pipe(
-      Options.withDescription("Pages in flight at once with --all (default 4)"),
-      Options.optional
-    ),
-    all,
-    limit
+    collection: Options.text("collection").pipe(Options.withDescription("In this collection"), Options.optional),
+    compressed: Options.boolean("compressed").pipe(Options.withDescription("Only compressed assets")),
+    ...listOptions
   },
   (o) =>
     withServices(Effect.gen(function*() {
       const das = yield* DigitalAssets
-      const sort = opt(o.sort)
-      const direction = opt(o.direction)
-      const params = {
-        authorityAddress: o.authority,
-        ...paging(o),
-        ...(sort === undefined && direction === undefined
-          ? {}
-          : { sortBy: { sortBy: sort ?? "created", ...(direction === undefined ? {} : { sortDirection: direction }) } })
-      }
+      const filters = Object.fromEntries(
+        Object.entries({
+          ownerAddress: opt(o.owner),
+          creatorAddress: opt(o.creator),
+          authorityAddress: opt(o.authority),
+          grouping: Option.getOrUndefined(Option.map(o.collection, (c) => ["collection", c] as const)),
+          compressed: o.compressed ? true : undefined
+        }).filter(([, v]) => v !== undefined)
+      )
+      const params = { ...filters, ...listParams(o) }
       const concurrency = opt(o.concurrency)
       const rows = firstOrAll(
         o,
-        Effect.map(
-          das.getAssetsByAuthority({ ...params, page: 1 }),
-          (r) => ({ items: r.items, more: fullPage(r, r.items) })
-        ),
-        das.getAssetsByAuthorityStream(params, concurrency === undefined ? {} : { concurrency })
+        Effect.map(das.searchAssets({ ...params, page: 1 }), (r) => ({ items: r.items, more: fullPage(r, r.items) })),
+        das.searchAssetsStream(params, concurrency === undefined ? {} : { concurrency })
       )
       yield* (yield* Output).rows(rows, { columns: assetColumns, progress: o.all ? "assets" : undefined })
     }))
-).pipe(Command.withDescription("Assets (NFTs, compressed NFTs, tokens) an authority controls"))
+).pipe(Command.withDescription("Assets matching every filter given (--owner, --creator, --compressed, ...)"))
 
 const assetSignatures = Command.make(
   "asset-signatures",
@@ -209,6 +288,8 @@ const proofs = Command.make(
  * @category commands
  */
 export const command = Command.make("das").pipe(
-  Command.withDescription("Digital assets (DAS): token accounts, assets by authority, signatures, proofs"),
-  Command.withSubcommands([tokenAccounts, assetsByAuthority, assetSignatures, proofs])
+  Command.withDescription(
+    "Digital assets (DAS): assets by id, owner, authority and search; token accounts, signatures, proofs"
+  ),
+  Command.withSubcommands([asset, assetsByOwner, assetsByAuthority, search, tokenAccounts, assetSignatures, proofs])
 )

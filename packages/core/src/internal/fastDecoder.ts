@@ -48,6 +48,16 @@ export type Compiled = (input: unknown) => unknown
  */
 export const PredicateId: unique symbol = Symbol.for("@solfx/core/FastDecoder/Predicate")
 
+/**
+ * An annotation for a final transformation: a plain function equivalent to its
+ * decode on every valid input of its `from` side (the same value where that
+ * decode succeeds, `BAIL` where it fails), which compiled code calls instead of
+ * building an `Either` per value. Core's `U64` carries it.
+ *
+ * @since 0.1.0
+ */
+export const DecodeId: unique symbol = Symbol.for("@solfx/core/FastDecoder/Decode")
+
 const predicateOf = (ast: AST.Refinement): ((u: unknown) => boolean) | undefined => {
   const p = ast.annotations[PredicateId]
   return typeof p === "function" ? (p as (u: unknown) => boolean) : undefined
@@ -170,7 +180,7 @@ const annotationsChangeParsing = (ast: AST.AST): boolean =>
   Option.isSome(AST.getParseOptionsAnnotation(ast)) || Option.isSome(AST.getDecodingFallbackAnnotation(ast))
 
 /** Schema's own decoder for one subtree, for nodes the compiler does not know. */
-const delegate = (ast: AST.AST): Compiled => {
+const delegateTo = (ast: AST.AST): Compiled => {
   const decode = ParseResult.decodeUnknownEither(Schema.make(ast), OPTIONS)
   return (u) => {
     const input = exactOf(u)
@@ -246,6 +256,64 @@ const disjointMembers = (ast: AST.Union): ReadonlyMap<Kind, AST.AST> | undefined
   return byKind
 }
 
+/** The required literal properties of a member as ParseResult's union search sees them (decoding side). */
+const literalTags = (ast: AST.AST): Array<readonly [PropertyKey, AST.Literal]> => {
+  switch (ast._tag) {
+    case "TypeLiteral":
+      return ast.propertySignatures.flatMap((ps) => {
+        const type = AST.encodedAST(ps.type)
+        return AST.isLiteral(type) && !ps.isOptional ? [[ps.name, type] as const] : []
+      })
+    case "Refinement":
+    case "Transformation":
+      return literalTags(ast.from)
+    default:
+      return []
+  }
+}
+
+/**
+ * A union of objects told apart by one tag (`{ type: "x", ... } | { type: "y", ... }`):
+ * every member has exactly one required literal property, the same key in all, a
+ * different value in each. ParseResult then tries only the member whose tag is
+ * `String(input[key])`, and fails when there is none: the key and the member by tag.
+ */
+const taggedMembers = (ast: AST.Union): readonly [string, ReadonlyMap<string, AST.AST>] | undefined => {
+  let key: PropertyKey | undefined
+  const byTag = new Map<string, AST.AST>()
+  for (const t of ast.types) {
+    const tags = literalTags(t)
+    if (tags.length !== 1) return undefined
+    const [k, literal] = tags[0]!
+    const tag = String(literal.literal)
+    if ((key !== undefined && k !== key) || typeof k !== "string" || byTag.has(tag)) return undefined
+    key = k
+    byTag.set(tag, t)
+  }
+  return key === undefined ? undefined : [key as string, byTag]
+}
+
+/**
+ * A cheap test that is true only when Schema surely rejects the input for this
+ * node: a value of a kind the node never takes, or an array whose first element
+ * is of a kind its items never take.
+ */
+const surelyRejects = (ast: AST.AST): (u: unknown) => boolean => {
+  const kinds = kindsOf(ast)
+  if (kinds === undefined) return () => false
+  let items: ReadonlyArray<Kind> | undefined
+  let at: AST.AST = ast
+  while (at._tag === "Refinement") at = at.from
+  if (at._tag === "TupleType" && at.elements.length === 0 && at.rest.length === 1) items = kindsOf(at.rest[0]!.type)
+  return (u) => {
+    const k = kindOfValue(u)
+    if (k === undefined || !kinds.includes(k)) return true
+    if (items === undefined || k !== "array" || (u as Array<unknown>).length === 0) return false
+    const first = kindOfValue((u as Array<unknown>)[0])
+    return first !== undefined && !items.includes(first)
+  }
+}
+
 /** Whether `new Function` is allowed here (not under a strict CSP or in some edge runtimes). */
 const canGenerate = (() => {
   try {
@@ -261,8 +329,16 @@ const canGenerate = (() => {
  *
  * @since 0.1.0
  */
-export const makeCompiler = (generate: boolean): (ast: AST.AST) => Compiled => {
+export const makeCompiler = (
+  generate: boolean,
+  onFallback?: (ast: AST.AST, reason: string) => void
+): (ast: AST.AST) => Compiled => {
   const cache = new WeakMap<AST.AST, Compiled>()
+  let suspendDepth = 0
+  const delegate = (ast: AST.AST, reason: string): Compiled => {
+    onFallback?.(ast, reason)
+    return delegateTo(ast)
+  }
 
   const compile = (ast: AST.AST): Compiled => {
     const cached = cache.get(ast)
@@ -276,7 +352,7 @@ export const makeCompiler = (generate: boolean): (ast: AST.AST) => Compiled => {
   }
 
   const build = (ast: AST.AST): Compiled => {
-    if (annotationsChangeParsing(ast)) return delegate(ast)
+    if (annotationsChangeParsing(ast)) return delegate(ast, "parse-option or decoding-fallback annotation")
     switch (ast._tag) {
       case "StringKeyword":
         return (u) => (typeof u === "string" ? u : BAIL)
@@ -321,20 +397,30 @@ export const makeCompiler = (generate: boolean): (ast: AST.AST) => Compiled => {
         }
         if (ast.propertySignatures.length === 0) return record(ast)
         if (ast.indexSignatures.length > 0 || ast.propertySignatures.some((ps) => typeof ps.name !== "string")) {
-          return delegate(ast)
+          return delegate(ast, "struct with index signatures or symbol keys")
         }
         return generate ? generatedStruct(ast) : struct(ast)
       case "TupleType":
-        if (ast.elements.length > 0 || ast.rest.length !== 1) return delegate(ast)
-        return generate ? generatedArray(ast) : array(ast)
+        if (ast.elements.length === 0 && ast.rest.length === 1) return generate ? generatedArray(ast) : array(ast)
+        if (ast.rest.length === 0 && ast.elements.every((e) => !e.isOptional)) return tuple(ast)
+        return delegate(ast, "tuple with optional elements or elements after a rest")
+      case "Declaration":
+        return declaration(ast)
       case "Union":
         return union(ast)
       case "Suspend": {
+        // Lazy, since the suspended schema may not exist yet. A report looks inside now, a few levels
+        // deep: the type side of a recursive schema is a new AST at every level, so it never closes.
         let inner: Compiled | undefined
+        if (onFallback !== undefined && suspendDepth < 3) {
+          suspendDepth++
+          inner = compile(ast.f())
+          suspendDepth--
+        }
         return (u) => (inner ??= compile(ast.f()))(u)
       }
       default:
-        return delegate(ast)
+        return delegate(ast, `node ${ast._tag}`)
     }
   }
 
@@ -351,6 +437,16 @@ export const makeCompiler = (generate: boolean): (ast: AST.AST) => Compiled => {
     if (t._tag === "FinalTransformation") {
       const from = compile(ast.from)
       const to = compile(ast.to)
+      const fast = ast.annotations[DecodeId]
+      if (typeof fast === "function") {
+        const f = fast as (a: unknown) => unknown
+        return (u) => {
+          const a = from(u)
+          if (a === BAIL) return BAIL
+          const b = f(a)
+          return b === BAIL ? BAIL : to(b)
+        }
+      }
       const decode = t.decode
       return (u) => {
         const a = from(u)
@@ -360,7 +456,113 @@ export const makeCompiler = (generate: boolean): (ast: AST.AST) => Compiled => {
         return Either.isEither(r) && Either.isRight(r) ? to(r.right) : BAIL
       }
     }
-    return delegate(ast)
+    return typeLiteralTransformation(ast, t)
+  }
+
+  /**
+   * TypeLiteralTransformation (`optionalWith` defaults, `nullable`, `fromKey` renames), as
+   * ParseResult applies it: each property transformation in order on a copy of the decoded
+   * struct (here `from` may return its input itself, which a later fallback must still see
+   * unchanged), then the type side. Two shortcuts with the same outcome: a property kept under
+   * its own name is assigned, not deleted and added (a delete turns the object into a slow
+   * dictionary); and a type-side property whose type is the type side of the decoded one is
+   * not checked again (the compiled `from` already checked its value against exactly that).
+   */
+  const typeLiteralTransformation = (ast: AST.Transformation, t: AST.TypeLiteralTransformation): Compiled => {
+    const from = compile(ast.from)
+    const psts = t.propertySignatureTransformations
+    const fromTypes = new Map(
+      ast.from._tag === "TypeLiteral" ? ast.from.propertySignatures.map((ps) => [ps.name, ps]) : []
+    )
+    const targets = new Set(psts.map((pst) => pst.to))
+    const ownOutput = ast.from._tag === "TypeLiteral"
+    const reduced = ast.to._tag === "TypeLiteral" && ast.from._tag === "TypeLiteral" &&
+      ast.to.indexSignatures.length === 0 && !annotationsChangeParsing(ast.to)
+    const checks = reduced
+      ? (ast.to as AST.TypeLiteral).propertySignatures.filter((ps) => {
+        const f = fromTypes.get(ps.name)
+        return targets.has(ps.name) || f === undefined || f.isOptional !== ps.isOptional ||
+          AST.typeAST(f.type) !== ps.type
+      }).map((ps) => ({ name: ps.name, optional: ps.isOptional, decode: compile(presentType(ps)) }))
+      : []
+    const to = reduced ? undefined : compile(ast.to)
+    return (u) => {
+      const a = from(u)
+      if (a === BAIL) return BAIL
+      // A struct decoder returns its input or an object of its own: only the input needs copying.
+      const out = (a === u || !ownOutput ? { ...(a as object) } : a) as Record<PropertyKey, unknown>
+      for (let i = 0; i < psts.length; i++) {
+        const pst = psts[i]!
+        const present = hasOwn.call(out, pst.from)
+        const o = pst.decode(present ? Option.some(out[pst.from]) : Option.none())
+        if (pst.from !== pst.to || Option.isNone(o)) {
+          if (present) delete out[pst.from]
+        }
+        if (Option.isSome(o)) out[pst.to] = o.value
+      }
+      if (to !== undefined) return to(out)
+      for (let i = 0; i < checks.length; i++) {
+        const c = checks[i]!
+        const v = out[c.name]
+        if (v === undefined) {
+          if (c.optional && !hasOwn.call(out, c.name)) continue
+          return BAIL
+        }
+        const d = c.decode(v)
+        if (d === BAIL) return BAIL
+        if (d !== v) out[c.name] = d
+      }
+      return out
+    }
+  }
+
+  /** `[A, B]`: exactly as many elements as declared (anything else is Schema's to judge). */
+  const tuple = (ast: AST.TupleType): Compiled => {
+    const c = new Constants()
+    const leaves = ast.elements.map((e, i) => leafCheck(e.type, `u[${i}]`, c))
+    if (generate && leaves.every((l) => l !== undefined) && !ast.elements.some((e) => mayHoldNumber(e.type))) {
+      // Elements that are kept as they are (`[Signature, string]`): one generated check.
+      return emit(
+        c,
+        `function tuple(u) {
+  if (!Array.isArray(u) || u.length !== ${leaves.length}) return BAIL;
+  ${leaves.map((l, i) => `if (u[${i}] === undefined || ${l}) return BAIL;`).join("\n  ")}
+  return u;
+}`
+      )
+    }
+    const elements = ast.elements.map((e) => ({ decode: compile(e.type), numbers: mayHoldNumber(e.type) }))
+    const n = elements.length
+    return (u) => {
+      if (!Array.isArray(u) || u.length !== n) return BAIL
+      let out: Array<unknown> | undefined
+      for (let i = 0; i < n; i++) {
+        const e = elements[i]!
+        let v = u[i]
+        if (v === undefined) return BAIL
+        if (e.numbers) {
+          v = exactOf(v)
+          if (v === BAIL) return BAIL
+          u[i] = v
+        }
+        const d = e.decode(v)
+        if (d === BAIL) return BAIL
+        if (out === undefined && d !== v) out = u.slice(0, i)
+        if (out !== undefined) out.push(d)
+      }
+      return out ?? u
+    }
+  }
+
+  /** A declaration (`Uint8ArrayFromSelf`...): its own parser, called as ParseResult calls it. */
+  const declaration = (ast: AST.Declaration): Compiled => {
+    const parse = ast.decodeUnknown(...ast.typeParameters)
+    return (u) => {
+      const input = exactOf(u)
+      if (input === BAIL || !exactDeep(input)) return BAIL
+      const r = parse(input, OPTIONS, ast)
+      return Either.isEither(r) && Either.isRight(r) ? r.right : BAIL
+    }
   }
 
   const union = (ast: AST.Union): Compiled => {
@@ -369,7 +571,7 @@ export const makeCompiler = (generate: boolean): (ast: AST.AST) => Compiled => {
       return (u) => (literals.has(u) ? u : BAIL)
     }
     const byKind = disjointMembers(ast)
-    if (byKind === undefined) return delegate(ast)
+    if (byKind === undefined) return ordered(ast)
     const members = new Map<Kind, Compiled>()
     for (const [k, t] of byKind) members.set(k, compile(t))
     return (u) => {
@@ -379,10 +581,44 @@ export const makeCompiler = (generate: boolean): (ast: AST.AST) => Compiled => {
     }
   }
 
+  /**
+   * A union whose members share a JSON type, without objects (`Array<A> | Array<Array<A>>`):
+   * ParseResult tries such members in order and keeps the first success. A member is
+   * skipped only when it surely rejects the input (see `surelyRejects`); the first one
+   * that may accept it decides, and its BAIL is the union's (an earlier member Schema
+   * might accept is never passed over).
+   */
+  const ordered = (ast: AST.Union): Compiled => {
+    const tagged = taggedMembers(ast)
+    if (tagged !== undefined) {
+      const [key, byTag] = tagged
+      const members = new Map([...byTag].map(([tag, t]) => [tag, compile(t)]))
+      return (u) => {
+        if (typeof u !== "object" || u === null || !hasOwn.call(u, key)) return BAIL
+        const member = members.get(String((u as Record<string, unknown>)[key]))
+        return member === undefined ? BAIL : member(u)
+      }
+    }
+    if (ast.types.some((t) => kindsOf(t)?.includes("object") !== false)) {
+      // Object members may be picked by a literal key before their turn: Schema's order, not ours.
+      return delegate(ast, "union with object members that share a JSON type")
+    }
+    const members = ast.types.map((t) => ({ decode: compile(t), rejects: surelyRejects(t) }))
+    return (u) => {
+      for (let i = 0; i < members.length; i++) {
+        const m = members[i]!
+        if (!m.rejects(u)) return m.decode(u)
+      }
+      return BAIL
+    }
+  }
+
   /** `Schema.Record({ key: Schema.String, value })`: every own key, each value decoded. */
   const record = (ast: AST.TypeLiteral): Compiled => {
     const [is, ...more] = ast.indexSignatures
-    if (is === undefined || more.length > 0 || is.parameter._tag !== "StringKeyword") return delegate(ast)
+    if (is === undefined || more.length > 0 || is.parameter._tag !== "StringKeyword") {
+      return delegate(ast, "record with a non-string key")
+    }
     if (keepsAsIs(is.type)) {
       // Values kept as they are: a plain object is its own output.
       return (u) => (isRecordLike(u) && !ownProto(u) && exactDeep(u) ? u : BAIL)
@@ -492,37 +728,68 @@ export const makeCompiler = (generate: boolean): (ast: AST.AST) => Compiled => {
     const c = new Constants()
     const names = ast.propertySignatures.map((ps) => ps.name as string)
     const copy = c.ref((u: Record<string, unknown>, upTo: number) => copyDeclared(u, names, upTo))
+    // Each property in a local of its own (`v0`, `v1`...), so a changed struct is built at the end
+    // in one object literal, whose shape V8 knows, instead of key by key.
     const lines = ast.propertySignatures.map((ps, i) => {
       const type = presentType(ps)
       const key = JSON.stringify(ps.name)
+      const v = `v${i}`
       const read = (ps.name as string) in Object.prototype
         ? `hasOwn.call(u, ${key}) ? u[${key}] : undefined`
         : `u[${key}]`
       const absent = ps.isOptional ? `if (hasOwn.call(u, ${key})) return BAIL;` : "return BAIL;"
-      const leaf = leafCheck(type, "v", c)
+      const leaf = leafCheck(type, v, c)
       // A rounded large number made exact before anything looks at it (see `rounded`).
       const exact = mayHoldNumber(type)
-        ? `if (typeof v === "number" && !(v < ${TWO_53} && v > -${TWO_53}) && R.exact !== undefined) { v = R.exact(v); if (v === BAIL) return BAIL; u[${key}] = v; } `
+        ? `if (typeof ${v} === "number" && !(${v} < ${TWO_53} && ${v} > -${TWO_53}) && R.exact !== undefined) { ${v} = R.exact(${v}); if (${v} === BAIL) return BAIL; u[${key}] = ${v}; } `
         : ""
-      const deep = keepsAsIs(type) ? `if (R.exact !== undefined && !${c.ref(exactDeep)}(v)) return BAIL; ` : ""
+      const deep = keepsAsIs(type) ? `if (R.exact !== undefined && !${c.ref(exactDeep)}(${v})) return BAIL; ` : ""
+      const inline = inlineTransformation(type, v, c)
       const present = leaf !== undefined
-        ? `n++; ${exact}${deep}if (${leaf}) return BAIL; if (out !== undefined) out[${key}] = v;`
-        : `n++; ${exact}r = ${c.ref(compile(type))}(v); if (r === BAIL) return BAIL; ` +
-          `if (r !== v && out === undefined) out = ${copy}(u, ${i}); if (out !== undefined) out[${key}] = r;`
-      return `v = ${read}; if (v === undefined) { ${absent} } else { ${present} }`
+        ? `n++; ${exact}${deep}if (${leaf}) return BAIL;`
+        : inline !== undefined
+        ? `n++; ${exact}${inline}`
+        : `n++; ${exact}r = ${c.ref(compile(type))}(${v}); if (r === BAIL) return BAIL; ` +
+          `if (r !== ${v}) { changed = true; ${v} = r; }`
+      return `let ${v} = ${read}; if (${v} === undefined) { ${absent} } else { ${present} }`
     })
+    const required = ast.propertySignatures.flatMap((ps, i) =>
+      ps.isOptional ? [] : [`${JSON.stringify(ps.name)}: v${i}`]
+    )
+    const optional = ast.propertySignatures.flatMap((ps, i) =>
+      ps.isOptional ? [`if (v${i} !== undefined) o[${JSON.stringify(ps.name)}] = v${i};`] : []
+    )
     return emit(
       c,
       `function struct(u) {
   if (typeof u !== "object" || u === null || Array.isArray(u) || Object.getPrototypeOf(u) !== OP) return BAIL;
-  let out, v, r, n = 0;
+  let r, n = 0, changed = false;
   ${lines.join("\n  ")}
-  if (out !== undefined) return out;
+  if (changed) {
+    const o = { ${required.join(", ")} };
+    ${optional.join("\n    ")}
+    return o;
+  }
   let keys = 0;
   for (const _ in u) keys++;
   return keys === n ? u : ${copy}(u, ${names.length});
 }`
     )
+  }
+
+  /**
+   * Generated code for a final transformation that carries a plain decode (`DecodeId`) between
+   * two leaves (`U64`: a number or a string to a bigint): the checks inline, one call.
+   */
+  const inlineTransformation = (ast: AST.AST, v: string, c: Constants): string | undefined => {
+    if (ast._tag !== "Transformation" || ast.transformation._tag !== "FinalTransformation") return undefined
+    const f = ast.annotations[DecodeId]
+    if (typeof f !== "function" || annotationsChangeParsing(ast)) return undefined
+    const from = leafCheck(ast.from, v, c)
+    const to = leafCheck(ast.to, "r", c)
+    if (from === undefined || to === undefined) return undefined
+    return `if (${from}) return BAIL; r = ${c.ref(f)}(${v}); if (r === BAIL || ${to}) return BAIL; ` +
+      `if (r !== ${v}) { changed = true; ${v} = r; }`
   }
 
   const generatedArray = (ast: AST.TupleType): Compiled => {
@@ -622,6 +889,8 @@ const leafCheck = (ast: AST.AST, v: string, c: Constants): string | undefined =>
       return `typeof ${v} !== "number"`
     case "BooleanKeyword":
       return `typeof ${v} !== "boolean"`
+    case "BigIntKeyword":
+      return `typeof ${v} !== "bigint"`
     case "UnknownKeyword":
     case "AnyKeyword":
     case "VoidKeyword":
@@ -663,3 +932,17 @@ const leafCheck = (ast: AST.AST, v: string, c: Constants): string | undefined =>
  * @since 0.1.0
  */
 export const compile: (ast: AST.AST) => Compiled = makeCompiler(canGenerate)
+
+/**
+ * Where a schema's compiled decoder hands a subtree to Schema: each node left to
+ * the interpretive decoder, with why. Empty when the whole schema is compiled. A
+ * fresh compiler, so nothing cached elsewhere hides a node.
+ *
+ * @since 0.1.0
+ */
+export const fallbacks = (ast: AST.AST): ReadonlyArray<{ readonly node: string; readonly reason: string }> => {
+  const out: Array<{ node: string; reason: string }> = []
+  const compileReported = makeCompiler(canGenerate, (node, reason) => out.push({ node: String(node), reason }))
+  compileReported(ast)
+  return out
+}

@@ -24,10 +24,12 @@
  */
 import * as AssetQuery from "@solfx/core/AssetQuery"
 import * as AssetSearch from "@solfx/core/AssetSearch"
+import type * as DasParams from "@solfx/core/DasParams"
 import * as Endpoints from "@solfx/core/Endpoints"
 import * as NftEdition from "@solfx/core/NftEdition"
 import { decodeBase58 } from "@solfx/core/Primitives"
 import * as Effect from "effect/Effect"
+import type * as Schema from "effect/Schema"
 import type { Area, AreaContext, RpcMethod } from "../Area.js"
 import { RpcFailure } from "../Area.js"
 import type * as Dataset from "../Dataset.js"
@@ -173,12 +175,13 @@ const viewOf = (
   return permutedView(order, idOf, descending)
 }
 
-const listPage = (
-  ctx: AreaContext,
-  key: string,
-  members: Members,
-  params: typeof AssetQuery.GetAssetsByOwnerParams.Type | AssetSearch.SearchAssetsParams
-) => {
+/** What every list method takes besides its key: paging, `sortBy` and the display options. */
+type ListParams = DasParams.Paging & {
+  readonly sortBy?: typeof AssetQuery.ListSorting.Type | undefined
+  readonly options?: { readonly showGrandTotal?: boolean | undefined } | undefined
+}
+
+const listPage = (ctx: AreaContext, key: string, members: Members, params: ListParams) => {
   const view = viewOf(ctx, key, members, params.sortBy)
   const direction = params.sortBy?.sortDirection ?? "asc"
   return DA.assetListPage(ctx, `${key}:${params.sortBy?.sortBy ?? "none"}:${direction}`, view, members.at, params)
@@ -225,38 +228,41 @@ const getAssetProof: RpcMethod = {
 
 // -- lists --------------------------------------------------------------------------
 
-const getAssetsByOwner: RpcMethod = {
-  entry: Endpoints.getAssetsByOwner,
+/** A list method: its params decoded, then the list they name under a key (for caches and cursors). */
+const listMethod = <P extends ListParams>(
+  entry: RpcMethod["entry"],
+  schema: Schema.Schema<P, any>,
+  select: (params: P, ix: Indexes) => readonly [key: string, members: Members]
+): RpcMethod => ({
+  entry,
   handle: (raw, ctx) =>
-    Effect.gen(function*() {
-      const params = yield* decodeParams(AssetQuery.GetAssetsByOwnerParams, raw)
-      const members = progression(indexesOf(ctx.dataset).owners.get(params.ownerAddress))
-      return yield* listPage(ctx, `owner:${params.ownerAddress}`, members, params)
+    Effect.flatMap(decodeParams(schema, raw), (params) => {
+      const [key, members] = select(params, indexesOf(ctx.dataset))
+      return listPage(ctx, key, members, params)
     })
-}
+})
 
-const getAssetsByCreator: RpcMethod = {
-  entry: Endpoints.getAssetsByCreator,
-  handle: (raw, ctx) =>
-    Effect.gen(function*() {
-      const params = yield* decodeParams(AssetQuery.GetAssetsByCreatorParams, raw)
-      // Every creator of the dataset has signed its assets: `onlyVerified` keeps them all.
-      const members = progression(indexesOf(ctx.dataset).creators.get(params.creatorAddress))
-      return yield* listPage(ctx, `creator:${params.creatorAddress}`, members, params)
-    })
-}
+const getAssetsByOwner = listMethod(
+  Endpoints.getAssetsByOwner,
+  AssetQuery.GetAssetsByOwnerParams,
+  (p, ix) => [`owner:${p.ownerAddress}`, progression(ix.owners.get(p.ownerAddress))]
+)
 
-const getAssetsByGroup: RpcMethod = {
-  entry: Endpoints.getAssetsByGroup,
-  handle: (raw, ctx) =>
-    Effect.gen(function*() {
-      const params = yield* decodeParams(AssetQuery.GetAssetsByGroupParams, raw)
-      const members = params.groupKey === "collection"
-        ? progression(indexesOf(ctx.dataset).collections.get(params.groupValue))
-        : EMPTY
-      return yield* listPage(ctx, `group:${params.groupKey}:${params.groupValue}`, members, params)
-    })
-}
+// Every creator of the dataset has signed its assets: `onlyVerified` keeps them all.
+const getAssetsByCreator = listMethod(
+  Endpoints.getAssetsByCreator,
+  AssetQuery.GetAssetsByCreatorParams,
+  (p, ix) => [`creator:${p.creatorAddress}`, progression(ix.creators.get(p.creatorAddress))]
+)
+
+const getAssetsByGroup = listMethod(
+  Endpoints.getAssetsByGroup,
+  AssetQuery.GetAssetsByGroupParams,
+  (p, ix) => [
+    `group:${p.groupKey}:${p.groupValue}`,
+    p.groupKey === "collection" ? progression(ix.collections.get(p.groupValue)) : EMPTY
+  ]
+)
 
 // -- getNftEditions ------------------------------------------------------------------
 
@@ -273,6 +279,12 @@ const getNftEditions: RpcMethod = {
         )
       }
       const { authority, index } = at
+      if (DA.hasOpenPrintRun(index)) {
+        // More prints than a number holds exactly: listing them would serve ids the dataset does not have.
+        return yield* Effect.fail(
+          new RpcFailure(-32000, "Validation Error: the emulator lists the prints of limited editions only")
+        )
+      }
       const editions = DA.editionsOf(ds, authority, index)
       const view = naturalView(editions.length, (k) => DA.assetId(ds, authority, editions[k]!), false)
       const w = yield* windowOf(ctx, `editions:${params.mint}`, view, params)
@@ -472,6 +484,6 @@ export const area: Area = {
     // An owner of the sample authority, with about ten assets.
     dasSmallOwner: DA.ownerAt(ds, DA.sampleAuthority(ds), 1),
     // A master edition with its prints (getNftEditions).
-    dasMasterEdition: DA.assetId(ds, DA.sampleAuthority(ds), 7)
+    dasMasterEdition: DA.assetId(ds, DA.sampleAuthority(ds), 57)
   })
 }

@@ -16,7 +16,8 @@
  * - Owners, creators and collections follow the authority's `AssetShape`: the big
  *   authority's assets have one owner, one creator and one collection (100,000 each,
  *   for streams and benchmarks); the others' come from pools of 997 owners, 5 creators
- *   and collections of 1,000. One asset in fifty is a master edition whose prints are
+ *   and collections of 1,000. One asset in fifty is a master edition: half of them have
+ *   an open print run beyond 2^53 (to keep u64 handling honest), the others' prints are
  *   the uncompressed assets among the ten after it (`editionsOf`). The read API over
  *   these (getAsset, the owner/group/creator lists, searchAssets) is `AssetQueries`.
  * - Sort orders: `none` and `created` follow creation order; `updated` and
@@ -484,14 +485,32 @@ export const maxSupplyOf = (dataset: Dataset.Dataset, authority: string, i: numb
   2n ** 60n + BigInt(dataset.int(`das:${authority}:${i}:max-supply`, 1_000_000_000))
 
 /**
- * The prints of master edition `i` of an authority, by asset index: the uncompressed assets among
- * the ten after it (edition k + 1 is the k-th), so every edition is an asset of the dataset.
+ * Whether master edition `i` has an open print run beyond 2^53 (every other one), to keep u64
+ * handling honest. Its prints are not assets of the dataset: getNftEditions does not list them.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const hasOpenPrintRun = (i: number): boolean => i % 100 === 7
+
+/**
+ * How many prints master edition `i` of an authority has (its `print_current_supply`).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const printCount = (dataset: Dataset.Dataset, authority: string, i: number): bigint =>
+  hasOpenPrintRun(i) ? 2n ** 54n + BigInt(i) : BigInt(editionsOf(dataset, authority, i).length)
+
+/**
+ * The prints of a limited master edition `i` of an authority, by asset index: the uncompressed
+ * assets among the ten after it (edition k + 1 is the k-th), so every print is an asset of the dataset.
  *
  * @since 0.1.0
  * @category data
  */
 export const editionsOf = (dataset: Dataset.Dataset, authority: string, i: number): ReadonlyArray<number> => {
-  if (!isMasterEdition(i)) return []
+  if (!isMasterEdition(i) || hasOpenPrintRun(i)) return []
   const n = assetCount(dataset, authority)
   const out: Array<number> = []
   for (let j = i + 1; j <= i + 10 && j < n; j++) if (!isCompressed(j)) out.push(j)
@@ -538,9 +557,9 @@ const assetFields = (dataset: Dataset.Dataset, authority: string, i: number): As
     collection: collectionAt(dataset, authority, Math.floor(i / shape.collectionSize)),
     creator: creatorAt(dataset, authority, i % shape.creators),
     // One in fifty a master edition with a maximum supply beyond 2^53, to keep u64 handling honest
-    // (bigints go out as bare numbers); its current supply is its prints (`editionsOf`).
+    // (bigints go out as bare numbers); its current supply is its prints (`printCount`).
     supply: isMasterEdition(i)
-      ? { max: maxSupplyOf(dataset, authority, i), current: BigInt(editionsOf(dataset, authority, i).length) }
+      ? { max: maxSupplyOf(dataset, authority, i), current: printCount(dataset, authority, i) }
       : undefined
   }
 }
@@ -995,9 +1014,10 @@ const getSignaturesForAsset: RpcMethod = {
 /**
  * Where an asset id sits (authority and index), or undefined for an id the dataset does not hold.
  * Ids served before are found at once. Otherwise the small authorities are indexed on first use,
- * and the big one and the batch job's only when an id is still unknown: a compressed id is a PDA (no way back from it
- * but deriving them all, about 5 s for 100,000 assets, once per emulator), and an unknown id is
- * rarer than a served one.
+ * then the large ones' (the big authority's and the batch job's) uncompressed ids (hashes: cheap).
+ * Their compressed ids are PDAs, with no way back but deriving them all (seconds for 25,000, once
+ * per seed in a process): only an id off the ed25519 curve can be one, so a real public key (a
+ * wallet, a mint) never pays for it.
  *
  * @since 0.1.0
  * @category data
@@ -1005,24 +1025,26 @@ const getSignaturesForAsset: RpcMethod = {
 export const locate = (ctx: AreaContext, id: string): Located | undefined => {
   const found = lookup(ctx, id)
   if (found !== undefined) return found
-  const indexed = ctx.state("das:registry:indexed", () => ({ small: false, all: false }))
+  const indexed = ctx.state("das:registry:indexed", () => ({ small: false, plain: false, all: false }))
   const ds = ctx.dataset
-  const index = (authority: string) => {
+  const big = bigAuthority(ds)
+  const large = (authority: string) => authority === big || isBatch(ds, authority)
+  const index = (authority: string, keep: (i: number) => boolean) => {
     const n = assetCount(ds, authority)
-    for (let i = 0; i < n; i++) register(ctx, authority, i, assetId(ds, authority, i))
+    for (let i = 0; i < n; i++) if (keep(i)) register(ctx, authority, i, assetId(ds, authority, i))
   }
   if (!indexed.small) {
-    for (const authority of authorities(ds)) {
-      if (authority !== bigAuthority(ds) && !isBatch(ds, authority)) index(authority)
-    }
+    for (const authority of authorities(ds)) if (!large(authority)) index(authority, () => true)
     indexed.small = true
-    const small = lookup(ctx, id)
-    if (small !== undefined) return small
   }
-  if (!indexed.all) {
-    for (const authority of authorities(ds)) {
-      if (authority === bigAuthority(ds) || isBatch(ds, authority)) index(authority)
-    }
+  if (!indexed.plain && lookup(ctx, id) === undefined) {
+    for (const authority of authorities(ds)) if (large(authority)) index(authority, (i) => !isCompressed(i))
+    indexed.plain = true
+  }
+  if (!indexed.all && lookup(ctx, id) === undefined) {
+    const bytes = Base58.decode(id)
+    if (bytes === undefined || bytes.length !== 32 || Bubblegum.isOnCurve(bytes)) return undefined
+    for (const authority of authorities(ds)) if (large(authority)) index(authority, isCompressed)
     indexed.all = true
   }
   return lookup(ctx, id)

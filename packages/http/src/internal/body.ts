@@ -23,6 +23,15 @@ export const readBounded = (
   if (Number.isFinite(declared) && declared > max) {
     return Effect.fail(new ResponseTooLarge({ operation, limitBytes: max }))
   }
+  const encoding = res.headers["content-encoding"]
+  if (res.headers["content-length"] !== undefined && (encoding === undefined || encoding === "identity")) {
+    // A declared length within the bound and a body nobody inflates: HTTP framing ends the body at
+    // that length, so it is read whole, without the Stream machinery (most of a small call's cost).
+    return Effect.flatMap(res.arrayBuffer, (buffer) =>
+      buffer.byteLength > max
+        ? Effect.fail(new ResponseTooLarge({ operation, limitBytes: max }))
+        : Effect.succeed(new TextDecoder().decode(buffer)))
+  }
   return res.stream.pipe(
     Stream.runFoldEffect(
       { parts: [], size: 0 } as Acc,
