@@ -4,8 +4,9 @@
  * serializer), and fall back to core's lossless `Json.stringify` only when the value holds a
  * bigint, so u64s stay exact. `Raw` embeds JSON serialised earlier, as text or as UTF-8
  * bytes: `encode` copies cached bytes into the body as they are, so a page served again is
- * neither rebuilt nor re-encoded. `ByteCache` keeps such bytes (the items of a page, say)
- * under a bound in bytes.
+ * neither rebuilt nor re-encoded. Bytes no cache keeps (`Raw` marked owned) are not copied at
+ * all: the rest of the body is written into their headroom. `ByteCache` keeps such bytes (the
+ * items of a page, say) under a bound in bytes.
  *
  * @example
  * const cache = Wire.makeCache(64 * 1024 * 1024)
@@ -186,9 +187,15 @@ const around = (text: string, raw: Raw): Uint8Array | undefined => {
   return body
 }
 
+/** The memory bytes hold: with `utf8Array`'s headroom when they are its result (their own buffer, headroom each side). */
+const footprint = (bytes: Uint8Array): number =>
+  bytes.byteOffset === HEADROOM && bytes.buffer.byteLength === bytes.length + 2 * HEADROOM
+    ? bytes.buffer.byteLength
+    : bytes.length
+
 /**
- * A cache of serialised JSON as UTF-8 bytes, bounded by their total length. The least
- * recently used go first.
+ * A cache of serialised JSON as UTF-8 bytes, bounded by the memory they hold (their length,
+ * with `utf8Array`'s headroom). The least recently used go first.
  *
  * @since 0.1.0
  * @category models
@@ -226,14 +233,15 @@ export const makeCache = (maxBytes: number): ByteCache => {
         return hit
       }
       const bytes = make()
-      if (bytes.length > maxBytes) return bytes
+      const held = footprint(bytes)
+      if (held > maxBytes) return bytes
       entries.set(key, bytes)
       kept.add(bytes)
-      size += bytes.length
+      size += held
       for (const [oldest, old] of entries) {
         if (size <= maxBytes) break
         entries.delete(oldest)
-        size -= old.length
+        size -= footprint(old)
       }
       return bytes
     }

@@ -51,6 +51,7 @@ describe("Wire", () => {
     const cache = Wire.makeCache(1 << 20)
     const kept = cache.get("k", () => Wire.utf8Array(texts.length, (k) => texts[k]!))
     expect(cache.shares(kept)).toBe(true)
+    expect(cache.size()).toBe(kept.length + 1024) // the headroom counts against the bound
     expect(cache.shares(owned)).toBe(false)
     const copied = Wire.encode(value(new Wire.Raw(kept, !cache.shares(kept))))
     expect(copied.buffer).not.toBe(kept.buffer)
