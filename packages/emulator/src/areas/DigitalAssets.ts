@@ -744,38 +744,39 @@ const register = (ctx: AreaContext, authority: string, index: number, id: string
 }
 
 /**
- * Assets served but not yet in the registry, per authority: one mark an asset (1 served and
- * pending, 2 registered). Serving marks a byte; ids enter the registry's Map only when a lookup
- * needs them (`flush`, which derives them again): a Map insert per asset served cost about a
+ * Assets served but not yet in the registry, per authority: a mark an asset (1 once served)
+ * and the ids and indexes waiting. Serving marks a byte and appends; ids enter the registry's
+ * Map only when a lookup needs them (`flush`): a Map insert per asset served cost about a
  * tenth of serving a page, and most served ids are never asked for.
  */
 interface Served {
   readonly marks: Uint8Array
-  pending: number
+  ids: Array<string>
+  indexes: Array<number>
 }
 const served = (ctx: AreaContext) => ctx.state("das:served", () => new Map<string, Served>())
 
 const markServed = (ctx: AreaContext, authority: string, i: number, id: string) => {
   const all = served(ctx)
   let s = all.get(authority)
-  if (s === undefined) all.set(authority, s = { marks: new Uint8Array(assetCount(ctx.dataset, authority)), pending: 0 })
+  if (s === undefined) {
+    all.set(authority, s = { marks: new Uint8Array(assetCount(ctx.dataset, authority)), ids: [], indexes: [] })
+  }
   if (i >= s.marks.length) return register(ctx, authority, i, id)
   if (s.marks[i] !== 0) return
   s.marks[i] = 1
-  s.pending++
+  s.ids.push(id)
+  s.indexes.push(i)
 }
 
 /** Registers every asset served since the last lookup: each asset once, however often served. */
 const flush = (ctx: AreaContext) => {
   for (const [authority, s] of served(ctx)) {
-    if (s.pending === 0) continue
+    if (s.ids.length === 0) continue
     const ids = registryOf(ctx, authority)
-    for (let i = 0; i < s.marks.length; i++) {
-      if (s.marks[i] !== 1) continue
-      ids.set(assetId(ctx.dataset, authority, i), i)
-      s.marks[i] = 2
-    }
-    s.pending = 0
+    for (let k = 0; k < s.ids.length; k++) ids.set(s.ids[k]!, s.indexes[k]!)
+    s.ids = []
+    s.indexes = []
   }
 }
 
