@@ -105,9 +105,10 @@ export const make = (seed: number, sizes: Sizes = {}): Dataset => {
     signature: (label) => Base58.encode(bytes(`sig:${label}`, 64)),
     int: (label, max) => {
       const d = digest(`int:${label}`)
-      const b = (k: number) => d.charCodeAt(k)
-      const v = ((b(0) * 2 ** 24 + b(1) * 2 ** 16 + b(2) * 2 ** 8 + b(3)) * 2 ** 21) +
-        (b(4) * 2 ** 13 + b(5) * 2 ** 5 + (b(6) >> 3))
+      // No helper closure here: one per call (and tsx's name wrapper on it) showed in profiles.
+      const v = ((d.charCodeAt(0) * 2 ** 24 + d.charCodeAt(1) * 2 ** 16 + d.charCodeAt(2) * 2 ** 8 + d.charCodeAt(3)) *
+        2 ** 21) +
+        (d.charCodeAt(4) * 2 ** 13 + d.charCodeAt(5) * 2 ** 5 + (d.charCodeAt(6) >> 3))
       return max <= 0 ? 0 : v % max
     }
   }

@@ -4,8 +4,9 @@
  * serializer), and fall back to core's lossless `Json.stringify` only when the value holds a
  * bigint, so u64s stay exact. `Raw` embeds JSON serialised earlier, as text or as UTF-8
  * bytes: `encode` copies cached bytes into the body as they are, so a page served again is
- * neither rebuilt nor re-encoded. `ByteCache` keeps such bytes (the items of a page, say)
- * under a bound in bytes.
+ * neither rebuilt nor re-encoded. Bytes no cache keeps (`Raw` marked owned) are not copied at
+ * all: the rest of the body is written into their headroom. `ByteCache` keeps such bytes (the
+ * items of a page, say) under a bound in bytes.
  *
  * @example
  * const cache = Wire.makeCache(64 * 1024 * 1024)
@@ -19,7 +20,7 @@ const MARK = "\u0000solfx-raw:"
 const MARKED = JSON.stringify(MARK).slice(0, -1) // the mark as JSON text, without its closing quote
 
 /** Raw values met by the serialisation under way (it is synchronous: one at a time). */
-let pending: Array<string | Uint8Array> | undefined
+let pending: Array<Raw> | undefined
 
 /**
  * JSON (text, or its UTF-8 bytes) to put into a value as is.
@@ -28,11 +29,15 @@ let pending: Array<string | Uint8Array> | undefined
  * @category models
  */
 export class Raw {
-  constructor(readonly json: string | Uint8Array) {}
+  /**
+   * `owned`: the bytes (made by `utf8Array`) belong to this value alone, not to a cache, so
+   * `encode` may write the rest of the body into their headroom instead of copying them.
+   */
+  constructor(readonly json: string | Uint8Array, readonly owned = false) {}
   /** Leaves a numbered mark that `stringify` and `encode` replace with the JSON. */
   toJSON(): string {
     pending ??= []
-    pending.push(this.json)
+    pending.push(this)
     return `${MARK}${pending.length - 1}`
   }
 }
@@ -55,6 +60,13 @@ export const utf8 = (text: string): Uint8Array => Buffer.from(text, "utf8")
 
 /** Where `utf8Array` writes, grown as needed and kept: the result is copied out at its exact size. */
 let scratch = Buffer.allocUnsafe(1 << 20)
+
+/**
+ * Room `utf8Array` leaves before and after its bytes: enough for the JSON-RPC envelope of a
+ * page, so `encode` writes the envelope around owned bytes rather than copying them into a
+ * new body (a page's megabyte copied twice showed in profiles).
+ */
+const HEADROOM = 512
 
 /**
  * The UTF-8 bytes of a JSON array of `count` texts that are JSON values already, each made by
@@ -80,13 +92,13 @@ export const utf8Array = (count: number, textAt: (k: number) => string): Uint8Ar
     at += scratch.write(text, at, "utf8")
   }
   scratch[at++] = 0x5d // ]
-  const out = Buffer.allocUnsafeSlow(at)
-  scratch.copy(out, 0, 0, at)
-  return out
+  const out = Buffer.allocUnsafeSlow(HEADROOM + at + HEADROOM)
+  scratch.copy(out, HEADROOM, 0, at)
+  return out.subarray(HEADROOM, HEADROOM + at)
 }
 
 /** JSON text of a value with marks for its `Raw` parts, and those parts in mark order. */
-const serialise = (value: unknown): { readonly text: string; readonly raws: ReadonlyArray<string | Uint8Array> } => {
+const serialise = (value: unknown): { readonly text: string; readonly raws: ReadonlyArray<Raw> } => {
   const outer = pending
   pending = undefined
   try {
@@ -108,7 +120,7 @@ const serialise = (value: unknown): { readonly text: string; readonly raws: Read
 /** The text cut at its marks, with each mark's raw part in its place. */
 const splice = <P>(
   text: string,
-  raws: ReadonlyArray<string | Uint8Array>,
+  raws: ReadonlyArray<Raw>,
   piece: (text: string) => P,
   raw: (json: string | Uint8Array) => P
 ): Array<P> => {
@@ -119,7 +131,7 @@ const splice = <P>(
     const mark = `${MARKED}${n}"`
     const at = text.indexOf(mark, from)
     if (at < 0) continue
-    parts.push(piece(text.slice(from, at)), raw(raws[n]!))
+    parts.push(piece(text.slice(from, at)), raw(raws[n]!.json))
     from = at + mark.length
   }
   parts.push(piece(text.slice(from)))
@@ -149,12 +161,41 @@ export const stringify = (value: unknown): string => {
 export const encode = (value: unknown): Uint8Array => {
   const { raws, text } = serialise(value)
   if (raws.length === 0) return utf8(text)
+  if (raws.length === 1) {
+    const inPlace = around(text, raws[0]!)
+    if (inPlace !== undefined) return inPlace
+  }
   return Buffer.concat(splice(text, raws, utf8, (json) => (typeof json === "string" ? utf8(json) : json)))
 }
 
+/** The body written around one owned raw part, in its headroom; undefined when it does not fit. */
+const around = (text: string, raw: Raw): Uint8Array | undefined => {
+  const json = raw.json
+  if (!raw.owned || typeof json === "string") return undefined
+  const mark = `${MARKED}0"`
+  const at = text.indexOf(mark)
+  if (at < 0) return undefined
+  const before = text.slice(0, at)
+  const after = text.slice(at + mark.length)
+  const beforeBytes = Buffer.byteLength(before, "utf8")
+  const afterBytes = Buffer.byteLength(after, "utf8")
+  const start = json.byteOffset - beforeBytes
+  if (start < 0 || json.byteOffset + json.length + afterBytes > json.buffer.byteLength) return undefined
+  const body = Buffer.from(json.buffer, start, beforeBytes + json.length + afterBytes)
+  body.write(before, 0, "utf8")
+  body.write(after, beforeBytes + json.length, "utf8")
+  return body
+}
+
+/** The memory bytes hold: with `utf8Array`'s headroom when they are its result (their own buffer, headroom each side). */
+const footprint = (bytes: Uint8Array): number =>
+  bytes.byteOffset === HEADROOM && bytes.buffer.byteLength === bytes.length + 2 * HEADROOM
+    ? bytes.buffer.byteLength
+    : bytes.length
+
 /**
- * A cache of serialised JSON as UTF-8 bytes, bounded by their total length. The least
- * recently used go first.
+ * A cache of serialised JSON as UTF-8 bytes, bounded by the memory they hold (their length,
+ * with `utf8Array`'s headroom). The least recently used go first.
  *
  * @since 0.1.0
  * @category models
@@ -162,6 +203,8 @@ export const encode = (value: unknown): Uint8Array => {
 export interface ByteCache {
   /** The bytes of `key`, made by `make` when absent. */
   readonly get: (key: string, make: () => Uint8Array) => Uint8Array
+  /** Whether `bytes` were ever kept by the cache (then others may be sending them too). */
+  readonly shares: (bytes: Uint8Array) => boolean
   /** Bytes held now, and the bound. */
   readonly size: () => number
   readonly maxBytes: number
@@ -176,10 +219,12 @@ export interface ByteCache {
 export const makeCache = (maxBytes: number): ByteCache => {
   // A Map iterates in insertion order: re-inserting on a hit makes its first key the least recent.
   const entries = new Map<string, Uint8Array>()
+  const kept = new WeakSet<Uint8Array>()
   let size = 0
   return {
     maxBytes,
     size: () => size,
+    shares: (bytes) => kept.has(bytes),
     get: (key, make) => {
       const hit = entries.get(key)
       if (hit !== undefined) {
@@ -188,13 +233,15 @@ export const makeCache = (maxBytes: number): ByteCache => {
         return hit
       }
       const bytes = make()
-      if (bytes.length > maxBytes) return bytes
+      const held = footprint(bytes)
+      if (held > maxBytes) return bytes
       entries.set(key, bytes)
-      size += bytes.length
+      kept.add(bytes)
+      size += held
       for (const [oldest, old] of entries) {
         if (size <= maxBytes) break
         entries.delete(oldest)
-        size -= old.length
+        size -= footprint(old)
       }
       return bytes
     }

@@ -40,6 +40,30 @@ describe("Wire", () => {
     expect(Buffer.from(first).toString("utf8")).toBe(`[${big.join(",")}]`)
   })
 
+  it("writes the body around owned bytes in place, and copies shared ones", () => {
+    const texts = ["{\"é\":1}", "2"]
+    const value = (raw: Wire.Raw, id: unknown = 1) => ({ jsonrpc: "2.0", result: { slot: 5n, items: raw }, id })
+    const owned = Wire.utf8Array(texts.length, (k) => texts[k]!)
+    const inPlace = Wire.encode(value(new Wire.Raw(owned, true)))
+    expect(Buffer.from(inPlace).toString("utf8")).toBe(Wire.stringify(value(new Wire.Raw(owned))))
+    expect(inPlace.buffer).toBe(owned.buffer) // no new body
+    // Not owned (a cache's bytes, sent by others too): a new body, the bytes left as they are.
+    const cache = Wire.makeCache(1 << 20)
+    const kept = cache.get("k", () => Wire.utf8Array(texts.length, (k) => texts[k]!))
+    expect(cache.shares(kept)).toBe(true)
+    expect(cache.size()).toBe(kept.length + 1024) // the headroom counts against the bound
+    expect(cache.shares(owned)).toBe(false)
+    const copied = Wire.encode(value(new Wire.Raw(kept, !cache.shares(kept))))
+    expect(copied.buffer).not.toBe(kept.buffer)
+    expect(Buffer.from(copied).toString("utf8")).toBe(Buffer.from(inPlace).toString("utf8"))
+    // An envelope beyond the headroom (a long request id): copied, the same JSON.
+    const longId = "x".repeat(5000)
+    const fresh = Wire.utf8Array(texts.length, (k) => texts[k]!)
+    const wide = Wire.encode(value(new Wire.Raw(fresh, true), longId))
+    expect(wide.buffer).not.toBe(fresh.buffer)
+    expect(Buffer.from(wide).toString("utf8")).toBe(Wire.stringify(value(new Wire.Raw(fresh), longId)))
+  })
+
   it("keeps at most its bound, the least recently used going first", () => {
     const cache = Wire.makeCache(10)
     let made = 0
