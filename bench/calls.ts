@@ -155,7 +155,7 @@ const worst = worstBy(large, (m) => m.solfx / m.raw)
 
 const result: ComparisonResult = {
   id: "calls",
-  title: "Client CPU per call, every entry, against raw fetch + JSON.parse of the same body",
+  title: "1b. Client CPU per call, every entry, against raw fetch + JSON.parse of the same body",
   setup: `One body per entry of Endpoints.all (the emulator's answer to the SDK's call), replayed pre-encoded by a ` +
     `static loopback server in another process. Per entry, ${SAMPLES} samples of about ${SAMPLE_MS} ms of CPU of ` +
     `sequential calls per contender, alternated, after 20 warm-up calls; client process CPU (user + system) per ` +

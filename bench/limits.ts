@@ -93,7 +93,7 @@ if (missing !== undefined) {
 
 emit({
   id: "limits",
-  title: "6. Plan limits shared through Redis",
+  title: "7. Plan limits shared through Redis",
   setup: `${PROCESSES} processes, each streaming another 5,000-asset authority (250 a page, concurrency 16) through ` +
     `Solfx.layer's rateLimits on plan developer (DAS ${LIMIT}/s), sharing one redis-server on loopback, against ` +
     "the emulator enforcing plan developer; times from the emulator's request log.",
