@@ -230,6 +230,8 @@ export const make = (
     const aroundAttempt: RateLimitsShape["aroundAttempt"] = (bucket, credits = 0) => {
       const held = slots.get(bucket) ?? slotsOf(bucket)
       const timing = held.length === 0 ? undefined : timingOf(held)
+      // No permit and no budget to take (every call without a plan but admin's): nothing to wrap on the hot path.
+      if (timing === undefined && (budget === undefined || credits <= 0)) return (attempt) => attempt
       return (attempt) =>
         Effect.uninterruptibleMask((restore) =>
           Effect.gen(function*() {
