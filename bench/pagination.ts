@@ -6,6 +6,7 @@
  * - helius-sdk 3.2.0 pointed at the emulator through `baseUrl`, its page loop as its docs show it;
  * - raw `fetch` + `JSON.parse`, no validation: sequential, and a pool of parallel workers.
  */
+import * as Pagination from "@solfx/core/Pagination"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
@@ -19,7 +20,7 @@ const ASSETS = 100_000
 const LIMIT = 1000
 const REPS = Number(process.env["BENCH_PAGINATION_REPS"] ?? 3)
 const LATENCIES = [50, 0]
-const SDK_DEFAULT = 4
+const SDK_DEFAULT = Pagination.DEFAULT_CONCURRENCY
 const CONCURRENCIES = [SDK_DEFAULT, 8, 16]
 /** The warm-up authority: a few pages, so every contender's code is compiled before timing. */
 const WARM_ASSETS = 3000
@@ -39,10 +40,14 @@ const cpu = new Map<string, Array<{ client: number; server: number }>>()
 
 const contendersFor = (emu: Emu.RunningEmulator) => {
   const runtime = Sdk.runtime(DigitalAssets.layer, emu)
+  // The default contender passes no concurrency: it runs what a caller gets.
   const sdk = (concurrency: number): Walk => (authorityAddress) =>
     runtime.runPromise(
       Effect.flatMap(DigitalAssets.DigitalAssets, (das) =>
-        das.getAssetsByAuthorityStream({ authorityAddress, limit: LIMIT }, { concurrency }).pipe(Stream.runCount))
+        das.getAssetsByAuthorityStream(
+          { authorityAddress, limit: LIMIT },
+          concurrency === SDK_DEFAULT ? undefined : { concurrency }
+        ).pipe(Stream.runCount))
     )
 
   const helius = createHelius({ apiKey: emu.apiKey, baseUrl: `${emu.url}/` })

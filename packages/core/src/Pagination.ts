@@ -131,6 +131,18 @@ export const cursorItems = <A, E, R>(
 ): Stream.Stream<A, E | PaginationError, R> => flattenPages(cursorPages(operation, fetch, start))
 
 /**
+ * Pages in flight at once after the first, by default, when a page-numbered walk reads ahead.
+ * Four, not more: the service allows 2, 10, 50 or 100 DAS requests a second by plan (free,
+ * developer, business, professional), so 4 in flight reach a developer plan's 10 a second as
+ * soon as a page answers within 400 ms; more would mostly buy 429s and retries when no
+ * `RateLimits` plan paces the calls (with one, the plan caps the rate whatever the concurrency).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DEFAULT_CONCURRENCY = 4
+
+/**
  * What a page-numbered call returns. `total`, when larger than the page, is taken
  * as the grand total, so the remaining pages are known up front.
  *
@@ -153,7 +165,7 @@ export interface NumberedResult<A> {
 export interface NumberedOptions {
   /** The page size sent with every request. A shorter page is the last one. */
   readonly limit: number
-  /** Pages in flight at once after the first (default 4). Items still come out in order. */
+  /** Pages in flight at once after the first (default `DEFAULT_CONCURRENCY`, 4). Items still come out in order. */
   readonly concurrency?: number | undefined
   /** The 1-indexed page to start from (default 1). */
   readonly startPage?: number | undefined
@@ -173,7 +185,7 @@ export const numberedPages = <A, E, R>(
   options: NumberedOptions
 ): Stream.Stream<Page<A, number>, E, R> => {
   const limit = options.limit
-  const concurrency = Math.max(1, options.concurrency ?? 4)
+  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY)
   const first = options.startPage ?? 1
   const pageOf = (n: number, result: NumberedResult<A>, isLast: boolean): Page<A, number> => ({
     items: result.items,
