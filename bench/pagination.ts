@@ -248,14 +248,15 @@ for (const latency of LATENCIES) {
   )
 }
 
-// The emulator and the client each answer on one event loop, sharing 2 cores: at 0 ms the
-// fastest parallel run is the machine's throughput for this walk, a floor at any latency,
-// and a client's CPU a page times the pages is its own floor (its JavaScript runs on one thread).
+// The emulator and the client each answer on one event loop, sharing 2 cores: the fastest
+// run is the machine's throughput for this walk, a floor at any latency, and a client's CPU
+// a page times the pages is its own floor (its JavaScript runs on one thread).
 {
   const at0 = results.get(0)
   const at50 = results.get(50)
   if (at0 !== undefined && at50 !== undefined) {
-    const floor = best(at0)
+    // The fastest run at either latency (on a loaded machine a 50 ms run can beat every 0 ms one).
+    const floor = best([...at0, ...at50])
     const helius50 = byName(at50, "helius-sdk")[0]!
     const sdk50 = best(byName(at50, "solfx"))
     const sdkDefault50 = at50.find((x) => x.name.includes("(default)"))!
@@ -265,7 +266,9 @@ for (const latency of LATENCIES) {
     const clientRaw = cpuOf(50, rawBest50).client
     findings.push(
       `At 50 ms the emulator used about ${serverCpu.toFixed(1)} ms of CPU a page (its whole process, GC threads ` +
-        `included). The fastest 0 ms run (${floor.name}: ${fmtMs(floor.median)} for the ${pages} pages) is this ` +
+        `included). The fastest run (${floor.name}${at0.includes(floor) ? " at 0 ms" : " at 50 ms"}: ${
+          fmtMs(floor.median)
+        } for the ${pages} pages) is this ` +
         `machine's floor for the walk: against helius-sdk's ${fmtMs(helius50.median)} at 50 ms no client can be ` +
         `much more than ${fmtRatio(helius50.median / floor.median)} faster here; solfx's best is ${
           fmtRatio(helius50.median / sdk50.median)
