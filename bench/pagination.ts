@@ -8,11 +8,12 @@
  */
 import * as Pagination from "@solfx/core/Pagination"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
+import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { createHelius } from "helius-sdk"
 import * as Emu from "./lib/emulator.js"
-import { alternate, type Contender, fmtMs, fmtRatio, log, median, type Samples } from "./lib/harness.js"
+import { alternate, type Contender, fmtMs, fmtRatio, fmtShort, log, median, type Samples } from "./lib/harness.js"
 import { type ComparisonResult, emit, type Row, type Target } from "./lib/result.js"
 import * as Sdk from "./lib/sdk.js"
 
@@ -171,6 +172,57 @@ const best = (samples: ReadonlyArray<Samples>) => samples.reduce((a, b) => (b.me
 const results = new Map<number, Array<Samples>>()
 for (const latency of LATENCIES) results.set(latency, await runAt(latency))
 
+// The paging machinery alone: pages that answer on the next turn of the event loop with
+// nothing to decode, so the CPU a page is what the stream itself costs, against the same
+// walk through Stream.mapEffect with `concurrency` (how numberedPages read ahead before).
+const MACHINERY_WALKS = 10
+const machinery = async () => {
+  const items = Array.from({ length: LIMIT }, (_, i) => i)
+  const fetch = (_page: number) =>
+    Effect.async<{ readonly items: ReadonlyArray<number>; readonly total: number }>((resume) => {
+      setImmediate(() => resume(Effect.succeed({ items, total: ASSETS })))
+    })
+  const walks: Array<[string, () => Effect.Effect<number>]> = [
+    [
+      `Pagination.numberedItems, concurrency ${SDK_DEFAULT} (default)`,
+      () => Stream.runCount(Pagination.numberedItems(fetch, { limit: LIMIT }))
+    ],
+    [
+      `Stream.mapEffect, concurrency ${SDK_DEFAULT}`,
+      () =>
+        Stream.range(1, pages).pipe(
+          Stream.mapEffect(fetch, { concurrency: SDK_DEFAULT }),
+          Stream.mapChunks(Chunk.flatMap((page) => Chunk.unsafeFromArray(page.items as Array<number>))),
+          Stream.runCount
+        )
+    ]
+  ]
+  const cpuPerPage = new Map<string, Array<number>>()
+  const contenders: Array<Contender<number>> = walks.map(([name, walk]) => ({
+    name,
+    run: async () => {
+      const c0 = process.cpuUsage()
+      let n = 0
+      for (let k = 0; k < MACHINERY_WALKS; k++) n += await Effect.runPromise(walk())
+      const c = process.cpuUsage(c0)
+      const list = cpuPerPage.get(name) ?? []
+      list.push((c.user + c.system) / 1000 / (MACHINERY_WALKS * pages))
+      cpuPerPage.set(name, list)
+      return n / MACHINERY_WALKS
+    }
+  }))
+  log("paging machinery:")
+  await alternate(contenders, {
+    reps: 7,
+    warmup: 2,
+    log,
+    check: (name, n) => {
+      if (n !== ASSETS) throw new Error(`${name} saw ${n} items, expected ${ASSETS}`)
+    }
+  })
+  return walks.map(([name]) => ({ name, ms: median(cpuPerPage.get(name)!.slice(2)) }))
+}
+
 const pages = ASSETS / LIMIT
 /** Median CPU milliseconds a page of one contender's runs, client (this process) and server (the emulator process). */
 const cpuOf = (latency: number, s: Samples) => {
@@ -179,6 +231,18 @@ const cpuOf = (latency: number, s: Samples) => {
 }
 
 const tables: Array<{ caption: string; rows: Array<Row> }> = []
+{
+  const [ours, mapEffect] = await machinery()
+  tables.push({
+    caption: `The paging machinery alone (${pages} pages of ${LIMIT} that answer at once, ${MACHINERY_WALKS} walks a ` +
+      `sample, 7 samples alternated): median client CPU a page; ratio to Stream.mapEffect`,
+    rows: [ours!, mapEffect!].map((m) => ({
+      contender: m.name,
+      value: fmtShort(m.ms),
+      ratio: fmtRatio(m.ms / mapEffect!.ms)
+    }))
+  })
+}
 const targets: Array<Target> = []
 const raw: Array<string> = []
 const findings: Array<string> = []

@@ -224,9 +224,9 @@ export const numberedPages = <A, E, R>(
  * running when the stream ends are interrupted.
  *
  * Hand-written rather than `Stream.mapEffect(fetch, { concurrency })`: that forks a fiber per
- * page racing an error signal, about 250 µs of CPU a page at concurrency 4 against about 60 µs
- * here (one fiber and one Deferred a page; measured with pages that answer at once), and it
- * went on starting pages after a failure.
+ * page racing an error signal, over twice the CPU a page of this window of one fiber and one
+ * Deferred a page (bench §2, "the paging machinery alone"), and it went on starting pages
+ * after a failure.
  */
 const readAhead = <P extends Page<unknown, number>, E, R>(
   from: number,
