@@ -185,7 +185,8 @@ export const numberedPages = <A, E, R>(
   options: NumberedOptions
 ): Stream.Stream<Page<A, number>, E, R> => {
   const limit = options.limit
-  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY)
+  const asked = options.concurrency ?? DEFAULT_CONCURRENCY
+  const concurrency = Number.isNaN(asked) ? DEFAULT_CONCURRENCY : Math.max(1, Math.floor(asked))
   const first = options.startPage ?? 1
   const pageOf = (n: number, result: NumberedResult<A>, isLast: boolean): Page<A, number> => ({
     items: result.items,
@@ -209,7 +210,8 @@ export const numberedPages = <A, E, R>(
     const rest = readAhead(
       first + 1,
       Infinity,
-      concurrency,
+      // With no known end, an unbounded window would start pages without end.
+      Number.isFinite(concurrency) ? concurrency : DEFAULT_CONCURRENCY,
       (n) => Effect.map(fetch(n), (r) => pageOf(n, r, r.items.length < limit))
     ).pipe(Stream.filter((p) => p.items.length > 0 || p.next !== undefined))
     return Stream.concat(headStream(false), rest)

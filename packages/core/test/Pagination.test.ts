@@ -167,4 +167,19 @@ describe("Pagination", () => {
       // page 1 alone, then at most the window past page 2 (and one refill)
       expect(requested.length).toBeLessThanOrEqual(1 + 4 + 1)
     }))
+
+  for (const concurrency of [Number.NaN, Infinity, 2.5]) {
+    it.effect(`numbered pages with concurrency ${concurrency} still walk every page (grand total unknown)`, () =>
+      Effect.gen(function*() {
+        const requested: Array<number> = []
+        const fetch = (page: number) =>
+          Effect.sync(() => {
+            requested.push(page)
+            return { items: items.slice((page - 1) * 100, page * 100) }
+          })
+        const all = yield* Stream.runCollect(Pagination.numberedItems(fetch, { limit: 100, concurrency }))
+        expect(Chunk.toReadonlyArray(all)).toEqual(items)
+        expect(requested.length).toBeLessThanOrEqual(11 + 2 * Pagination.DEFAULT_CONCURRENCY - 1)
+      }))
+  }
 })
