@@ -4,11 +4,13 @@
  * reports its peak RSS. Arguments: url apiKey address expectedCount.
  * Run with --expose-gc: one full GC runs after the stream (after the peak is
  * recorded) to show what the stream left behind.
- * Prints one JSON line: { count, ms, baselineRssMb, peakRssMb, sampledPeakRssMb, retainedHeapMb }.
+ * Prints one JSON line: { count, ms, baselineRssMb, peakRssMb, sampledPeakRssMb, atRest, atPeak, retainedHeapMb },
+ * where atRest and atPeak break the RSS down by heap space (bench/lib/peak-sampler.ts).
  */
 import * as Compression from "@solfx/rpc/Compression"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import * as Peak from "./lib/peak-sampler.js"
 import * as Sdk from "./lib/sdk.js"
 
 const [url, apiKey, address, expected] = process.argv.slice(2) as [string, string, string, string]
@@ -24,10 +26,8 @@ await runtime.runPromise(
 )
 const baselineRss = process.memoryUsage().rss
 
-let sampledPeak = 0
-const timer = setInterval(() => {
-  sampledPeak = Math.max(sampledPeak, process.memoryUsage().rss)
-}, 20)
+const atRest = Peak.breakdown()
+const sampler = Peak.start()
 
 const t0 = performance.now()
 const count = await runtime.runPromise(
@@ -37,8 +37,7 @@ const count = await runtime.runPromise(
   )
 )
 const ms = performance.now() - t0
-clearInterval(timer)
-sampledPeak = Math.max(sampledPeak, process.memoryUsage().rss)
+const atPeak = sampler.stop()
 // The kernel's high-water mark for the whole process life (KiB on Linux), read before anything else runs.
 const peakRssMb = process.resourceUsage().maxRSS / 1024
 global.gc?.()
@@ -52,7 +51,9 @@ process.stdout.write(
     ms,
     baselineRssMb: baselineRss / MB,
     peakRssMb,
-    sampledPeakRssMb: sampledPeak / MB,
+    sampledPeakRssMb: atPeak.rssMb,
+    atRest,
+    atPeak,
     retainedHeapMb
   }) + "\n"
 )

@@ -3,6 +3,8 @@
  * signatures with a hand-written cursor loop of `fetch` + `JSON.parse`, no
  * validation, counting items. Arguments and output as memory-client.ts.
  */
+import * as Peak from "./lib/peak-sampler.js"
+
 const [url, apiKey, address, expected] = process.argv.slice(2) as [string, string, string, string]
 const MB = 1024 * 1024
 const rpc = `${url}/?api-key=${apiKey}`
@@ -24,10 +26,8 @@ const page = async (cursor: string | undefined, limit: number) => {
 
 await page(undefined, 10)
 const baselineRss = process.memoryUsage().rss
-let sampledPeak = 0
-const timer = setInterval(() => {
-  sampledPeak = Math.max(sampledPeak, process.memoryUsage().rss)
-}, 20)
+const atRest = Peak.breakdown()
+const sampler = Peak.start()
 const t0 = performance.now()
 let count = 0
 let cursor: string | undefined
@@ -37,8 +37,7 @@ do {
   cursor = value.cursor ?? undefined
 } while (cursor !== undefined && cursor !== "")
 const ms = performance.now() - t0
-clearInterval(timer)
-sampledPeak = Math.max(sampledPeak, process.memoryUsage().rss)
+const atPeak = sampler.stop()
 const peakRssMb = process.resourceUsage().maxRSS / 1024
 global.gc?.()
 const retainedHeapMb = process.memoryUsage().heapUsed / MB
@@ -49,7 +48,9 @@ process.stdout.write(
     ms,
     baselineRssMb: baselineRss / MB,
     peakRssMb,
-    sampledPeakRssMb: sampledPeak / MB,
+    sampledPeakRssMb: atPeak.rssMb,
+    atRest,
+    atPeak,
     retainedHeapMb
   }) + "\n"
 )

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Pagination } from "@solfx/core"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 
@@ -110,6 +111,75 @@ describe("Pagination", () => {
         expect(new Set(requested).size).toBe(requested.length)
         if (withTotal) expect(requested.length).toBe(11)
         else expect(requested.length).toBeLessThanOrEqual(11 + 2 * 4 - 1) // read-ahead past the short page is bounded
+      }))
+  }
+
+  it.effect("a failing numbered page fails the stream at once; pages it overtook are interrupted, none start after", () =>
+    Effect.gen(function*() {
+      const requested: Array<number> = []
+      const interrupted: Array<number> = []
+      const fetch = (page: number) =>
+        Effect.gen(function*() {
+          requested.push(page)
+          if (page === 1) return { items: items.slice(0, 100), total: 1000 }
+          // page 3 fails while page 2, the next to emit, is still in flight
+          yield* Effect.sleep(page === 3 ? "10 millis" : "100 millis")
+          if (page === 3) return yield* Effect.fail("page 3 failed")
+          return { items: items.slice((page - 1) * 100, page * 100), total: 1000 }
+        }).pipe(Effect.onInterrupt(() => Effect.sync(() => interrupted.push(page))))
+      const seen: Array<number> = []
+      const fiber = yield* Effect.fork(
+        Effect.either(
+          Stream.runForEach(
+            Pagination.numberedItems(fetch, { limit: 100, concurrency: 4 }),
+            (i) => Effect.sync(() => seen.push(i))
+          )
+        )
+      )
+      yield* TestClock.adjust("10 millis")
+      const result = yield* fiber.await
+      expect(result._tag).toBe("Success")
+      if (result._tag === "Success") expect(result.value).toEqual(Either.left("page 3 failed"))
+      expect(seen).toEqual(items.slice(0, 100))
+      expect(requested).toEqual([1, 2, 3, 4, 5])
+      expect(interrupted.sort()).toEqual([2, 4, 5])
+    }))
+
+  it.effect("take ends a numbered walk: fetches still running are interrupted", () =>
+    Effect.gen(function*() {
+      let running = 0
+      const requested: Array<number> = []
+      const fetch = (page: number) =>
+        Effect.gen(function*() {
+          requested.push(page)
+          running++
+          yield* Effect.sleep(`${page * 10} millis`)
+          return { items: items.slice((page - 1) * 100, page * 100), total: 1000 }
+        }).pipe(Effect.ensuring(Effect.sync(() => running--)))
+      const fiber = yield* Effect.fork(
+        Stream.runCollect(Stream.take(Pagination.numberedItems(fetch, { limit: 100, concurrency: 4 }), 150))
+      )
+      for (let i = 0; i < 10; i++) yield* TestClock.adjust("10 millis")
+      const taken = yield* fiber.await
+      expect(taken._tag).toBe("Success")
+      if (taken._tag === "Success") expect(Chunk.toReadonlyArray(taken.value)).toEqual(items.slice(0, 150))
+      expect(running).toBe(0)
+      // page 1 alone, then at most the window past page 2 (and one refill)
+      expect(requested.length).toBeLessThanOrEqual(1 + 4 + 1)
+    }))
+
+  for (const concurrency of [Number.NaN, Infinity, 2.5]) {
+    it.effect(`numbered pages with concurrency ${concurrency} still walk every page (grand total unknown)`, () =>
+      Effect.gen(function*() {
+        const requested: Array<number> = []
+        const fetch = (page: number) =>
+          Effect.sync(() => {
+            requested.push(page)
+            return { items: items.slice((page - 1) * 100, page * 100) }
+          })
+        const all = yield* Stream.runCollect(Pagination.numberedItems(fetch, { limit: 100, concurrency }))
+        expect(Chunk.toReadonlyArray(all)).toEqual(items)
+        expect(requested.length).toBeLessThanOrEqual(11 + 2 * Pagination.DEFAULT_CONCURRENCY - 1)
       }))
   }
 })
