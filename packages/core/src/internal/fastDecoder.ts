@@ -171,6 +171,68 @@ const presentType = (ps: AST.PropertySignature): AST.AST => {
   return defined.length === 1 ? defined[0]! : AST.Union.make(defined)
 }
 
+/**
+ * Whether every value `from` decodes for a property is valid for `type` without a check: each
+ * member of its present type has, as its type side, the type itself or one of its members.
+ */
+const covers = (from: AST.PropertySignature, type: AST.AST): boolean => {
+  const members = (ast: AST.AST): ReadonlyArray<AST.AST> => (ast._tag === "Union" ? ast.types : [ast])
+  const accepted = members(type)
+  return !annotationsChangeParsing(type) &&
+    members(presentType(from)).every((m) => {
+      const typed = AST.typeAST(m)
+      return equivalent(typed, type) || accepted.some((t) => equivalent(typed, t))
+    })
+}
+
+/**
+ * Whether two type-side ASTs accept the same values because they are built alike from the same
+ * leaves: `AST.typeAST` makes a new node for every struct or union above a transformation, so
+ * the type side of one schema, taken twice, is two trees. Nodes it does not look into must be the same.
+ */
+const equivalent = (a: AST.AST, b: AST.AST): boolean => {
+  if (a === b) return true
+  if (a._tag !== b._tag || annotationsChangeParsing(a) || annotationsChangeParsing(b)) return false
+  const all = <T>(xs: ReadonlyArray<T>, ys: ReadonlyArray<T>, eq: (x: T, y: T) => boolean) =>
+    xs.length === ys.length && xs.every((x, i) => eq(x, ys[i]!))
+  switch (a._tag) {
+    case "StringKeyword":
+    case "NumberKeyword":
+    case "BooleanKeyword":
+    case "BigIntKeyword":
+    case "UndefinedKeyword":
+    case "UnknownKeyword":
+    case "AnyKeyword":
+      return true
+    case "Literal":
+      return a.literal === (b as AST.Literal).literal
+    case "Refinement":
+      return a.filter === (b as AST.Refinement).filter && equivalent(a.from, (b as AST.Refinement).from)
+    case "Union":
+      return all(a.types, (b as AST.Union).types, equivalent)
+    case "TupleType": {
+      const t = b as AST.TupleType
+      return a.isReadonly === t.isReadonly &&
+        all(a.elements, t.elements, (x, y) => x.isOptional === y.isOptional && equivalent(x.type, y.type)) &&
+        all(a.rest, t.rest, (x, y) => equivalent(x.type, y.type))
+    }
+    case "TypeLiteral": {
+      const t = b as AST.TypeLiteral
+      return all(
+        a.propertySignatures,
+        t.propertySignatures,
+        (x, y) => x.name === y.name && x.isOptional === y.isOptional && equivalent(x.type, y.type)
+      ) && all(
+        a.indexSignatures,
+        t.indexSignatures,
+        (x, y) => equivalent(x.parameter, y.parameter) && equivalent(x.type, y.type)
+      )
+    }
+    default:
+      return false
+  }
+}
+
 /** Whether a node keeps its input as it is, whatever it holds (so nested numbers must be made exact). */
 const keepsAsIs = (ast: AST.AST): boolean =>
   !annotationsChangeParsing(ast) &&
@@ -469,6 +531,10 @@ export const makeCompiler = (
    * not checked again (the compiled `from` already checked its value against exactly that).
    */
   const typeLiteralTransformation = (ast: AST.Transformation, t: AST.TypeLiteralTransformation): Compiled => {
+    if (generate) {
+      const generated = generatedTypeLiteralTransformation(ast, t)
+      if (generated !== undefined) return generated
+    }
     const from = compile(ast.from)
     const psts = t.propertySignatureTransformations
     const fromTypes = new Map(
@@ -514,6 +580,99 @@ export const makeCompiler = (
       }
       return out
     }
+  }
+
+  /**
+   * `typeLiteralTransformation` as generated code, for a struct to a struct: each key in locals of
+   * its own (`v` its value, `p` whether present, `w` what `from` decoded for it), each property
+   * transformation called at a call site of its own (monomorphic, so V8 may inline it and drop its
+   * `Option`), and the output built once, in the type side's declared order, as ParseResult's
+   * type-side struct builds it. A type-side value is not checked again when it is still the one
+   * `from` decoded against a type the type side accepts whole (see `covers`). Undefined unless
+   * both sides are plain structs.
+   */
+  const generatedTypeLiteralTransformation = (
+    ast: AST.Transformation,
+    t: AST.TypeLiteralTransformation
+  ): Compiled | undefined => {
+    const fromAst = ast.from
+    const toAst = ast.to
+    const psts = t.propertySignatureTransformations
+    if (
+      fromAst._tag !== "TypeLiteral" || toAst._tag !== "TypeLiteral" || fromAst.indexSignatures.length > 0 ||
+      toAst.indexSignatures.length > 0 || annotationsChangeParsing(toAst) ||
+      fromAst.propertySignatures.some((ps) => typeof ps.name !== "string") ||
+      toAst.propertySignatures.some((ps) => typeof ps.name !== "string") ||
+      psts.some((pst) => typeof pst.from !== "string" || typeof pst.to !== "string")
+    ) return undefined
+    const c = new Constants()
+    const slots = new Map<string, number>()
+    const lines: Array<string> = []
+    const slot = (name: string): number => {
+      let i = slots.get(name)
+      if (i === undefined) {
+        slots.set(name, i = slots.size)
+        lines.push(`let v${i}, p${i} = false; const w${i} = undefined;`)
+      }
+      return i
+    }
+    const fromTypes = new Map<string, AST.PropertySignature>()
+    for (const ps of fromAst.propertySignatures) {
+      const name = ps.name as string
+      const key = JSON.stringify(name)
+      fromTypes.set(name, ps)
+      const i = slots.size
+      slots.set(name, i)
+      // The compiled struct keeps no explicit undefined, so present means defined. Own reads only for
+      // `constructor`, `toString`... (an input returned as is would show Object.prototype's).
+      const read = name in Object.prototype ? `(hasOwn.call(a, ${key}) ? a[${key}] : undefined)` : `a[${key}]`
+      lines.push(`const w${i} = ${read}; let v${i} = w${i}, p${i} = w${i} !== undefined;`)
+    }
+    const none = c.ref(Option.none())
+    const some = c.ref(Option.some)
+    for (const pst of psts) {
+      const f = slot(pst.from as string)
+      const to = slot(pst.to as string)
+      // As ParseResult: Option.some(value) or none in; the key deleted, then set when some.
+      lines.push(
+        `o = ${c.ref(pst.decode)}(p${f} ? ${some}(v${f}) : ${none}); p${f} = false; v${f} = undefined; ` +
+          `if (o._tag === "Some") { v${to} = o.value; p${to} = true; }`
+      )
+    }
+    const checks: Array<string> = []
+    const assigns: Array<string> = []
+    const literal: Array<string> = []
+    for (const ps of toAst.propertySignatures) {
+      const name = ps.name as string
+      const key = JSON.stringify(name)
+      const i = slot(name)
+      const type = presentType(ps)
+      const leaf = leafCheck(type, `v${i}`, c)
+      const check = leaf !== undefined
+        ? `if (${leaf}) return BAIL;`
+        : `r = ${c.ref(compile(type))}(v${i}); if (r === BAIL) return BAIL; v${i} = r;`
+      const f = fromTypes.get(name)
+      const validate = f !== undefined && covers(f, type) ? `if (v${i} !== w${i}) { ${check} }` : check
+      checks.push(
+        `if (p${i}) { if (v${i} === undefined) return BAIL; ${validate} }${ps.isOptional ? "" : " else return BAIL;"}`
+      )
+      // Required keys in one literal up to the first optional one, the rest assigned in order.
+      if (assigns.length === 0 && !ps.isOptional) literal.push(`${key}: v${i}`)
+      else assigns.push(ps.isOptional ? `if (p${i}) out[${key}] = v${i};` : `out[${key}] = v${i};`)
+    }
+    return emit(
+      c,
+      `function typeLiteralTransformation(u) {
+  const a = ${c.ref(compile(fromAst))}(u);
+  if (a === BAIL) return BAIL;
+  let o, r;
+  ${lines.join("\n  ")}
+  ${checks.join("\n  ")}
+  const out = { ${literal.join(", ")} };
+  ${assigns.join("\n  ")}
+  return out;
+}`
+    )
   }
 
   /** `[A, B]`: exactly as many elements as declared (anything else is Schema's to judge). */
