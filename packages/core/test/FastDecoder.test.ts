@@ -765,6 +765,95 @@ describe("Json.parse against the previous implementation", () => {
   })
 })
 
+/**
+ * One large value written several ways: its digits, digits that round to the same double, its
+ * digits split by a point with an exponent putting it back (short digit runs), and inside a string.
+ */
+const sameValueForms = fc.tuple(
+  fc.oneof(
+    fc.bigInt({ min: 2n ** 53n, max: 2n ** 72n }),
+    // Round values, whose double has a short form (`1.8e+16`) with short digit runs.
+    fc.tuple(fc.integer({ min: 1, max: 999 }), fc.integer({ min: 14, max: 19 })).map(([m, z]) =>
+      BigInt(m) * 10n ** BigInt(z)
+    ).filter((n) => n >= 2n ** 53n)
+  ),
+  fc.integer({ min: -40, max: 40 }),
+  fc.nat(),
+  fc.constantFrom("e", "E", "e+", "E+")
+).map(([n, delta, at, e]) => {
+  const d = n.toString()
+  const p = 1 + (at % (d.length - 1))
+  const near = (n + BigInt(delta)).toString()
+  return [
+    d,
+    near,
+    `${d.slice(0, p)}.${d.slice(p)}${e}${d.length - p}`,
+    Number(n).toExponential(),
+    `"x${d}"`,
+    `"${near}"`,
+    `-${d}`
+  ]
+})
+
+/** Pairs each large number of `JSON.parse(text)` with what `Json.parse(text)` has at its place. */
+const largeAtTheirPlaces = (text: string): Array<readonly [number, unknown]> => {
+  const out: Array<readonly [number, unknown]> = []
+  const walk = (rounded: unknown, exact: unknown) => {
+    if (typeof rounded === "number") {
+      if (!(Math.abs(rounded) < 2 ** 53)) out.push([rounded, exact])
+    } else if (typeof rounded === "object" && rounded !== null) {
+      for (const k of Object.keys(rounded)) {
+        walk((rounded as Record<string, unknown>)[k], (exact as Record<string, unknown>)[k])
+      }
+    }
+  }
+  walk(JSON.parse(text), Json.parse(text))
+  return out
+}
+
+describe("Json.largeNumberLookup", () => {
+  const agrees = (text: string) => {
+    const lookup = Json.largeNumberLookup(text)
+    const full = Json.largeNumbers(text)
+    for (const [v, exact] of largeAtTheirPlaces(text)) {
+      const e = lookup(v)
+      // Never a value another place of the same number does not have; always one where the full scan has one.
+      if (e !== undefined) expect(e, `${v} in ${text}`).toStrictEqual(exact)
+      if (full !== undefined) expect(e, `${v} in ${text}`).toStrictEqual(full.get(v))
+    }
+  }
+
+  it("answers as the lossless parse at every place of a large number, in any document", () => {
+    fc.assert(fc.property(jsonText, agrees), { numRuns: 3000 })
+  })
+
+  it("answers nothing for a value written two ways, wherever the digits fall on its 16-character grid", () => {
+    fc.assert(
+      fc.property(
+        sameValueForms,
+        fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
+        fc.string({ unit: fc.constantFrom("a", "1", " ", "."), maxLength: 40 }),
+        (forms, picks, pad) => {
+          const chosen = picks.map((i) => forms[i % forms.length]!)
+          agrees(`[${JSON.stringify(pad)}, ${chosen.join(", ")}]`)
+          agrees(`{"p":${JSON.stringify(pad)},"a":[${chosen.join(",")}],"b":${chosen[0]}}`)
+        }
+      ),
+      { numRuns: 5000 }
+    )
+  })
+
+  it("reads a large number at every offset of the text", () => {
+    for (let pad = 0; pad < 40; pad++) {
+      for (const literal of ["18446744073709551615", "9007199254740993", "123456789.0123456789e9", "1e400"]) {
+        agrees(`[${JSON.stringify("1".repeat(pad))},${literal}]`)
+        agrees(`${" ".repeat(pad)}[${literal}, "${literal}"]`)
+      }
+    }
+    expect(Json.largeNumberLookup("[18446744073709551615]")(18446744073709551615)).toBe("18446744073709551615")
+  })
+})
+
 describe("the BN254 field check without decoding", () => {
   it("isBelowModulus58 answers as the decoded comparison on every 32-byte base58", () => {
     const M = Primitives.BN254_MODULUS
