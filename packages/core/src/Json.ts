@@ -78,8 +78,8 @@ const isLarge = (v: number) => !(v < TWO_53 && v > -TWO_53)
  *
  * Most values are answered without reading the whole text: a decimal that rounds to `v` has at
  * least as many significant digits as `String(v)` (the shortest that round-trips), so when that
- * is 16 or more, every literal of value `v` holds a run of 16 digits or a fraction. Reading every
- * 16th character finds each such run, and the text's `.`s the fractions; strings are not told
+ * is `RUN` (12) or more, every literal of value `v` holds a run of 12 digits, or 12 around its
+ * point. Reading every 12th character finds each such run, and the text's `.`s the fractions; strings are not told
  * apart, so a digit run inside one only adds a candidate, and any two candidates of one value
  * written differently leave that value to `largeNumbers`. Any other value (fewer significant
  * digits, none found) is also left to it, which reads the whole text once.
@@ -93,7 +93,7 @@ export const largeNumberLookup = (text: string): (v: number) => string | number 
   let sparse: ReadonlyMap<number, string | number | typeof CONFLICT> | undefined
   let full: ReadonlyMap<number, string | number> | undefined | null = null
   return (v) => {
-    if (significantDigits(v) >= 16) {
+    if (significantDigits(v) >= RUN) {
       sparse ??= sparseLargeNumbers(text)
       const e = sparse.get(v)
       if (e !== undefined && e !== CONFLICT) return e
@@ -104,6 +104,13 @@ export const largeNumberLookup = (text: string): (v: number) => string | number 
 }
 
 const CONFLICT: unique symbol = Symbol("conflict")
+
+/**
+ * The digit run `largeNumberLookup` looks for. Shorter reads more of the text; longer leaves more
+ * values to the full scan (a double of 2^53 to 2^64 read from a long literal has 15 to 17 significant
+ * digits, about one in thirteen of them fewer than 16).
+ */
+const RUN = 12
 
 /** The significant digits of a number's shortest round-trip form (`String(v)`). */
 const significantDigits = (v: number): number => {
@@ -124,7 +131,7 @@ const significantDigits = (v: number): number => {
 const isDigit = (c: number) => c >= 48 && c <= 57
 
 /**
- * Every large number literal of a text holding a run of 16 or more digits or a fraction, and the
+ * Every large number literal of a text holding a run of `RUN` digits, or as many around its point, and the
  * like inside strings: by value, the literal's digits (integer) or the number (otherwise), or
  * CONFLICT when two are written differently.
  */
@@ -157,20 +164,24 @@ const sparseLargeNumbers = (text: string): ReadonlyMap<number, string | number |
     while (k < max && isDigit(text.charCodeAt(at + 1 + k))) k++
     return k
   }
-  // A run of 16 digits covers one position of every 16: probe those only. Most digits probed
-  // (in base58, in short numbers) are in a shorter run, which the count around them shows.
-  for (let i = 15; i < n; i += 16) {
-    if (!isDigit(text.charCodeAt(i))) continue
-    const before = digitsBefore(i, 15)
-    if (before + 1 + digitsAfter(i, 15 - before) < 16) continue
+  // A run of RUN digits covers one position of every RUN: probe those only. A run through `i`
+  // also holds `i - RUN / 2` or `i + RUN / 2`, which passes over most digits probed (in base58, in
+  // short numbers) before their run is counted.
+  for (let i = RUN - 1; i < n; i += RUN) {
+    if (
+      !isDigit(text.charCodeAt(i)) ||
+      !(isDigit(text.charCodeAt(i - RUN / 2)) || isDigit(text.charCodeAt(i + RUN / 2)))
+    ) continue
+    const before = digitsBefore(i, RUN - 1)
+    if (before + 1 + digitsAfter(i, RUN - 1 - before) < RUN) continue
     const end = token(i)
     // On past the token, on the same grid.
-    i = end - 1 - ((end - 16) % 16)
+    i = end - 1 - ((end - RUN) % RUN)
   }
-  // A fraction with 16 digits or more around its point.
+  // A fraction with RUN digits or more around its point.
   for (let i = text.indexOf("."); i >= 0; i = text.indexOf(".", i + 1)) {
-    const before = digitsBefore(i, 16)
-    if (before > 0 && before + digitsAfter(i, 16 - before) >= 16) token(i)
+    const before = digitsBefore(i, RUN)
+    if (before > 0 && before + digitsAfter(i, RUN - before) >= RUN) token(i)
   }
   return out
 }

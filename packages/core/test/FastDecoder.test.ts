@@ -827,7 +827,7 @@ describe("Json.largeNumberLookup", () => {
     fc.assert(fc.property(jsonText, agrees), { numRuns: 3000 })
   })
 
-  it("answers nothing for a value written two ways, wherever the digits fall on its 16-character grid", () => {
+  it("answers nothing for a value written two ways, wherever the digits fall on its grid of probes", () => {
     fc.assert(
       fc.property(
         sameValueForms,
