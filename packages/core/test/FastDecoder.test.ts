@@ -924,6 +924,26 @@ describe("base58 byte length without decoding", () => {
     )
   })
 
+  it("agrees at the bounds themselves: the smallest and largest number of each byte length, and their neighbours", () => {
+    const toBytes = (v: bigint, length: number) => {
+      const out = new Uint8Array(length)
+      for (let i = length - 1; i >= 0; i--, v >>= 8n) out[i] = Number(v & 0xffn)
+      return out
+    }
+    for (const n of [32, 64]) {
+      for (let k = 1; k <= n; k++) {
+        const lo = 1n << BigInt(8 * (k - 1))
+        const hi = (1n << BigInt(8 * k)) - 1n
+        for (const v of [lo - 1n, lo, lo + 1n, hi - 1n, hi, hi + 1n]) {
+          for (const zeros of [0, n - k, n - k + 1]) {
+            const s = base58.encode(new Uint8Array([...new Uint8Array(zeros), ...toBytes(v, k + 1).subarray(1)]))
+            if (s !== "") agreesWithScure(s)
+          }
+        }
+      }
+    }
+  })
+
   it("agrees on strings around the length bounds of addresses and signatures, and on non-base58", () => {
     fc.assert(
       fc.property(
