@@ -510,6 +510,20 @@ export const makeCompiler = (
         }
       }
       const decode = t.decode
+      if (generate) {
+        // Call sites of its own (a shared closure's see every transformation: V8 then inlines none),
+        // and a `Right` told by its tag: no other Effect has that one.
+        const c = new Constants()
+        return emit(
+          c,
+          `function transformation(u) {
+  const a = ${c.ref(from)}(u);
+  if (a === BAIL) return BAIL;
+  const r = ${c.ref(decode)}(a, ${c.ref(OPTIONS)}, ${c.ref(ast)}, u);
+  return typeof r === "object" && r !== null && r._tag === "Right" ? ${c.ref(to)}(r.right) : BAIL;
+}`
+        )
+      }
       return (u) => {
         const a = from(u)
         if (a === BAIL) return BAIL
@@ -1059,6 +1073,10 @@ const leafCheck = (ast: AST.AST, v: string, c: Constants): string | undefined =>
     case "Refinement": {
       const from = leafCheck(ast.from, v, c)
       if (from === undefined) return undefined
+      // Effect's `Schema.int()` filter, whose predicate is exactly this, without its Option.
+      if (ast.annotations[AST.SchemaIdAnnotationId] === Schema.IntSchemaId) {
+        return `(${from} || !Number.isSafeInteger(${v}))`
+      }
       const predicate = predicateOf(ast)
       return predicate !== undefined
         ? `(${from} || ${c.ref(predicate)}(${v}) !== true)`
