@@ -630,6 +630,9 @@ export const makeCompiler = (
       }
       return i
     }
+    // The struct's own code inlined when it would be generated anyway: no intermediate object.
+    const fused = !annotationsChangeParsing(fromAst) && fromAst.propertySignatures.length > 0
+    if (fused) lines.push(...propertyLines(fromAst, c))
     const fromTypes = new Map<string, AST.PropertySignature>()
     for (const ps of fromAst.propertySignatures) {
       const name = ps.name as string
@@ -637,6 +640,10 @@ export const makeCompiler = (
       fromTypes.set(name, ps)
       const i = slots.size
       slots.set(name, i)
+      if (fused) {
+        lines.push(`const w${i} = v${i}; let p${i} = v${i} !== undefined;`)
+        continue
+      }
       // The compiled struct keeps no explicit undefined, so present means defined. Own reads only for
       // `constructor`, `toString`... (an input returned as is would show Object.prototype's).
       const read = name in Object.prototype ? `(hasOwn.call(a, ${key}) ? a[${key}] : undefined)` : `a[${key}]`
@@ -677,9 +684,14 @@ export const makeCompiler = (
     return emit(
       c,
       `function typeLiteralTransformation(u) {
-  const a = ${c.ref(compile(fromAst))}(u);
+  ${
+        fused
+          ? `if (typeof u !== "object" || u === null || Array.isArray(u) || Object.getPrototypeOf(u) !== OP) return BAIL;
+  let o, r, n = 0, changed = false;`
+          : `const a = ${c.ref(compile(fromAst))}(u);
   if (a === BAIL) return BAIL;
-  let o, r;
+  let o, r;`
+      }
   ${lines.join("\n  ")}
   ${checks.join("\n  ")}
   const out = { ${literal.join(", ")} };
@@ -897,13 +909,13 @@ export const makeCompiler = (
   // gives each property its own load site (`u["owner"]`), whose inline cache stays
   // monomorphic, and inlines the checks of leaves.
 
-  const generatedStruct = (ast: AST.TypeLiteral): Compiled => {
-    const c = new Constants()
-    const names = ast.propertySignatures.map((ps) => ps.name as string)
-    const copy = c.ref((u: Record<string, unknown>, upTo: number) => copyDeclared(u, names, upTo))
-    // Each property in a local of its own (`v0`, `v1`...), so a changed struct is built at the end
-    // in one object literal, whose shape V8 knows, instead of key by key.
-    const lines = ast.propertySignatures.map((ps, i) => {
+  /**
+   * The code decoding each property of a struct from `u` into a local of its own (`v0`, `v1`...:
+   * the decoded value, undefined when absent), counting present ones in `n` and setting `changed`
+   * when a value is not the input's. Needs `r`, `n` and `changed` declared.
+   */
+  const propertyLines = (ast: AST.TypeLiteral, c: Constants): Array<string> =>
+    ast.propertySignatures.map((ps, i) => {
       const type = presentType(ps)
       const key = JSON.stringify(ps.name)
       const v = `v${i}`
@@ -926,6 +938,14 @@ export const makeCompiler = (
           `if (r !== ${v}) { changed = true; ${v} = r; }`
       return `let ${v} = ${read}; if (${v} === undefined) { ${absent} } else { ${present} }`
     })
+
+  const generatedStruct = (ast: AST.TypeLiteral): Compiled => {
+    const c = new Constants()
+    const names = ast.propertySignatures.map((ps) => ps.name as string)
+    const copy = c.ref((u: Record<string, unknown>, upTo: number) => copyDeclared(u, names, upTo))
+    // Each property in a local of its own, so a changed struct is built at the end in one object
+    // literal, whose shape V8 knows, instead of key by key.
+    const lines = propertyLines(ast, c)
     const required = ast.propertySignatures.flatMap((ps, i) =>
       ps.isOptional ? [] : [`${JSON.stringify(ps.name)}: v${i}`]
     )
