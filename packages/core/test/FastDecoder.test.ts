@@ -377,6 +377,22 @@ describe("fast path on generated values", () => {
     expect(exit).toMatchObject({ cause: { error: { path: "$.result.items[0].ownership.owner" } } })
   })
 
+  it("a value repeated row after row is checked as every row's own: a bad one fails wherever it repeats", () => {
+    const good = Primitives.encodeBase58(new Uint8Array(32).fill(9))
+    // Base58, but 33 bytes: only the byte-length check rejects it.
+    const bad = Primitives.encodeBase58(new Uint8Array(33).fill(9))
+    const schema = Schema.Struct({ rows: Schema.Array(Schema.Struct({ owner: Primitives.Address })) })
+    const page = (owners: ReadonlyArray<string>) => ({ rows: owners.map((owner) => ({ owner })) })
+    for (
+      const owners of [[good, good, good], [good, bad, bad], [bad, bad], [good, bad, good, bad], [bad, good, good]]
+    ) {
+      const fast = Decode.decodeFast(schema, page(owners))
+      const reference = Schema.decodeUnknownEither(schema)(page(owners))
+      expect(fast._tag === "Some", owners.join()).toBe(reference._tag === "Right")
+      if (fast._tag === "Some" && reference._tag === "Right") expect(fast.value).toStrictEqual(reference.right)
+    }
+  })
+
   it("excess keys are dropped, and unchanged objects are shared with the input", () => {
     const input = { total: 1, limit: 1, page: 1, items: [{ ...sampleAsset, extra: 1 }], grand_total: 5, junk: true }
     const fast = Decode.decodeFast(DigitalAsset.DigitalAssetList, input)

@@ -1098,6 +1098,14 @@ const leafCheck = (ast: AST.AST, v: string, c: Constants): string | undefined =>
         return `(${from} || !Number.isSafeInteger(${v}))`
       }
       const predicate = predicateOf(ast)
+      if (predicate !== undefined && kindsOf(ast.from)?.join() === "string") {
+        // The last string this place accepted: a page repeats its owner, tree or authority in every
+        // row, and comparing equal strings costs less than checking one (the predicate is pure).
+        const last = c.ref({ value: undefined })
+        return `(${from} || (${v} !== ${last}.value && (${
+          c.ref(predicate)
+        }(${v}) !== true || (${last}.value = ${v}, false))))`
+      }
       return predicate !== undefined
         ? `(${from} || ${c.ref(predicate)}(${v}) !== true)`
         : `(${from} || ${c.ref(ast.filter)}(${v}, ${c.ref(OPTIONS)}, ${c.ref(ast)})._tag !== "None")`
