@@ -150,12 +150,12 @@ export const decodeFast = <A, I>(
 
 /** `decodeFast` on plain JSON.parse output of `text`, making its large numbers exact (see `Source`). */
 const decodeFastRounded = <A, I>(schema: Schema.Schema<A, I>, input: unknown, text: string): Option.Option<A> => {
-  let exact: ReadonlyMap<number, string | number> | undefined | null = null
+  let exact: ((v: number) => string | number | undefined) | undefined
   const previous = FastDecoder.rounded.exact
   FastDecoder.rounded.exact = (v) => {
-    // The text is scanned once, and only for a body that has a large number where it matters.
-    if (exact === null) exact = Json.largeNumbers(text)
-    const e = exact?.get(v)
+    // The text is read only for a body that has a large number where it matters.
+    exact ??= Json.largeNumberLookup(text)
+    const e = exact(v)
     return e === undefined ? FastDecoder.BAIL : e
   }
   try {

@@ -72,6 +72,123 @@ export const largeNumbers = (text: string): ReadonlyMap<number, string | number>
 const TWO_53 = 2 ** 53
 const isLarge = (v: number) => !(v < TWO_53 && v > -TWO_53)
 
+/**
+ * The exact value of a large number of `JSON.parse(text)` (magnitude 2^53 or more), as
+ * `largeNumbers(text)` gives it, or undefined where that gives none. For a text JSON.parse accepts.
+ *
+ * Most values are answered without reading the whole text: a decimal that rounds to `v` has at
+ * least as many significant digits as `String(v)` (the shortest that round-trips), so when that
+ * is `RUN` (12) or more, every literal of value `v` holds a run of 12 digits, or 12 around its
+ * point. Reading every 12th character finds each such run, and the text's `.`s the fractions; strings are not told
+ * apart, so a digit run inside one only adds a candidate, and any two candidates of one value
+ * written differently leave that value to `largeNumbers`. Any other value (fewer significant
+ * digits, none found) is also left to it, which reads the whole text once.
+ *
+ * @example
+ * largeNumberLookup('{"a":18446744073709551615}')(18446744073709552000) // "18446744073709551615"
+ * @since 0.1.0
+ * @category parsing
+ */
+export const largeNumberLookup = (text: string): (v: number) => string | number | undefined => {
+  let sparse: ReadonlyMap<number, string | number | typeof CONFLICT> | undefined
+  let full: ReadonlyMap<number, string | number> | undefined | null = null
+  return (v) => {
+    if (significantDigits(v) >= RUN) {
+      sparse ??= sparseLargeNumbers(text)
+      const e = sparse.get(v)
+      if (e !== undefined && e !== CONFLICT) return e
+    }
+    if (full === null) full = largeNumbers(text)
+    return full?.get(v)
+  }
+}
+
+const CONFLICT: unique symbol = Symbol("conflict")
+
+/**
+ * The digit run `largeNumberLookup` looks for. Shorter reads more of the text; longer leaves more
+ * values to the full scan (a double of 2^53 to 2^64 read from a long literal has 15 to 17 significant
+ * digits, about one in thirteen of them fewer than 16).
+ */
+const RUN = 12
+
+/** The significant digits of a number's shortest round-trip form (`String(v)`). */
+const significantDigits = (v: number): number => {
+  const s = String(v < 0 ? -v : v)
+  const e = s.indexOf("e")
+  let digits = 0
+  let last = 0
+  for (let i = 0, end = e < 0 ? s.length : e; i < end; i++) {
+    const c = s.charCodeAt(i)
+    if (c === 46) continue
+    // Leading zeros do not count, trailing ones are dropped at the end.
+    if (digits > 0 || c !== 48) digits++
+    if (c !== 48) last = digits
+  }
+  return last
+}
+
+const isDigit = (c: number) => c >= 48 && c <= 57
+
+/**
+ * Every large number literal of a text holding a run of `RUN` digits, or as many around its point, and the
+ * like inside strings: by value, the literal's digits (integer) or the number (otherwise), or
+ * CONFLICT when two are written differently.
+ */
+const sparseLargeNumbers = (text: string): ReadonlyMap<number, string | number | typeof CONFLICT> => {
+  const out = new Map<number, string | number | typeof CONFLICT>()
+  const n = text.length
+  /** Records the number token around position `at`, when it is large; returns where it ends. */
+  const token = (at: number): number => {
+    let start = at
+    while (start > 0 && isNumberChar(text.charCodeAt(start - 1))) start--
+    let end = at + 1
+    while (end < n && isNumberChar(text.charCodeAt(end))) end++
+    const literal = text.slice(start, end)
+    const value = Number(literal)
+    if (isLarge(value) && JSON_NUMBER.test(literal)) {
+      const exact = INTEGER.test(literal) ? literal : value
+      const seen = out.get(value)
+      out.set(value, seen === undefined || seen === exact ? exact : CONFLICT)
+    }
+    return end
+  }
+  /** The digits on either side of `at` (not counting it), up to `max`. */
+  const digitsBefore = (at: number, max: number): number => {
+    let k = 0
+    while (k < max && isDigit(text.charCodeAt(at - 1 - k))) k++
+    return k
+  }
+  const digitsAfter = (at: number, max: number): number => {
+    let k = 0
+    while (k < max && isDigit(text.charCodeAt(at + 1 + k))) k++
+    return k
+  }
+  // A run of RUN digits covers one position of every RUN: probe those only. A run through `i`
+  // also holds `i - RUN / 2` or `i + RUN / 2`, which passes over most digits probed (in base58, in
+  // short numbers) before their run is counted.
+  for (let i = RUN - 1; i < n; i += RUN) {
+    if (
+      !isDigit(text.charCodeAt(i)) ||
+      !(isDigit(text.charCodeAt(i - RUN / 2)) || isDigit(text.charCodeAt(i + RUN / 2)))
+    ) continue
+    const before = digitsBefore(i, RUN - 1)
+    if (before + 1 + digitsAfter(i, RUN - 1 - before) < RUN) continue
+    const end = token(i)
+    // On past the token, on the same grid.
+    i = end - 1 - ((end - RUN) % RUN)
+  }
+  // A fraction with RUN digits or more around its point.
+  for (let i = text.indexOf("."); i >= 0; i = text.indexOf(".", i + 1)) {
+    const before = digitsBefore(i, RUN)
+    if (before > 0 && before + digitsAfter(i, RUN - before) >= RUN) token(i)
+  }
+  return out
+}
+
+const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/
+const INTEGER = /^-?[0-9]+$/
+
 /** Where the large numbers of a parsed value sit: `parents[i][keys[i]]`. Iterative, so any depth. */
 const collectLarge = (
   root: unknown,

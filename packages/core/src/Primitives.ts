@@ -14,6 +14,7 @@ import * as Schema from "effect/Schema"
 import { BAIL, DecodeId, PredicateId } from "./internal/fastDecoder.js"
 
 const BASE58_RE = /^[1-9A-HJ-NP-Za-km-z]+$/
+const NOT_BASE58 = /[^1-9A-HJ-NP-Za-km-z]/
 
 const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 const DIGITS = new Int8Array(128).fill(-1)
@@ -105,9 +106,14 @@ const base58OfLength = (n: number): (s: string) => boolean => {
   let check = checks.get(n)
   if (check !== undefined) return check
   const bounds = boundsFor(n)
+  // The last string accepted: a transformation's type side checks the same string again
+  // (`AssetSignature`'s tuple, then its struct), and the regex pass is the cost of the check.
+  let accepted: string | undefined
   check = (s) => {
+    if (s === accepted) return true
     const len = s.length
-    if (len === 0 || len > 2 * n + 2 || !BASE58_RE.test(s)) return false
+    // Searching for a character outside the alphabet is a little faster than matching the whole string.
+    if (len === 0 || len > 2 * n + 2 || NOT_BASE58.test(s)) return false
     let zeros = 0
     while (zeros < len && s.charCodeAt(zeros) === 49) zeros++
     if (zeros > n) return false
@@ -116,11 +122,25 @@ const base58OfLength = (n: number): (s: string) => boolean => {
     if (k === 0) return rest === 0
     const [lo, hi] = bounds[k]!
     if (rest < lo.length || rest > hi.length) return false
-    const r = zeros === 0 ? s : s.slice(zeros)
-    return (rest > lo.length || r >= lo) && (rest < hi.length || r <= hi)
+    if ((rest > lo.length || atLeast(s, zeros, lo)) && (rest < hi.length || !atLeast(s, zeros, hi, 1))) {
+      accepted = s
+      return true
+    }
+    return false
   }
   checks.set(n, check)
   return check
+}
+
+/**
+ * Whether `s` from `from` is at least `bound` (`more`: greater than it), both the same length: the
+ * alphabet is in ASCII order. The first character decides almost always, without a string compare.
+ */
+const atLeast = (s: string, from: number, bound: string, more = 0): boolean => {
+  const d = s.charCodeAt(from) - bound.charCodeAt(0)
+  if (d !== 0) return d > 0
+  const r = s.slice(from)
+  return more === 0 ? r >= bound : r > bound
 }
 
 const slowBase58ByteLength = (s: string): number => {

@@ -16,7 +16,7 @@
  */
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { DecodeId } from "./internal/fastDecoder.js"
+import { BAIL, DecodeId } from "./internal/fastDecoder.js"
 import { Address, Signature } from "./Primitives.js"
 
 /** `string | null`, where an absent member also reads as `null`. */
@@ -49,6 +49,8 @@ export const Decimal = Schema.transform(
  */
 export const NATIVE_MINT = "So11111111111111111111111111111111111111112"
 
+const AMOUNT_RAW = /^[0-9]{1,40}$/
+
 /**
  * A raw integer amount sent as a decimal string (`amountRaw`), decoded to an
  * exact `bigint` and encoded back to the string.
@@ -61,14 +63,18 @@ export const NATIVE_MINT = "So11111111111111111111111111111111111111112"
 export const AmountRaw = Schema.transformOrFail(Schema.String, Schema.BigIntFromSelf, {
   strict: true,
   decode: (s, _, ast) =>
-    /^[0-9]{1,40}$/.test(s)
+    AMOUNT_RAW.test(s)
       ? ParseResult.succeed(BigInt(s))
       : ParseResult.fail(new ParseResult.Type(ast, s, "a non-negative decimal integer string")),
   encode: (n, _, ast) =>
     n >= 0n
       ? ParseResult.succeed(n.toString())
       : ParseResult.fail(new ParseResult.Type(ast, n, "a non-negative integer"))
-}).annotations({ identifier: "AmountRaw" })
+}).annotations({
+  identifier: "AmountRaw",
+  // The decode above without its Either (see FastDecoder.DecodeId): a transfer page holds one per row.
+  [DecodeId]: (s: string) => (AMOUNT_RAW.test(s) ? BigInt(s) : BAIL)
+})
 
 /**
  * The token program of a balance.

@@ -377,6 +377,22 @@ describe("fast path on generated values", () => {
     expect(exit).toMatchObject({ cause: { error: { path: "$.result.items[0].ownership.owner" } } })
   })
 
+  it("a value repeated row after row is checked as every row's own: a bad one fails wherever it repeats", () => {
+    const good = Primitives.encodeBase58(new Uint8Array(32).fill(9))
+    // Base58, but 33 bytes: only the byte-length check rejects it.
+    const bad = Primitives.encodeBase58(new Uint8Array(33).fill(9))
+    const schema = Schema.Struct({ rows: Schema.Array(Schema.Struct({ owner: Primitives.Address })) })
+    const page = (owners: ReadonlyArray<string>) => ({ rows: owners.map((owner) => ({ owner })) })
+    for (
+      const owners of [[good, good, good], [good, bad, bad], [bad, bad], [good, bad, good, bad], [bad, good, good]]
+    ) {
+      const fast = Decode.decodeFast(schema, page(owners))
+      const reference = Schema.decodeUnknownEither(schema)(page(owners))
+      expect(fast._tag === "Some", owners.join()).toBe(reference._tag === "Right")
+      if (fast._tag === "Some" && reference._tag === "Right") expect(fast.value).toStrictEqual(reference.right)
+    }
+  })
+
   it("excess keys are dropped, and unchanged objects are shared with the input", () => {
     const input = { total: 1, limit: 1, page: 1, items: [{ ...sampleAsset, extra: 1 }], grand_total: 5, junk: true }
     const fast = Decode.decodeFast(DigitalAsset.DigitalAssetList, input)
@@ -765,6 +781,95 @@ describe("Json.parse against the previous implementation", () => {
   })
 })
 
+/**
+ * One large value written several ways: its digits, digits that round to the same double, its
+ * digits split by a point with an exponent putting it back (short digit runs), and inside a string.
+ */
+const sameValueForms = fc.tuple(
+  fc.oneof(
+    fc.bigInt({ min: 2n ** 53n, max: 2n ** 72n }),
+    // Round values, whose double has a short form (`1.8e+16`) with short digit runs.
+    fc.tuple(fc.integer({ min: 1, max: 999 }), fc.integer({ min: 14, max: 19 })).map(([m, z]) =>
+      BigInt(m) * 10n ** BigInt(z)
+    ).filter((n) => n >= 2n ** 53n)
+  ),
+  fc.integer({ min: -40, max: 40 }),
+  fc.nat(),
+  fc.constantFrom("e", "E", "e+", "E+")
+).map(([n, delta, at, e]) => {
+  const d = n.toString()
+  const p = 1 + (at % (d.length - 1))
+  const near = (n + BigInt(delta)).toString()
+  return [
+    d,
+    near,
+    `${d.slice(0, p)}.${d.slice(p)}${e}${d.length - p}`,
+    Number(n).toExponential(),
+    `"x${d}"`,
+    `"${near}"`,
+    `-${d}`
+  ]
+})
+
+/** Pairs each large number of `JSON.parse(text)` with what `Json.parse(text)` has at its place. */
+const largeAtTheirPlaces = (text: string): Array<readonly [number, unknown]> => {
+  const out: Array<readonly [number, unknown]> = []
+  const walk = (rounded: unknown, exact: unknown) => {
+    if (typeof rounded === "number") {
+      if (!(Math.abs(rounded) < 2 ** 53)) out.push([rounded, exact])
+    } else if (typeof rounded === "object" && rounded !== null) {
+      for (const k of Object.keys(rounded)) {
+        walk((rounded as Record<string, unknown>)[k], (exact as Record<string, unknown>)[k])
+      }
+    }
+  }
+  walk(JSON.parse(text), Json.parse(text))
+  return out
+}
+
+describe("Json.largeNumberLookup", () => {
+  const agrees = (text: string) => {
+    const lookup = Json.largeNumberLookup(text)
+    const full = Json.largeNumbers(text)
+    for (const [v, exact] of largeAtTheirPlaces(text)) {
+      const e = lookup(v)
+      // Never a value another place of the same number does not have; always one where the full scan has one.
+      if (e !== undefined) expect(e, `${v} in ${text}`).toStrictEqual(exact)
+      if (full !== undefined) expect(e, `${v} in ${text}`).toStrictEqual(full.get(v))
+    }
+  }
+
+  it("answers as the lossless parse at every place of a large number, in any document", () => {
+    fc.assert(fc.property(jsonText, agrees), { numRuns: 3000 })
+  })
+
+  it("answers nothing for a value written two ways, wherever the digits fall on its grid of probes", () => {
+    fc.assert(
+      fc.property(
+        sameValueForms,
+        fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
+        fc.string({ unit: fc.constantFrom("a", "1", " ", "."), maxLength: 40 }),
+        (forms, picks, pad) => {
+          const chosen = picks.map((i) => forms[i % forms.length]!)
+          agrees(`[${JSON.stringify(pad)}, ${chosen.join(", ")}]`)
+          agrees(`{"p":${JSON.stringify(pad)},"a":[${chosen.join(",")}],"b":${chosen[0]}}`)
+        }
+      ),
+      { numRuns: 5000 }
+    )
+  })
+
+  it("reads a large number at every offset of the text", () => {
+    for (let pad = 0; pad < 40; pad++) {
+      for (const literal of ["18446744073709551615", "9007199254740993", "123456789.0123456789e9", "1e400"]) {
+        agrees(`[${JSON.stringify("1".repeat(pad))},${literal}]`)
+        agrees(`${" ".repeat(pad)}[${literal}, "${literal}"]`)
+      }
+    }
+    expect(Json.largeNumberLookup("[18446744073709551615]")(18446744073709551615)).toBe("18446744073709551615")
+  })
+})
+
 describe("the BN254 field check without decoding", () => {
   it("isBelowModulus58 answers as the decoded comparison on every 32-byte base58", () => {
     const M = Primitives.BN254_MODULUS
@@ -833,6 +938,26 @@ describe("base58 byte length without decoding", () => {
       }),
       { numRuns: 3000 }
     )
+  })
+
+  it("agrees at the bounds themselves: the smallest and largest number of each byte length, and their neighbours", () => {
+    const toBytes = (v: bigint, length: number) => {
+      const out = new Uint8Array(length)
+      for (let i = length - 1; i >= 0; i--, v >>= 8n) out[i] = Number(v & 0xffn)
+      return out
+    }
+    for (const n of [32, 64]) {
+      for (let k = 1; k <= n; k++) {
+        const lo = 1n << BigInt(8 * (k - 1))
+        const hi = (1n << BigInt(8 * k)) - 1n
+        for (const v of [lo - 1n, lo, lo + 1n, hi - 1n, hi, hi + 1n]) {
+          for (const zeros of [0, n - k, n - k + 1]) {
+            const s = base58.encode(new Uint8Array([...new Uint8Array(zeros), ...toBytes(v, k + 1).subarray(1)]))
+            if (s !== "") agreesWithScure(s)
+          }
+        }
+      }
+    }
   })
 
   it("agrees on strings around the length bounds of addresses and signatures, and on non-base58", () => {

@@ -171,6 +171,68 @@ const presentType = (ps: AST.PropertySignature): AST.AST => {
   return defined.length === 1 ? defined[0]! : AST.Union.make(defined)
 }
 
+/**
+ * Whether every value `from` decodes for a property is valid for `type` without a check: each
+ * member of its present type has, as its type side, the type itself or one of its members.
+ */
+const covers = (from: AST.PropertySignature, type: AST.AST): boolean => {
+  const members = (ast: AST.AST): ReadonlyArray<AST.AST> => (ast._tag === "Union" ? ast.types : [ast])
+  const accepted = members(type)
+  return !annotationsChangeParsing(type) &&
+    members(presentType(from)).every((m) => {
+      const typed = AST.typeAST(m)
+      return equivalent(typed, type) || accepted.some((t) => equivalent(typed, t))
+    })
+}
+
+/**
+ * Whether two type-side ASTs accept the same values because they are built alike from the same
+ * leaves: `AST.typeAST` makes a new node for every struct or union above a transformation, so
+ * the type side of one schema, taken twice, is two trees. Nodes it does not look into must be the same.
+ */
+const equivalent = (a: AST.AST, b: AST.AST): boolean => {
+  if (a === b) return true
+  if (a._tag !== b._tag || annotationsChangeParsing(a) || annotationsChangeParsing(b)) return false
+  const all = <T>(xs: ReadonlyArray<T>, ys: ReadonlyArray<T>, eq: (x: T, y: T) => boolean) =>
+    xs.length === ys.length && xs.every((x, i) => eq(x, ys[i]!))
+  switch (a._tag) {
+    case "StringKeyword":
+    case "NumberKeyword":
+    case "BooleanKeyword":
+    case "BigIntKeyword":
+    case "UndefinedKeyword":
+    case "UnknownKeyword":
+    case "AnyKeyword":
+      return true
+    case "Literal":
+      return a.literal === (b as AST.Literal).literal
+    case "Refinement":
+      return a.filter === (b as AST.Refinement).filter && equivalent(a.from, (b as AST.Refinement).from)
+    case "Union":
+      return all(a.types, (b as AST.Union).types, equivalent)
+    case "TupleType": {
+      const t = b as AST.TupleType
+      return a.isReadonly === t.isReadonly &&
+        all(a.elements, t.elements, (x, y) => x.isOptional === y.isOptional && equivalent(x.type, y.type)) &&
+        all(a.rest, t.rest, (x, y) => equivalent(x.type, y.type))
+    }
+    case "TypeLiteral": {
+      const t = b as AST.TypeLiteral
+      return all(
+        a.propertySignatures,
+        t.propertySignatures,
+        (x, y) => x.name === y.name && x.isOptional === y.isOptional && equivalent(x.type, y.type)
+      ) && all(
+        a.indexSignatures,
+        t.indexSignatures,
+        (x, y) => equivalent(x.parameter, y.parameter) && equivalent(x.type, y.type)
+      )
+    }
+    default:
+      return false
+  }
+}
+
 /** Whether a node keeps its input as it is, whatever it holds (so nested numbers must be made exact). */
 const keepsAsIs = (ast: AST.AST): boolean =>
   !annotationsChangeParsing(ast) &&
@@ -448,6 +510,20 @@ export const makeCompiler = (
         }
       }
       const decode = t.decode
+      if (generate) {
+        // Call sites of its own (a shared closure's see every transformation: V8 then inlines none),
+        // and a `Right` told by its tag: no other Effect has that one.
+        const c = new Constants()
+        return emit(
+          c,
+          `function transformation(u) {
+  const a = ${c.ref(from)}(u);
+  if (a === BAIL) return BAIL;
+  const r = ${c.ref(decode)}(a, ${c.ref(OPTIONS)}, ${c.ref(ast)}, u);
+  return typeof r === "object" && r !== null && r._tag === "Right" ? ${c.ref(to)}(r.right) : BAIL;
+}`
+        )
+      }
       return (u) => {
         const a = from(u)
         if (a === BAIL) return BAIL
@@ -469,6 +545,10 @@ export const makeCompiler = (
    * not checked again (the compiled `from` already checked its value against exactly that).
    */
   const typeLiteralTransformation = (ast: AST.Transformation, t: AST.TypeLiteralTransformation): Compiled => {
+    if (generate) {
+      const generated = generatedTypeLiteralTransformation(ast, t)
+      if (generated !== undefined) return generated
+    }
     const from = compile(ast.from)
     const psts = t.propertySignatureTransformations
     const fromTypes = new Map(
@@ -514,6 +594,111 @@ export const makeCompiler = (
       }
       return out
     }
+  }
+
+  /**
+   * `typeLiteralTransformation` as generated code, for a struct to a struct: each key in locals of
+   * its own (`v` its value, `p` whether present, `w` what `from` decoded for it), each property
+   * transformation called at a call site of its own (monomorphic, so V8 may inline it and drop its
+   * `Option`), and the output built once, in the type side's declared order, as ParseResult's
+   * type-side struct builds it. A type-side value is not checked again when it is still the one
+   * `from` decoded against a type the type side accepts whole (see `covers`). Undefined unless
+   * both sides are plain structs.
+   */
+  const generatedTypeLiteralTransformation = (
+    ast: AST.Transformation,
+    t: AST.TypeLiteralTransformation
+  ): Compiled | undefined => {
+    const fromAst = ast.from
+    const toAst = ast.to
+    const psts = t.propertySignatureTransformations
+    if (
+      fromAst._tag !== "TypeLiteral" || toAst._tag !== "TypeLiteral" || fromAst.indexSignatures.length > 0 ||
+      toAst.indexSignatures.length > 0 || annotationsChangeParsing(toAst) ||
+      fromAst.propertySignatures.some((ps) => typeof ps.name !== "string") ||
+      toAst.propertySignatures.some((ps) => typeof ps.name !== "string") ||
+      psts.some((pst) => typeof pst.from !== "string" || typeof pst.to !== "string")
+    ) return undefined
+    const c = new Constants()
+    const slots = new Map<string, number>()
+    const lines: Array<string> = []
+    const slot = (name: string): number => {
+      let i = slots.get(name)
+      if (i === undefined) {
+        slots.set(name, i = slots.size)
+        lines.push(`let v${i}, p${i} = false; const w${i} = undefined;`)
+      }
+      return i
+    }
+    // The struct's own code inlined when it would be generated anyway: no intermediate object.
+    const fused = !annotationsChangeParsing(fromAst) && fromAst.propertySignatures.length > 0
+    if (fused) lines.push(...propertyLines(fromAst, c))
+    const fromTypes = new Map<string, AST.PropertySignature>()
+    for (const ps of fromAst.propertySignatures) {
+      const name = ps.name as string
+      const key = JSON.stringify(name)
+      fromTypes.set(name, ps)
+      const i = slots.size
+      slots.set(name, i)
+      if (fused) {
+        lines.push(`const w${i} = v${i}; let p${i} = v${i} !== undefined;`)
+        continue
+      }
+      // The compiled struct keeps no explicit undefined, so present means defined. Own reads only for
+      // `constructor`, `toString`... (an input returned as is would show Object.prototype's).
+      const read = name in Object.prototype ? `(hasOwn.call(a, ${key}) ? a[${key}] : undefined)` : `a[${key}]`
+      lines.push(`const w${i} = ${read}; let v${i} = w${i}, p${i} = w${i} !== undefined;`)
+    }
+    const none = c.ref(Option.none())
+    const some = c.ref(Option.some)
+    for (const pst of psts) {
+      const f = slot(pst.from as string)
+      const to = slot(pst.to as string)
+      // As ParseResult: Option.some(value) or none in; the key deleted, then set when some.
+      lines.push(
+        `o = ${c.ref(pst.decode)}(p${f} ? ${some}(v${f}) : ${none}); p${f} = false; v${f} = undefined; ` +
+          `if (o._tag === "Some") { v${to} = o.value; p${to} = true; }`
+      )
+    }
+    const checks: Array<string> = []
+    const assigns: Array<string> = []
+    const literal: Array<string> = []
+    for (const ps of toAst.propertySignatures) {
+      const name = ps.name as string
+      const key = JSON.stringify(name)
+      const i = slot(name)
+      const type = presentType(ps)
+      const leaf = leafCheck(type, `v${i}`, c)
+      const check = leaf !== undefined
+        ? `if (${leaf}) return BAIL;`
+        : `r = ${c.ref(compile(type))}(v${i}); if (r === BAIL) return BAIL; v${i} = r;`
+      const f = fromTypes.get(name)
+      const validate = f !== undefined && covers(f, type) ? `if (v${i} !== w${i}) { ${check} }` : check
+      checks.push(
+        `if (p${i}) { if (v${i} === undefined) return BAIL; ${validate} }${ps.isOptional ? "" : " else return BAIL;"}`
+      )
+      // Required keys in one literal up to the first optional one, the rest assigned in order.
+      if (assigns.length === 0 && !ps.isOptional) literal.push(`${key}: v${i}`)
+      else assigns.push(ps.isOptional ? `if (p${i}) out[${key}] = v${i};` : `out[${key}] = v${i};`)
+    }
+    return emit(
+      c,
+      `function typeLiteralTransformation(u) {
+  ${
+        fused
+          ? `if (typeof u !== "object" || u === null || Array.isArray(u) || Object.getPrototypeOf(u) !== OP) return BAIL;
+  let o, r, n = 0, changed = false;`
+          : `const a = ${c.ref(compile(fromAst))}(u);
+  if (a === BAIL) return BAIL;
+  let o, r;`
+      }
+  ${lines.join("\n  ")}
+  ${checks.join("\n  ")}
+  const out = { ${literal.join(", ")} };
+  ${assigns.join("\n  ")}
+  return out;
+}`
+    )
   }
 
   /** `[A, B]`: exactly as many elements as declared (anything else is Schema's to judge). */
@@ -724,13 +909,13 @@ export const makeCompiler = (
   // gives each property its own load site (`u["owner"]`), whose inline cache stays
   // monomorphic, and inlines the checks of leaves.
 
-  const generatedStruct = (ast: AST.TypeLiteral): Compiled => {
-    const c = new Constants()
-    const names = ast.propertySignatures.map((ps) => ps.name as string)
-    const copy = c.ref((u: Record<string, unknown>, upTo: number) => copyDeclared(u, names, upTo))
-    // Each property in a local of its own (`v0`, `v1`...), so a changed struct is built at the end
-    // in one object literal, whose shape V8 knows, instead of key by key.
-    const lines = ast.propertySignatures.map((ps, i) => {
+  /**
+   * The code decoding each property of a struct from `u` into a local of its own (`v0`, `v1`...:
+   * the decoded value, undefined when absent), counting present ones in `n` and setting `changed`
+   * when a value is not the input's. Needs `r`, `n` and `changed` declared.
+   */
+  const propertyLines = (ast: AST.TypeLiteral, c: Constants): Array<string> =>
+    ast.propertySignatures.map((ps, i) => {
       const type = presentType(ps)
       const key = JSON.stringify(ps.name)
       const v = `v${i}`
@@ -753,6 +938,14 @@ export const makeCompiler = (
           `if (r !== ${v}) { changed = true; ${v} = r; }`
       return `let ${v} = ${read}; if (${v} === undefined) { ${absent} } else { ${present} }`
     })
+
+  const generatedStruct = (ast: AST.TypeLiteral): Compiled => {
+    const c = new Constants()
+    const names = ast.propertySignatures.map((ps) => ps.name as string)
+    const copy = c.ref((u: Record<string, unknown>, upTo: number) => copyDeclared(u, names, upTo))
+    // Each property in a local of its own, so a changed struct is built at the end in one object
+    // literal, whose shape V8 knows, instead of key by key.
+    const lines = propertyLines(ast, c)
     const required = ast.propertySignatures.flatMap((ps, i) =>
       ps.isOptional ? [] : [`${JSON.stringify(ps.name)}: v${i}`]
     )
@@ -900,7 +1093,19 @@ const leafCheck = (ast: AST.AST, v: string, c: Constants): string | undefined =>
     case "Refinement": {
       const from = leafCheck(ast.from, v, c)
       if (from === undefined) return undefined
+      // Effect's `Schema.int()` filter, whose predicate is exactly this, without its Option.
+      if (ast.annotations[AST.SchemaIdAnnotationId] === Schema.IntSchemaId) {
+        return `(${from} || !Number.isSafeInteger(${v}))`
+      }
       const predicate = predicateOf(ast)
+      if (predicate !== undefined && kindsOf(ast.from)?.join() === "string") {
+        // The last string this place accepted: a page repeats its owner, tree or authority in every
+        // row, and comparing equal strings costs less than checking one (the predicate is pure).
+        const last = c.ref({ value: undefined })
+        return `(${from} || (${v} !== ${last}.value && (${
+          c.ref(predicate)
+        }(${v}) !== true || (${last}.value = ${v}, false))))`
+      }
       return predicate !== undefined
         ? `(${from} || ${c.ref(predicate)}(${v}) !== true)`
         : `(${from} || ${c.ref(ast.filter)}(${v}, ${c.ref(OPTIONS)}, ${c.ref(ast)})._tag !== "None")`
