@@ -19,13 +19,14 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import * as Redacted from "effect/Redacted"
-import type * as Tracer from "effect/Tracer"
+import * as Tracer from "effect/Tracer"
 import type { Options, RestRequest } from "../HttpTransport.js"
 import type { Redactor } from "../Redactor.js"
 import * as Retry from "../Retry.js"
 import { readBounded } from "./body.js"
 import { parseRetryAfter, transportFailure } from "./errors.js"
 import { checkStatus, type RawResponse } from "./status.js"
+import { within } from "./timer.js"
 
 /** The default bound on a response body, in bytes (a 1,000-item DAS page is a few MB). */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024
@@ -90,16 +91,11 @@ export const makeSend = (
   >
 
   // fetch follows redirects by itself, with the key: ask it not to (other clients ignore this). The
-  // caller's own RequestInit, if any, is kept; read from the fiber, as the fetch client reads it.
-  const noRedirects = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-    Effect.withFiberRuntime<A, E, R>((fiber) => {
-      const init = Context.getOption(fiber.currentContext, FetchHttpClient.RequestInit)
-      return Effect.provideService(
-        effect,
-        FetchHttpClient.RequestInit,
-        init._tag === "None" ? MANUAL : { ...init.value, redirect: "manual" }
-      )
-    })
+  // caller's own RequestInit, if any, is kept.
+  const noRedirects = (context: Context.Context<never>): RequestInit => {
+    const init = Context.getOption(context, FetchHttpClient.RequestInit)
+    return init._tag === "None" ? MANUAL : { ...init.value, redirect: "manual" }
+  }
 
   const read = (operation: string, res: HttpClientResponse.HttpClientResponse) => {
     // The platform builds the headers object again on every read of `headers`: read it once.
@@ -171,14 +167,14 @@ export const makeSend = (
           status = res.status
           return read(operation, res)
         }).pipe(
-          noRedirects,
           Effect.mapError((e) => e._tag === "ResponseTooLarge" ? e : transportFailure(operation, e, redactor))
         )
         const bounded = Effect.flatMap(
-          Effect.timeoutFail(mode === "query" ? exchange : Effect.locally(exchange, authMode, mode), {
-            duration: Duration.millis(left < timeoutMillis ? left : timeoutMillis),
-            onTimeout: () => timedOut(operation, byBudget)
-          }),
+          within(
+            mode === "query" ? exchange : Effect.locally(exchange, authMode, mode),
+            byBudget ? left : timeoutMillis,
+            () => timedOut(operation, byBudget)
+          ),
           (raw) => checkStatus(operation, raw, redactor)
         )
         const reported = request.onAttempt === undefined ?
@@ -200,9 +196,7 @@ export const makeSend = (
         })
         return Effect.retry(again, Retry.schedule(config.retry, retryable, { deadline, retryAfterCap }))
       })
-      return wrapped
-        ? Effect.timeoutFail(retried, { duration: budget, onTimeout: () => timedOut(operation, true) })
-        : retried
+      return wrapped ? within(retried, budgetMillis, () => timedOut(operation, true)) : retried
     }
 
     return Effect.useSpan(`solfx ${operation}`, {
@@ -214,7 +208,7 @@ export const makeSend = (
         "solfx.operation": operation
       }
     }, (span) =>
-      Effect.withParentSpan(
+      Effect.mapInputContext(
         Effect.clockWith((clock) =>
           Effect.map(run(span, clock), (raw) => {
             span.attribute("http.response.status_code", raw.status)
@@ -222,7 +216,9 @@ export const makeSend = (
             return Redacted.make(raw)
           })
         ),
-        span
+        // `Effect.withParentSpan`, and no redirects, in one change of the context (each costs a copy of it).
+        (context: Context.Context<never>) =>
+          Context.add(Context.add(context, Tracer.ParentSpan, span), FetchHttpClient.RequestInit, noRedirects(context))
       )).pipe(Effect.map(Redacted.value))
   }
   return send
