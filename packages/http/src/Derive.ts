@@ -111,15 +111,16 @@ export interface Client<P, A, Item, PI> {
 
 /**
  * `f` in a span, run lazily. A span keeps its exit for the tracer: the value goes
- * through it redacted, since an answer may echo the key. (Not `Effect.fn`: its
- * generator and second stack capture cost more than the rest of a small call's wrapping.)
+ * through it redacted, since an answer may echo the key. (Not `Effect.fn`, and no
+ * stack trace: its generator and the stack captures cost more than the rest of a
+ * small call's wrapping.)
  */
 const traced = <Args extends Array<any>, X, E>(name: string, f: (...args: Args) => Effect.Effect<X, E>) =>
 (
   ...args: Args
 ): Effect.Effect<X, E> =>
   Effect.map(
-    Effect.withSpan(Effect.suspend(() => Effect.map(f(...args), Redacted.make)), name),
+    Effect.withSpan(Effect.suspend(() => Effect.map(f(...args), Redacted.make)), name, { captureStackTrace: false }),
     Redacted.value
   )
 
