@@ -172,6 +172,8 @@ export const make = (options: Options = {}): Effect.Effect<TokenMetadataShape, n
       const broken: Array<Core.MetadataPartError> = []
       const decoded: Record<string, unknown> = { account: raw.account }
       for (const { decode, name } of parts) {
+        // Not asked for: neither its value nor its error is kept (see `fromWire` and below), so it is not read.
+        if (name === "offChainMetadata" && !includeOffChain) continue
         const result = decode({ [name]: (raw as Record<string, unknown>)[name] })
         if (Either.isRight(result)) {
           Object.assign(decoded, result.right)
