@@ -16,7 +16,10 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
 import * as Metric from "effect/Metric"
+import * as MetricKey from "effect/MetricKey"
+import * as MetricLabel from "effect/MetricLabel"
 
 /**
  * Credits per request, by operation name.
@@ -32,10 +35,9 @@ export type CostTable<K extends string = string> = Readonly<Record<K, number>>
  * @since 0.1.0
  * @category metrics
  */
-export const credits: Metric.Metric.Counter<number> = Metric.counter("solfx.credits", {
-  description: "Estimated credits used, by API area and method",
-  incremental: true
-})
+const COUNTER = { description: "Estimated credits used, by API area and method", incremental: true } as const
+
+export const credits: Metric.Metric.Counter<number> = Metric.counter("solfx.credits", COUNTER)
 
 /**
  * The series of one method of an area (e.g. `"das"`, `"getAssetsByAuthority"`).
@@ -113,11 +115,31 @@ export const FLAT_AREAS: ReadonlySet<string> = new Set(["wallet"])
 export const makeLedger = (): Ledger => {
   // A plain map: the ledger only ever grows, and reads need no consistency across areas.
   const byArea = new Map<string, number>()
+  // Each series as a counter of its own key, built once: `Metric.tagged` looks the series up in the
+  // registry again on every update, hashing its key (most of a small call's bookkeeping). The key is
+  // the one `forMethod` (`forArea`) reaches, so both feed and read the same series.
+  const series = new Map<string, Metric.Metric.Counter<number>>()
+  const seriesOf = (area: string, method: string) => {
+    const flat = FLAT_AREAS.has(area)
+    const name = flat ? area : `${area}\u0000${method}`
+    let counter = series.get(name)
+    if (counter === undefined) {
+      const labels = [MetricLabel.make("area", area), ...(flat ? [] : [MetricLabel.make("method", method)])]
+      counter = Metric.fromMetricKey(MetricKey.taggedWithLabels(MetricKey.counter("solfx.credits", COUNTER), labels))
+      series.set(name, counter)
+    }
+    return counter
+  }
   return {
     add: (area, method, amount) =>
-      amount <= 0 ? Effect.void : Effect.suspend(() => {
+      amount <= 0 ? Effect.void : Effect.withFiberRuntime((fiber) => {
         byArea.set(area, (byArea.get(area) ?? 0) + amount)
-        return FLAT_AREAS.has(area) ? Metric.incrementBy(forArea(area), amount) : charge(area, method, amount)
+        // What `Metric.incrementBy` does; with labels of the caller's (`Effect.tagMetrics`) the series is
+        // theirs then ours, in that order, so it goes the usual way.
+        const tags = fiber.getFiberRef(FiberRef.currentMetricLabels)
+        if (tags.length === 0) seriesOf(area, method).unsafeUpdate(amount, tags)
+        else (FLAT_AREAS.has(area) ? forArea(area) : forMethod(area, method)).unsafeUpdate(amount, tags)
+        return Effect.void
       }),
     used: (area) =>
       Effect.sync(() => area === undefined ? [...byArea.values()].reduce((a, b) => a + b, 0) : byArea.get(area) ?? 0)

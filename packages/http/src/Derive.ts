@@ -24,6 +24,7 @@ import type * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import { type AttemptHooks, HttpTransport, type HttpTransportShape } from "./HttpTransport.js"
+import * as RateLimits from "./RateLimits.js"
 
 /**
  * Options of a derived client.
@@ -109,15 +110,19 @@ export interface Client<P, A, Item, PI> {
 }
 
 /**
- * `f` as an `Effect.fn` with a span. A span keeps its exit for the tracer: the value
- * goes through it redacted, since an answer may echo the key.
+ * `f` in a span, run lazily. A span keeps its exit for the tracer: the value goes
+ * through it redacted, since an answer may echo the key. (Not `Effect.fn`, and no
+ * stack trace: its generator and the stack captures cost more than the rest of a
+ * small call's wrapping.)
  */
-const traced = <Args extends Array<any>, X, E>(name: string, f: (...args: Args) => Effect.Effect<X, E>) => {
-  const fn = Effect.fn(name)(function*(...args: Args) {
-    return Redacted.make(yield* f(...args))
-  })
-  return (...args: Args): Effect.Effect<X, E> => Effect.map(fn(...args), Redacted.value)
-}
+const traced = <Args extends Array<any>, X, E>(name: string, f: (...args: Args) => Effect.Effect<X, E>) =>
+(
+  ...args: Args
+): Effect.Effect<X, E> =>
+  Effect.map(
+    Effect.withSpan(Effect.suspend(() => Effect.map(f(...args), Redacted.make)), name, { captureStackTrace: false }),
+    Redacted.value
+  )
 
 const restWire = (entry: Endpoint.Rest, params: Record<string, unknown>) => {
   const inPath = new Set(Endpoint.pathParams(entry.path))
@@ -145,21 +150,24 @@ export const fromTransport = <P, A, Item, PI>(
   const own = options.aroundAttempt
   const hooks: AttemptHooks = {
     // Every attempt, retries included, takes its bucket's start slot and its credits from the budget.
-    aroundAttempt: (attempt) =>
-      permit(own === undefined ? attempt : own(attempt)).pipe(
-        Effect.catchIf(
-          (e): e is RateLimiter.RateLimitStoreError => e instanceof RateLimiter.RateLimitStoreError,
-          (e) =>
-            Effect.fail(
-              new TransportError({
-                operation: entry.name,
-                reason: "connect",
-                detail: `the rate-limit store could not be reached: ${t.redactor.redact(e.message)}`,
-                sent: false
-              })
-            )
-        )
-      ),
+    // Nothing to take (no plan, no budget, no hook of the caller's): no wrapper, the attempt stays as it is.
+    aroundAttempt: permit === RateLimits.passThrough && own === undefined ?
+      undefined :
+      (attempt) =>
+        permit(own === undefined ? attempt : own(attempt)).pipe(
+          Effect.catchIf(
+            (e): e is RateLimiter.RateLimitStoreError => e instanceof RateLimiter.RateLimitStoreError,
+            (e) =>
+              Effect.fail(
+                new TransportError({
+                  operation: entry.name,
+                  reason: "connect",
+                  detail: `the rate-limit store could not be reached: ${t.redactor.redact(e.message)}`,
+                  sent: false
+                })
+              )
+          )
+        ),
     // Once per attempt, inside the retry: a retried request counts again exactly when it is billed again.
     // The budget is a ceiling, so only an answer that was not billed (a 429, a 5xx) hands its credits back:
     // with no answer (reset, timeout, or cut off in flight by an interruption) the server may have billed
@@ -194,13 +202,15 @@ export const fromTransport = <P, A, Item, PI>(
       ...hooks
     }
   }
-  const send = traced(spanName, (params: P, call?: CallOptions) => {
+  const sendOnce = (params: P, call?: CallOptions) => {
     const w = wire(params, call)
     return Effect.isEffect(w) ? w : t.rest(w, entry.result)
-  })
+  }
+  const send = traced(spanName, sendOnce)
+  // One span for the call: the transport's span of the request sits right under it.
   const call = traced(
     `${spanName}.call`,
-    (input: PI, call?: CallOptions) => Effect.flatMap(validate(input), (params) => send(params, call))
+    (input: PI, call?: CallOptions) => Effect.flatMap(validate(input), (params) => sendOnce(params, call))
   )
   const callOption = traced(`${spanName}.call`, (input: PI) =>
     Effect.flatMap(validate(input), (params) => {
@@ -278,9 +288,11 @@ export const fromTransport = <P, A, Item, PI>(
     return traced(
       `${spanName}.batch`,
       () =>
-        Effect.forEach(chunks, (chunk) => Effect.map(send(paramsOf(chunk)), (result) => ({ items: chunk, result })), {
-          concurrency: o?.concurrency ?? rule.concurrency
-        })
+        Effect.forEach(
+          chunks,
+          (chunk) => Effect.map(sendOnce(paramsOf(chunk)), (result) => ({ items: chunk, result })),
+          { concurrency: o?.concurrency ?? rule.concurrency }
+        )
     )()
   }
 

@@ -182,18 +182,20 @@ export const make = (
 
     // Plain JSON.parse: the decode gets the text too and makes any integer beyond 2^53
     // exact where it matters (Decode.decodeWith's `source`). Error bodies are re-read losslessly.
-    const parseBody = (operation: string, raw: RawResponse): Effect.Effect<unknown, DecodeError> =>
-      Effect.try({
-        try: () => JSON.parse(raw.text) as unknown,
-        catch: () =>
-          new DecodeError({
-            operation,
-            path: "$",
-            expected: `a JSON body, got ${
-              raw.text.length === 0 ? "an empty body" : JSON.stringify(redactor.excerpt(raw.text))
-            }`
-          })
-      })
+    // A plain function, not `Effect.try`: the steps after the answer run as one (each Effect step is paid per call).
+    const parseBody = (operation: string, raw: RawResponse): unknown => {
+      try {
+        return JSON.parse(raw.text) as unknown
+      } catch {
+        return new DecodeError({
+          operation,
+          path: "$",
+          expected: `a JSON body, got ${
+            raw.text.length === 0 ? "an empty body" : JSON.stringify(redactor.excerpt(raw.text))
+          }`
+        })
+      }
+    }
 
     const decode = <A, I>(
       schema: Schema.Schema<A, I>,
@@ -211,20 +213,19 @@ export const make = (
       )
 
     const rest = <A, I>(request: RestRequest, schema: Schema.Schema<A, I>) =>
-      Effect.flatMap(send(request), (raw) =>
-        Effect.flatMap(parseBody(request.operation, raw), (body) =>
-          restBodyError(request.operation, exactIfError(body, raw.text), redactor) ??
-            decode(schema, request.operation, body, "$", raw.text, (b) =>
-              b)))
+      Effect.flatMap(send(request), (raw) => {
+        const body = parseBody(request.operation, raw)
+        if (body instanceof DecodeError) return Effect.fail(body)
+        return restBodyError(request.operation, exactIfError(body, raw.text), redactor) ??
+          decode(schema, request.operation, body, "$", raw.text, (b) => b)
+      })
 
     const restOption = <A, I>(request: RestRequest, schema: Schema.Schema<A, I>) =>
       rest(request, schema).pipe(
         Effect.map(Option.some),
         Effect.catchIf(
-          (e): e is HttpError =>
-            e._tag === "HttpError" && e.status === 404,
-          () =>
-            Effect.succeed(Option.none<A>())
+          (e): e is HttpError => e._tag === "HttpError" && e.status === 404,
+          () => Effect.succeed(Option.none<A>())
         )
       )
 
@@ -244,14 +245,15 @@ export const make = (
           aroundAttempt: o?.aroundAttempt,
           onAttempt: o?.onAttempt
         }).pipe(
-          Effect.flatMap((raw) =>
-            parseBody(method, raw).pipe(
-              Effect.flatMap((body) => rpcResult(method, id, exactIfError(body, raw.text), redactor)),
-              Effect.flatMap((result) =>
+          Effect.flatMap((raw) => {
+            const body = parseBody(method, raw)
+            if (body instanceof DecodeError) return Effect.fail(body)
+            return Effect.flatMap(
+              rpcResult(method, id, exactIfError(body, raw.text), redactor),
+              (result) =>
                 decode(schema, method, result, "$.result", raw.text, (b) => (b as { result?: unknown }).result)
-              )
             )
-          )
+          })
         )
       })
 

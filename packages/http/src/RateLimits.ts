@@ -137,6 +137,15 @@ export const fingerprint = (apiKey: Redacted.Redacted<string> | string): string 
     .digest("hex")
     .slice(0, 16)
 
+/**
+ * What `aroundAttempt` returns for a call with nothing to take (no permit, no budget):
+ * the attempt itself. A caller may compare against it to leave such attempts unwrapped.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const passThrough = <A, E, R>(attempt: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => attempt
+
 /** Webhooks count as enhanced: they share its key. */
 const keyBucket = (bucket: Bucket): Bucket => bucket === "webhooks" ? "enhanced" : bucket
 
@@ -231,7 +240,7 @@ export const make = (
       const held = slots.get(bucket) ?? slotsOf(bucket)
       const timing = held.length === 0 ? undefined : timingOf(held)
       // No permit and no budget to take (every call without a plan but admin's): nothing to wrap on the hot path.
-      if (timing === undefined && (budget === undefined || credits <= 0)) return (attempt) => attempt
+      if (timing === undefined && (budget === undefined || credits <= 0)) return passThrough
       return (attempt) =>
         Effect.uninterruptibleMask((restore) =>
           Effect.gen(function*() {

@@ -2,7 +2,7 @@
  * The retry policy of every call, as one Schedule on the `Clock`: jittered
  * exponential backoff capped at `maxDelay`, at most `times` retries, a server's
  * `Retry-After` honoured but capped (`retryAfterCap`, default `maxDelay`), and no
- * sleep that would end past the call's total budget. Only what `isRetryable` allows.
+ * sleep that would end at or past the call's total budget. Only what `isRetryable` allows.
  *
  * @example
  * attempt.pipe(Effect.retry(Retry.schedule(policy, Retry.isRetryable(true), { deadline, retryAfterCap })))
@@ -88,8 +88,9 @@ export const schedule = (
     ),
     Schedule.whileInput(retryable),
     Schedule.delays,
-    // The budget counts the sleeps: a wait that would end past the deadline is not taken.
+    // The budget counts the sleeps: a wait that would end at or past the deadline is not taken (the
+    // attempt after it would have no time left).
     Schedule.checkEffect((_, delay) =>
-      Effect.map(Clock.currentTimeMillis, (now) => now + Duration.toMillis(delay) <= bounds.deadline)
+      Effect.map(Clock.currentTimeMillis, (now) => now + Duration.toMillis(delay) < bounds.deadline)
     )
   )

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
+import * as SolfxConfig from "@solfx/core/Config"
 import { HttpTesting, HttpTransport } from "@solfx/http"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as TestClock from "effect/TestClock"
 
@@ -184,6 +187,46 @@ describe("HttpTransport", () => {
       )
       yield* TestClock.adjust("6 seconds")
       expect(yield* Fiber.join(once)).toMatchObject({ _tag: "TransportError", reason: "timeout", sent: true })
+    }))
+
+  it.effect("the call's budget ends a waiting attempt, and a permit's wait, with or without a permit around it", () =>
+    Effect.gen(function*() {
+      // Each attempt may take 50 s, the whole call 30 s; the server never answers.
+      const layer = HttpTransport.layerWith({ budget: "30 seconds" }).pipe(
+        Layer.provideMerge(HttpTesting.layer(() => Effect.never)),
+        Layer.provideMerge(Layer.succeed(
+          SolfxConfig.SolfxConfig,
+          SolfxConfig.make({
+            apiKey: "test-key",
+            baseUrl: "http://solfx.test",
+            allowInsecureHttp: true,
+            timeout: "50 seconds"
+          })
+        ))
+      )
+      const permit = (wait: Duration.DurationInput) => <A, E>(attempt: Effect.Effect<A, E>) =>
+        Effect.zipRight(Effect.sleep(wait), attempt)
+      const call = (aroundAttempt?: (attempt: Effect.Effect<any, any>) => Effect.Effect<any, any>) =>
+        Effect.fork(
+          Effect.gen(function*() {
+            const t = yield* HttpTransport.HttpTransport
+            const log = yield* HttpTesting.RequestLog
+            const error = yield* Effect.flip(t.rpc("m", {}, Schema.Number, { aroundAttempt }))
+            return { error, count: yield* log.count }
+          }).pipe(Effect.provide(layer))
+        )
+      const cases = [[undefined, 1], [permit("20 seconds"), 1], [permit("40 seconds"), 0]] as const
+      for (const [around, sent] of cases) {
+        const fiber = yield* call(around)
+        yield* TestClock.adjust("29 seconds")
+        expect(fiber.unsafePoll()).toBeNull()
+        yield* TestClock.adjust("1 second")
+        const r = yield* Fiber.join(fiber)
+        expect(r.error).toMatchObject({ _tag: "TransportError", reason: "timeout" })
+        expect((r.error as { detail: string }).detail).toContain("budget of 30s")
+        // A permit still waiting when the budget ends: nothing was sent.
+        expect(r.count).toBe(sent)
+      }
     }))
 
   it.effect("refuses to send the key over plain http to a non-loopback host", () =>

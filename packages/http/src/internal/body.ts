@@ -1,8 +1,12 @@
+import type * as Headers from "@effect/platform/Headers"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { ResponseTooLarge } from "@solfx/core/Errors"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+
+/** One decoder for every body: `decode` without `stream` keeps no state between calls. */
+const utf8 = new TextDecoder()
 
 interface Acc {
   readonly parts: Array<Uint8Array>
@@ -17,20 +21,23 @@ interface Acc {
 export const readBounded = (
   operation: string,
   res: HttpClientResponse.HttpClientResponse,
-  max: number
+  max: number,
+  /** `res.headers`, when the caller has read it already (the platform builds it anew on each read). */
+  headers: Headers.Headers = res.headers
 ): Effect.Effect<string, ResponseTooLarge | HttpClientError.ResponseError> => {
-  const declared = Number(res.headers["content-length"])
+  const length = headers["content-length"]
+  const declared = Number(length)
   if (Number.isFinite(declared) && declared > max) {
     return Effect.fail(new ResponseTooLarge({ operation, limitBytes: max }))
   }
-  const encoding = res.headers["content-encoding"]
-  if (res.headers["content-length"] !== undefined && (encoding === undefined || encoding === "identity")) {
+  const encoding = headers["content-encoding"]
+  if (length !== undefined && (encoding === undefined || encoding === "identity")) {
     // A declared length within the bound and a body nobody inflates: HTTP framing ends the body at
     // that length, so it is read whole, without the Stream machinery (most of a small call's cost).
     return Effect.flatMap(res.arrayBuffer, (buffer) =>
       buffer.byteLength > max
         ? Effect.fail(new ResponseTooLarge({ operation, limitBytes: max }))
-        : Effect.succeed(new TextDecoder().decode(buffer)))
+        : Effect.succeed(utf8.decode(buffer)))
   }
   return res.stream.pipe(
     Stream.runFoldEffect(
@@ -49,7 +56,7 @@ export const readBounded = (
         all.set(part, at)
         at += part.length
       }
-      return new TextDecoder().decode(all)
+      return utf8.decode(all)
     })
   )
 }

@@ -1,6 +1,10 @@
 /**
  * The sending half of the transport: the HttpClient pipeline, the retry and the span.
  * Built once per transport; the key stays inside it.
+ *
+ * Every call pays for what wraps it, so the common case is kept short: one timer per
+ * attempt bounds both the attempt's timeout and the call's budget, and the retry
+ * Schedule is built only once an attempt has failed.
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
@@ -10,17 +14,19 @@ import type { Host, SolfxConfigShape } from "@solfx/core/Config"
 import { type ApiError, InsecureTransport, TransportError } from "@solfx/core/Errors"
 import * as Json from "@solfx/core/Json"
 import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
-import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Tracer from "effect/Tracer"
 import type { Options, RestRequest } from "../HttpTransport.js"
 import type { Redactor } from "../Redactor.js"
 import * as Retry from "../Retry.js"
 import { readBounded } from "./body.js"
 import { parseRetryAfter, transportFailure } from "./errors.js"
 import { checkStatus, type RawResponse } from "./status.js"
+import { within } from "./timer.js"
 
 /** The default bound on a response body, in bytes (a 1,000-item DAS page is a few MB). */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024
@@ -29,6 +35,8 @@ const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i
 
 /** How the attempt running on this fiber sends the key; read where the key is added. */
 const authMode = FiberRef.unsafeMake<"query" | "header">("query")
+
+const MANUAL: RequestInit = { redirect: "manual" }
 
 /** `send` of a transport: one request, retried, bounded, in a span. */
 export const makeSend = (
@@ -41,6 +49,8 @@ export const makeSend = (
   const budget = options.budget === undefined
     ? Duration.max(Duration.seconds(60), Duration.times(config.timeout, 2))
     : Duration.decode(options.budget)
+  const budgetMillis = Duration.toMillis(budget)
+  const timeoutMillis = Duration.toMillis(config.timeout)
   const retryAfterCap = options.retryAfterCap === undefined
     ? config.retry.maxDelay
     : Duration.decode(options.retryAfterCap)
@@ -49,18 +59,20 @@ export const makeSend = (
   // The key is added when the request is sent, inside every user middleware: they never see it.
   const keyed: HttpClient.HttpClient = HttpClient.makeWith(
     (request: Effect.Effect<HttpClientRequest.HttpClientRequest>) =>
-      Effect.flatMap(
-        Effect.zip(request, FiberRef.get(authMode)),
-        ([req, mode]) =>
+      Effect.flatMap(request, (req) =>
+        Effect.withFiberRuntime((fiber) =>
           platform.execute(
-            mode === "header"
+            fiber.getFiberRef(authMode) === "header"
               ? HttpClientRequest.setHeader(req, "x-api-key", Redacted.value(config.apiKey))
               : HttpClientRequest.appendUrlParam(req, "api-key", Redacted.value(config.apiKey))
           )
-      ),
-    (request) => Effect.succeed(request)
+        )),
+    Effect.succeed
   )
   const client = options.transformClient ? options.transformClient(keyed) : keyed
+  const hosts = Object.keys(config.urls) as Array<Host>
+  // Reused by every request: the base URLs do not change.
+  const bases = Object.fromEntries(hosts.map((h) => [h, config.urls[h].replace(/\/+$/, "")])) as Record<Host, string>
 
   const insecure = (host: Host): InsecureTransport | undefined => {
     if (config.allowInsecureHttp) return undefined
@@ -73,116 +85,141 @@ export const makeSend = (
       return new InsecureTransport({ host: "an invalid URL" })
     }
   }
+  const refusals = Object.fromEntries(hosts.map((h) => [h, insecure(h)])) as Record<
+    Host,
+    InsecureTransport | undefined
+  >
 
-  // fetch follows redirects by itself, with the key: ask it not to (other clients ignore this).
-  const noRedirects = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-    Effect.flatMap(
-      Effect.serviceOption(FetchHttpClient.RequestInit),
-      (init) =>
-        Effect.provideService(effect, FetchHttpClient.RequestInit, {
-          ...Option.getOrElse(init, () => ({})),
-          redirect: "manual"
-        })
-    )
+  // fetch follows redirects by itself, with the key: ask it not to (other clients ignore this). The
+  // caller's own RequestInit, if any, is kept.
+  const noRedirects = (context: Context.Context<never>): RequestInit => {
+    const init = Context.getOption(context, FetchHttpClient.RequestInit)
+    return init._tag === "None" ? MANUAL : { ...init.value, redirect: "manual" }
+  }
 
-  const read = (operation: string, res: HttpClientResponse.HttpClientResponse) =>
-    Effect.zipWith(
-      readBounded(operation, res, maxBody),
-      Clock.currentTimeMillis,
-      (text, now): RawResponse => ({
+  const read = (operation: string, res: HttpClientResponse.HttpClientResponse) => {
+    // The platform builds the headers object again on every read of `headers`: read it once.
+    const headers = res.headers
+    return Effect.flatMap(readBounded(operation, res, maxBody, headers), (text) => {
+      const retryAfter = headers["retry-after"]
+      const raw = (now: number): RawResponse => ({
         status: res.status,
-        headers: res.headers,
+        headers,
         text,
-        retryAfterMillis: parseRetryAfter(res.headers["retry-after"], now)
+        retryAfterMillis: parseRetryAfter(retryAfter, now)
       })
-    )
+      // The Clock only matters to a Retry-After given as a date.
+      return retryAfter === undefined ? Effect.succeed(raw(0)) : Effect.map(Clock.currentTimeMillis, raw)
+    })
+  }
+
+  const timedOut = (operation: string, ofBudget: boolean) =>
+    new TransportError({
+      operation,
+      reason: "timeout",
+      detail: ofBudget
+        ? `no answer within the call's budget of ${Duration.format(budget)}`
+        : `no complete response within ${Duration.format(config.timeout)}`,
+      sent: true
+    })
 
   const send = (request: RestRequest): Effect.Effect<RawResponse, ApiError> => {
-    const refused = insecure(request.host)
+    const refused = refusals[request.host]
     if (refused) {
       return Effect.fail(refused)
     }
-    const base = config.urls[request.host].replace(/\/+$/, "")
-    let req = HttpClientRequest.make(request.method)(base + request.path).pipe(HttpClientRequest.acceptJson)
-    const params: Array<[string, string]> = []
-    for (const [k, v] of Object.entries(request.query ?? {})) {
-      if (v !== undefined) {
-        params.push([k, String(v)])
+    let req = HttpClientRequest.make(request.method)(bases[request.host] + request.path).pipe(
+      HttpClientRequest.acceptJson
+    )
+    if (request.query !== undefined) {
+      const params: Array<[string, string]> = []
+      for (const k in request.query) {
+        const v = request.query[k]
+        if (v !== undefined) params.push([k, String(v)])
       }
+      req = HttpClientRequest.setUrlParams(req, params)
     }
-    req = HttpClientRequest.setUrlParams(req, params)
     if (request.headers) {
       req = HttpClientRequest.setHeaders(req, request.headers)
     }
     if (request.body !== undefined) {
       req = HttpClientRequest.bodyText(req, Json.stringify(request.body), "application/json")
     }
-    const attempt = Effect.suspend(() => {
-      let status: number | undefined
-      const once = client.execute(req).pipe(
-        Effect.tap((res) => {
+    const mode = request.auth ?? "query"
+    const operation = request.operation
+    const retryable = Retry.isRetryable(request.idempotent)
+    // A permit may wait long before the attempt starts: the budget then needs a timer of its own around
+    // the whole call. Without one, the budget's end is one more bound on each attempt's single timer
+    // (the retry Schedule already takes no sleep that ends past it).
+    const wrapped = request.aroundAttempt !== undefined
+
+    const run = (span: Tracer.Span, clock: Clock.Clock) => {
+      const deadline = clock.unsafeCurrentTimeMillis() + budgetMillis
+      let attempts = 0
+      const attempt = Effect.suspend(() => {
+        span.attribute("solfx.attempt", ++attempts)
+        // The one timer of the attempt: its own timeout, or what is left of the call's budget if that ends first.
+        const left = wrapped ? timeoutMillis : deadline - clock.unsafeCurrentTimeMillis()
+        const byBudget = left < timeoutMillis
+        if (left <= 0) return Effect.fail(timedOut(operation, true))
+        let status: number | undefined
+        const exchange = Effect.flatMap(client.execute(req), (res) => {
           status = res.status
-        }),
-        Effect.flatMap((res) => read(request.operation, res)),
-        Effect.scoped,
-        noRedirects,
-        Effect.locally(authMode, request.auth ?? "query"),
-        Effect.mapError((e) => e._tag === "ResponseTooLarge" ? e : transportFailure(request.operation, e, redactor)),
-        Effect.timeoutFail({
-          duration: config.timeout,
-          onTimeout: () =>
-            new TransportError({
-              operation: request.operation,
-              reason: "timeout",
-              detail: `no complete response within ${Duration.format(config.timeout)}`,
-              sent: true
-            })
-        }),
-        Effect.flatMap((raw) => checkStatus(request.operation, raw, redactor))
-      )
-      const reported = request.onAttempt === undefined ?
-        once :
-        Effect.onExit(
-          once,
-          () => request.onAttempt!(status === undefined ? { _tag: "NoAnswer" } : { _tag: "Answered", status })
+          return read(operation, res)
+        }).pipe(
+          Effect.mapError((e) => e._tag === "ResponseTooLarge" ? e : transportFailure(operation, e, redactor))
         )
-      return request.aroundAttempt ? request.aroundAttempt(reported) : reported
-    })
-    let attempts = 0
-    const counted = Effect.suspend(() => {
-      attempts++
-      return Effect.annotateCurrentSpan("solfx.attempt", attempts).pipe(Effect.zipRight(attempt))
-    })
-    return Effect.flatMap(Clock.currentTimeMillis, (start) =>
-      counted.pipe(
-        Effect.retry(Retry.schedule(config.retry, Retry.isRetryable(request.idempotent), {
-          deadline: start + Duration.toMillis(budget),
-          retryAfterCap
-        })),
-        Effect.timeoutFail({
-          duration: budget,
-          onTimeout: () =>
-            new TransportError({
-              operation: request.operation,
-              reason: "timeout",
-              detail: `no answer within the call's budget of ${Duration.format(budget)}`,
-              sent: true
-            })
+        const bounded = Effect.flatMap(
+          within(
+            mode === "query" ? exchange : Effect.locally(exchange, authMode, mode),
+            byBudget ? left : timeoutMillis,
+            () => timedOut(operation, byBudget)
+          ),
+          (raw) => checkStatus(operation, raw, redactor)
+        )
+        const reported = request.onAttempt === undefined ?
+          bounded :
+          Effect.onExit(
+            bounded,
+            () => request.onAttempt!(status === undefined ? { _tag: "NoAnswer" } : { _tag: "Answered", status })
+          )
+        return wrapped ? request.aroundAttempt!(reported) : reported
+      })
+      // The retry Schedule is built only after a failure, which it is handed unchanged as its first input.
+      const retried = Effect.catchAll(attempt, (first) => {
+        if (!retryable(first)) return Effect.fail(first)
+        let handed = false
+        const again = Effect.suspend(() => {
+          if (handed) return attempt
+          handed = true
+          return Effect.fail(first)
         })
-      )).pipe(
-        Effect.tap((raw) => Effect.annotateCurrentSpan("http.response.status_code", raw.status)),
-        // A span keeps its exit for the tracer: the raw body goes through it redacted.
-        Effect.map(Redacted.make),
-        Effect.withSpan(`solfx ${request.operation}`, {
-          kind: "client",
-          attributes: {
-            "solfx.host": request.host,
-            "http.request.method": request.method,
-            "solfx.operation": request.operation
-          }
-        }),
-        Effect.map(Redacted.value)
-      )
+        return Effect.retry(again, Retry.schedule(config.retry, retryable, { deadline, retryAfterCap }))
+      })
+      return wrapped ? within(retried, budgetMillis, () => timedOut(operation, true)) : retried
+    }
+
+    return Effect.useSpan(`solfx ${operation}`, {
+      kind: "client",
+      captureStackTrace: false,
+      attributes: {
+        "solfx.host": request.host,
+        "http.request.method": request.method,
+        "solfx.operation": operation
+      }
+    }, (span) =>
+      Effect.mapInputContext(
+        Effect.clockWith((clock) =>
+          Effect.map(run(span, clock), (raw) => {
+            span.attribute("http.response.status_code", raw.status)
+            // A span keeps its exit for the tracer: the raw body goes through it redacted.
+            return Redacted.make(raw)
+          })
+        ),
+        // `Effect.withParentSpan`, and no redirects, in one change of the context (each costs a copy of it).
+        (context: Context.Context<never>) =>
+          Context.add(Context.add(context, Tracer.ParentSpan, span), FetchHttpClient.RequestInit, noRedirects(context))
+      )).pipe(Effect.map(Redacted.value))
   }
   return send
 }
