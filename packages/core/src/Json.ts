@@ -78,11 +78,11 @@ const isLarge = (v: number) => !(v < TWO_53 && v > -TWO_53)
  *
  * Most values are answered without reading the whole text: a decimal that rounds to `v` has at
  * least as many significant digits as `String(v)` (the shortest that round-trips), so when that
- * is `RUN` (12) or more, every literal of value `v` holds a run of 12 digits, or 12 around its
- * point. Reading every 12th character finds each such run, and the text's `.`s the fractions; strings are not told
- * apart, so a digit run inside one only adds a candidate, and any two candidates of one value
- * written differently leave that value to `largeNumbers`. Any other value (fewer significant
- * digits, none found) is also left to it, which reads the whole text once.
+ * is `RUN` (14) or more, every literal of value `v` holds a run of 14 characters of digits and
+ * at most one point. Reading every 14th character finds each such run. A run inside a string
+ * (an address, a quoted amount) is no literal, and is passed over by what borders it; any two
+ * literals of one value written differently leave that value to `largeNumbers`. Any other value
+ * (fewer significant digits, none found) is also left to it, which reads the whole text once.
  *
  * @example
  * largeNumberLookup('{"a":18446744073709551615}')(18446744073709552000) // "18446744073709551615"
@@ -106,11 +106,11 @@ export const largeNumberLookup = (text: string): (v: number) => string | number 
 const CONFLICT: unique symbol = Symbol("conflict")
 
 /**
- * The digit run `largeNumberLookup` looks for. Shorter reads more of the text; longer leaves more
- * values to the full scan (a double of 2^53 to 2^64 read from a long literal has 15 to 17 significant
- * digits, about one in thirteen of them fewer than 16).
+ * The run `largeNumberLookup` looks for. Shorter reads more of the text; longer leaves more values
+ * to the full scan (a double of 2^53 to 2^64 read from a long literal has 15 to 17 significant
+ * digits: about one in thirteen has fewer than 16, hardly any fewer than 14).
  */
-const RUN = 12
+const RUN = 14
 
 /** The significant digits of a number's shortest round-trip form (`String(v)`). */
 const significantDigits = (v: number): number => {
@@ -128,22 +128,31 @@ const significantDigits = (v: number): number => {
   return last
 }
 
-const isDigit = (c: number) => c >= 48 && c <= 57
+/** A digit or a point: what the significant digits of a literal are written in, without a break. */
+const isRunChar = (c: number) => (c >= 48 && c <= 57) || c === 46
 
 /**
- * Every large number literal of a text holding a run of `RUN` digits, or as many around its point, and the
- * like inside strings: by value, the literal's digits (integer) or the number (otherwise), or
- * CONFLICT when two are written differently.
+ * What may stand next to a number literal in JSON: a structural character, white space, or the
+ * text's end (NaN). A run bordered by anything else (a letter of an address, a quote) is in a string.
+ */
+const bordersNumber = (c: number) =>
+  c === 44 || c === 58 || c === 91 || c === 93 || c === 125 || c === 32 || c === 10 || c === 13 || c === 9 || c !== c
+
+/**
+ * Every large number literal of a text holding a run of `RUN` digits and points: by value, the
+ * literal's digits (integer) or the number (otherwise), or CONFLICT when two are written differently.
  */
 const sparseLargeNumbers = (text: string): ReadonlyMap<number, string | number | typeof CONFLICT> => {
   const out = new Map<number, string | number | typeof CONFLICT>()
   const n = text.length
-  /** Records the number token around position `at`, when it is large; returns where it ends. */
+  /** Records the number token around position `at`, when it is a large literal; returns where it ends. */
   const token = (at: number): number => {
     let start = at
     while (start > 0 && isNumberChar(text.charCodeAt(start - 1))) start--
     let end = at + 1
     while (end < n && isNumberChar(text.charCodeAt(end))) end++
+    // Bounds first: most runs found are in strings, and slicing and reading them costs more.
+    if (!bordersNumber(text.charCodeAt(start - 1)) || !bordersNumber(text.charCodeAt(end))) return end
     const literal = text.slice(start, end)
     const value = Number(literal)
     if (isLarge(value) && JSON_NUMBER.test(literal)) {
@@ -153,35 +162,24 @@ const sparseLargeNumbers = (text: string): ReadonlyMap<number, string | number |
     }
     return end
   }
-  /** The digits on either side of `at` (not counting it), up to `max`. */
-  const digitsBefore = (at: number, max: number): number => {
-    let k = 0
-    while (k < max && isDigit(text.charCodeAt(at - 1 - k))) k++
-    return k
-  }
-  const digitsAfter = (at: number, max: number): number => {
-    let k = 0
-    while (k < max && isDigit(text.charCodeAt(at + 1 + k))) k++
-    return k
-  }
-  // A run of RUN digits covers one position of every RUN: probe those only. A run through `i`
-  // also holds `i - RUN / 2` or `i + RUN / 2`, which passes over most digits probed (in base58, in
-  // short numbers) before their run is counted.
+  const half = RUN / 2
+  // A run of RUN covers one position of every RUN: probe those only. A run through `i` also holds
+  // `i - RUN / 2` or `i + RUN / 2`, which passes over most probes (in base58, in short numbers)
+  // before their run is counted. The probes are not what costs: on a page of a megabyte, reading
+  // the text again from memory is (every cache line is read at any stride below 64).
   for (let i = RUN - 1; i < n; i += RUN) {
     if (
-      !isDigit(text.charCodeAt(i)) ||
-      !(isDigit(text.charCodeAt(i - RUN / 2)) || isDigit(text.charCodeAt(i + RUN / 2)))
+      !isRunChar(text.charCodeAt(i)) ||
+      !(isRunChar(text.charCodeAt(i - half)) || isRunChar(text.charCodeAt(i + half)))
     ) continue
-    const before = digitsBefore(i, RUN - 1)
-    if (before + 1 + digitsAfter(i, RUN - 1 - before) < RUN) continue
+    let before = 0
+    while (before < RUN - 1 && isRunChar(text.charCodeAt(i - 1 - before))) before++
+    let after = 0
+    while (after < RUN - 1 - before && isRunChar(text.charCodeAt(i + 1 + after))) after++
+    if (before + 1 + after < RUN) continue
     const end = token(i)
     // On past the token, on the same grid.
     i = end - 1 - ((end - RUN) % RUN)
-  }
-  // A fraction with RUN digits or more around its point.
-  for (let i = text.indexOf("."); i >= 0; i = text.indexOf(".", i + 1)) {
-    const before = digitsBefore(i, RUN)
-    if (before > 0 && before + digitsAfter(i, RUN - before) >= RUN) token(i)
   }
   return out
 }

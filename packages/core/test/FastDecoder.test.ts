@@ -868,6 +868,37 @@ describe("Json.largeNumberLookup", () => {
     }
     expect(Json.largeNumberLookup("[18446744073709551615]")(18446744073709551615)).toBe("18446744073709551615")
   })
+
+  // Where the full scan gives nothing (another value is written two ways), only the sparse reading
+  // can answer: these fail if it misses a literal that the full scan would have found.
+  it("finds a literal of any form at every offset without the full scan", () => {
+    const twoWays = "9007199254740993, 9007199254740993.0"
+    expect(Json.largeNumbers(`[${twoWays}]`)).toBeUndefined()
+    const forms: ReadonlyArray<readonly [string, string | number]> = [
+      ["18446744073709551615", "18446744073709551615"],
+      ["-9223372036854775809", "-9223372036854775809"],
+      ["1.8446744073709551615e19", 1.8446744073709551615e19],
+      ["184467440737.09551615E8", 184467440737.09551615e8],
+      ["12345678901234567.5", 12345678901234567.5]
+    ]
+    for (let pad = 0; pad < 40; pad++) {
+      for (const [literal, exact] of forms) {
+        for (
+          const text of [
+            `[${JSON.stringify("1".repeat(pad))},${literal},${twoWays}]`,
+            `{"a":${twoWays.split(",")[0]},${" ".repeat(pad)}"b":\n${literal}\t,"c":[${twoWays}]}`
+          ]
+        ) expect(Json.largeNumberLookup(text)(Number(literal)), text).toStrictEqual(exact)
+      }
+    }
+  })
+
+  it("takes no digits inside a string for a literal", () => {
+    // The string's digits round to the same value: read as a literal, it would hide the real one.
+    const text = `{"mint":"So11111111111111111111111111111111111111112","s":"18446744073709551614",` +
+      `"a":18446744073709551615,"b":[9007199254740993,9007199254740993.0]}`
+    expect(Json.largeNumberLookup(text)(18446744073709551615)).toBe("18446744073709551615")
+  })
 })
 
 describe("the BN254 field check without decoding", () => {
