@@ -25,8 +25,8 @@ import { fmtBytes, fmtRatio, fmtShort, log, median, worstBy } from "./lib/harnes
 import { type ComparisonResult, emit, type Row } from "./lib/result.js"
 
 const SAMPLES = Number(process.env["BENCH_CALLS_SAMPLES"] ?? 9)
-/** CPU per sample and contender, about. */
-const SAMPLE_MS = 40
+/** CPU per sample and contender, about: long enough to hold several GCs (see bench/decode.ts). */
+const SAMPLE_MS = 100
 const SMALL = 10_000
 const TARGET = 1.5
 const API_KEY = "bench-static-key"

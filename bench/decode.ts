@@ -23,9 +23,14 @@ import * as Emu from "./lib/emulator.js"
 import { fmtBytes, fmtRatio, fmtShort, log, median, worstBy } from "./lib/harness.js"
 import { type ComparisonResult, emit, type Row } from "./lib/result.js"
 
-const SAMPLES = Number(process.env["BENCH_DECODE_SAMPLES"] ?? 15)
-/** Work per sample: enough decodes of a body to take about this long, so small bodies are timed over many runs. */
-const SAMPLE_MS = 20
+const SAMPLES = Number(process.env["BENCH_DECODE_SAMPLES"] ?? 11)
+/**
+ * Work per sample: enough decodes of a body to take about this long, so small bodies are timed over many runs.
+ * Samples of 20 ms held about one young-generation GC of a large body, paid by whichever contender it fell
+ * in: one body's decode/parse ratio went from 1.0 to 5.3 between neighbouring samples, and a row moved by
+ * ±0.5× between runs. Samples of 100 ms hold several, so each contender pays about its own share.
+ */
+const SAMPLE_MS = 100
 const SMALL = 10_000
 const TARGET = 1.5
 
@@ -75,7 +80,7 @@ for (const [name, { entry, text }] of recorded.bodies) {
   // Runs per sample, from one timed run of the slower contender.
   const t = performance.now()
   decode()
-  const runs = Math.max(5, Math.min(5000, Math.round(SAMPLE_MS / Math.max(performance.now() - t, 0.001))))
+  const runs = Math.max(5, Math.min(50_000, Math.round(SAMPLE_MS / Math.max(performance.now() - t, 0.001))))
   // CPU time of this process, not wall time: on a shared machine the wall clock also counts waiting for a core.
   const times: [Array<number>, Array<number>] = [[], []]
   for (let s = 0; s < SAMPLES; s++) {
