@@ -11,7 +11,8 @@
 import { base58, base64 } from "@scure/base"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { BAIL, DecodeId, PredicateId } from "./internal/fastDecoder.js"
+import { BAIL, PredicateId } from "./internal/fastDecoder.js"
+import { plainTransform } from "./internal/schema.js"
 
 const BASE58_RE = /^[1-9A-HJ-NP-Za-km-z]+$/
 const NOT_BASE58 = /[^1-9A-HJ-NP-Za-km-z]/
@@ -436,30 +437,21 @@ const U64_DIGITS = /^(0|[1-9][0-9]{0,19})$/
  * @since 0.1.0
  * @category primitives
  */
-export const U64 = Schema.transformOrFail(
+export const U64 = plainTransform(
   Schema.Union(Schema.Number, Schema.String).annotations({ identifier: "U64Wire" }),
   Schema.BigIntFromSelf,
   {
-    strict: true,
-    decode: (wire, _, ast) => {
-      if (typeof wire === "number") {
-        return Number.isSafeInteger(wire) && wire >= 0
-          ? ParseResult.succeed(BigInt(wire))
-          : ParseResult.fail(new ParseResult.Type(ast, wire, "a non-negative integer within 2^53, or a decimal string"))
-      }
-      return U64_DIGITS.test(wire) && BigInt(wire) <= 0xffffffffffffffffn
-        ? ParseResult.succeed(BigInt(wire))
-        : ParseResult.fail(new ParseResult.Type(ast, wire, "an unsigned 64-bit decimal integer"))
-    },
+    identifier: "U64",
+    decode: (wire) =>
+      typeof wire === "number"
+        ? Number.isSafeInteger(wire) && wire >= 0 ? BigInt(wire) : BAIL
+        : U64_DIGITS.test(wire) && BigInt(wire) <= 0xffffffffffffffffn
+        ? BigInt(wire)
+        : BAIL,
+    refused: (wire) =>
+      typeof wire === "number"
+        ? "a non-negative integer within 2^53, or a decimal string"
+        : "an unsigned 64-bit decimal integer",
     encode: (n) => ParseResult.succeed(n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n.toString())
   }
-).annotations({
-  identifier: "U64",
-  // The decode above without its Either: pages hold thousands of amounts.
-  [DecodeId]: (wire: number | string) =>
-    typeof wire === "number"
-      ? Number.isSafeInteger(wire) && wire >= 0 ? BigInt(wire) : BAIL
-      : U64_DIGITS.test(wire) && BigInt(wire) <= 0xffffffffffffffffn
-      ? BigInt(wire)
-      : BAIL
-})
+)

@@ -17,11 +17,11 @@
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { BAIL, DecodeId } from "./internal/fastDecoder.js"
+import { nullable, plainTransform } from "./internal/schema.js"
 import { Address, Signature } from "./Primitives.js"
 
-/** `string | null`, where an absent member also reads as `null`. */
-const nullable = <A, I>(schema: Schema.Schema<A, I>) =>
-  Schema.optionalWith(Schema.NullOr(schema), { default: () => null })
+/** What a `Decimal` decodes its wire value to. */
+const decimalOf = (wire: number | string): number => (typeof wire === "number" ? wire : Number(wire))
 
 /**
  * A decimal number (UI amounts, prices, USD values). The lossless JSON parser
@@ -34,11 +34,11 @@ const nullable = <A, I>(schema: Schema.Schema<A, I>) =>
 export const Decimal = Schema.transform(
   Schema.Union(Schema.Number, Schema.String.pipe(Schema.pattern(/^-?[0-9]{16,}$/))),
   Schema.Number,
-  { strict: true, decode: (wire) => (typeof wire === "number" ? wire : Number(wire)), encode: (n) => n }
+  { strict: true, decode: decimalOf, encode: (n) => n }
 ).annotations({
   identifier: "Decimal",
-  // The decode above without its Either (see FastDecoder.DecodeId).
-  [DecodeId]: (wire: number | string) => (typeof wire === "number" ? wire : Number(wire))
+  // The same decode without its Either (see FastDecoder.DecodeId).
+  [DecodeId]: decimalOf
 })
 
 /**
@@ -60,20 +60,14 @@ const AMOUNT_RAW = /^[0-9]{1,40}$/
  * @since 0.1.0
  * @category schemas
  */
-export const AmountRaw = Schema.transformOrFail(Schema.String, Schema.BigIntFromSelf, {
-  strict: true,
-  decode: (s, _, ast) =>
-    AMOUNT_RAW.test(s)
-      ? ParseResult.succeed(BigInt(s))
-      : ParseResult.fail(new ParseResult.Type(ast, s, "a non-negative decimal integer string")),
-  encode: (n, _, ast) =>
+export const AmountRaw = plainTransform(Schema.String, Schema.BigIntFromSelf, {
+  identifier: "AmountRaw",
+  decode: (s) => (AMOUNT_RAW.test(s) ? BigInt(s) : BAIL),
+  refused: () => "a non-negative decimal integer string",
+  encode: (n, ast) =>
     n >= 0n
       ? ParseResult.succeed(n.toString())
       : ParseResult.fail(new ParseResult.Type(ast, n, "a non-negative integer"))
-}).annotations({
-  identifier: "AmountRaw",
-  // The decode above without its Either (see FastDecoder.DecodeId): a transfer page holds one per row.
-  [DecodeId]: (s: string) => (AMOUNT_RAW.test(s) ? BigInt(s) : BAIL)
 })
 
 /**

@@ -3,9 +3,11 @@
  *
  * @since 0.1.0
  */
+import type * as Effect from "effect/Effect"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { PredicateId } from "./fastDecoder.js"
+import type * as AST from "effect/SchemaAST"
+import { BAIL, DecodeId, PredicateId } from "./fastDecoder.js"
 
 /**
  * A field the wire sends as `null` (or omits): decodes to `A | null`, always present on the type.
@@ -25,6 +27,35 @@ export const Count = Schema.Number.pipe(
   // Its filter as a plain predicate for the compiled decoder (see FastDecoder.PredicateId): pages count a lot.
   Schema.nonNegative({ message: () => "a non-negative integer", [PredicateId]: (n: number) => n >= 0 })
 )
+
+/**
+ * A transformation whose decode is one plain function, `BAIL` where it refuses the input: Schema
+ * runs it and fails with `refused(input)` there, and the compiled decoder calls it as it is
+ * (see FastDecoder.DecodeId), without an `Either` per value. One function, so the two agree.
+ *
+ * @since 0.1.0
+ */
+export const plainTransform = <From extends Schema.Schema.AnyNoContext, To extends Schema.Schema.AnyNoContext>(
+  from: From,
+  to: To,
+  options: {
+    readonly identifier: string
+    readonly decode: (a: Schema.Schema.Type<From>) => Schema.Schema.Encoded<To> | typeof BAIL
+    readonly refused: (a: Schema.Schema.Type<From>) => string
+    readonly encode: (
+      b: Schema.Schema.Encoded<To>,
+      ast: AST.Transformation
+    ) => Effect.Effect<Schema.Schema.Type<From>, ParseResult.ParseIssue>
+  }
+): Schema.transformOrFail<From, To> =>
+  Schema.transformOrFail(from, to, {
+    strict: true,
+    decode: (a, _, ast) => {
+      const b = options.decode(a)
+      return b === BAIL ? ParseResult.fail(new ParseResult.Type(ast, a, options.refused(a))) : ParseResult.succeed(b)
+    },
+    encode: (b, _, ast) => options.encode(b, ast)
+  }).annotations({ identifier: options.identifier, [DecodeId]: options.decode })
 
 /**
  * The fields of `fields` plus, for each alias, the field it stands for.
