@@ -29,6 +29,8 @@ const baselineRss = process.memoryUsage().rss
 const atRest = Peak.breakdown()
 const sampler = Peak.start()
 
+// Marks the walk for a run under --trace-gc-nvp (memory.ts counts the collections between the marks).
+process.stdout.write(`${Peak.WALK_START}\n`)
 const t0 = performance.now()
 const count = await runtime.runPromise(
   Effect.flatMap(
@@ -37,6 +39,7 @@ const count = await runtime.runPromise(
   )
 )
 const ms = performance.now() - t0
+process.stdout.write(`${Peak.WALK_END}\n`)
 const atPeak = sampler.stop()
 // The kernel's high-water mark for the whole process life (KiB on Linux), read before anything else runs.
 const peakRssMb = process.resourceUsage().maxRSS / 1024

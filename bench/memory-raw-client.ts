@@ -28,6 +28,8 @@ await page(undefined, 10)
 const baselineRss = process.memoryUsage().rss
 const atRest = Peak.breakdown()
 const sampler = Peak.start()
+// Marks the walk for a run under --trace-gc-nvp (memory.ts counts the collections between the marks).
+process.stdout.write(`${Peak.WALK_START}\n`)
 const t0 = performance.now()
 let count = 0
 let cursor: string | undefined
@@ -37,6 +39,7 @@ do {
   cursor = value.cursor ?? undefined
 } while (cursor !== undefined && cursor !== "")
 const ms = performance.now() - t0
+process.stdout.write(`${Peak.WALK_END}\n`)
 const atPeak = sampler.stop()
 const peakRssMb = process.resourceUsage().maxRSS / 1024
 global.gc?.()

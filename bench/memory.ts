@@ -11,7 +11,7 @@ import { spawn } from "node:child_process"
 import { bundle } from "./lib/bundle.js"
 import * as Emu from "./lib/emulator.js"
 import { fmtMs, fmtRatio, log } from "./lib/harness.js"
-import type { Breakdown } from "./lib/peak-sampler.js"
+import { type Breakdown, WALK_END, WALK_START } from "./lib/peak-sampler.js"
 import { type ComparisonResult, emit, type Row } from "./lib/result.js"
 
 const SIGNATURES = 1_000_000
@@ -45,15 +45,50 @@ const grewBy = (m: Measure): string => {
     parts.map(([name, of]) => `${name} ${sign(of(m.atPeak) - of(m.atRest))}`).join(", ") + " MB"
 }
 
-const client = async (file: string, emu: Emu.RunningEmulator, address: string, count: number): Promise<Measure> => {
-  const child = spawn(process.execPath, ["--expose-gc", file, emu.url, emu.apiKey, address, String(count)], {
+/** Young-generation collections during the walk, from V8's --trace-gc-nvp lines between the client's marks. */
+interface YoungGc {
+  readonly scavenges: number
+  readonly fullGcs: number
+  /** Bytes the scavenges moved to the old generation: what was still reachable when one ran. */
+  readonly promotedMb: number
+}
+
+const run = async (
+  file: string,
+  flags: ReadonlyArray<string>,
+  emu: Emu.RunningEmulator,
+  address: string,
+  count: number
+) => {
+  const child = spawn(process.execPath, [...flags, file, emu.url, emu.apiKey, address, String(count)], {
     stdio: ["ignore", "pipe", "inherit"]
   })
   let out = ""
   child.stdout.on("data", (d: Buffer) => (out += d.toString()))
   const code = await new Promise<number | null>((resolve) => child.on("exit", resolve))
   if (code !== 0) throw new Error(`memory client ${file} exited with ${code}`)
-  return JSON.parse(out.trim().split("\n").pop()!) as Measure
+  return out.trim().split("\n")
+}
+
+const client = async (file: string, emu: Emu.RunningEmulator, address: string, count: number): Promise<Measure> =>
+  JSON.parse((await run(file, ["--expose-gc"], emu, address, count)).pop()!) as Measure
+
+const youngGc = async (file: string, emu: Emu.RunningEmulator, address: string, count: number): Promise<YoungGc> => {
+  const lines = await run(file, ["--expose-gc", "--trace-gc-nvp"], emu, address, count)
+  const [start, end] = [lines.indexOf(WALK_START), lines.indexOf(WALK_END)]
+  if (start < 0 || end < start) throw new Error(`memory client ${file} did not mark its walk`)
+  const walk = lines.slice(start, end)
+  let scavenges = 0
+  let fullGcs = 0
+  let promoted = 0
+  for (const line of walk) {
+    const kind = /\bgc=(\w+)/.exec(line)?.[1]
+    if (kind === undefined) continue
+    if (kind === "s") scavenges++
+    else fullGcs++
+    promoted += Number(/\bpromoted=(\d+)/.exec(line)?.[1] ?? 0)
+  }
+  return { scavenges, fullGcs, promotedMb: promoted / (1024 * 1024) }
 }
 
 const sdkFile = await bundle("memory-client.ts", "memory-client")
@@ -85,6 +120,29 @@ for (const count of counts) {
     log(`  ${name} ${count}: ${JSON.stringify(m)}`)
   }
 }
+// A run of its own under --trace-gc-nvp, so the figures above keep default flags.
+const young = new Map<string, YoungGc>()
+{
+  const emu = await Emu.start({ latencyMs: 0, sizes: { "compression.bigAddressSignatures": SHORT } })
+  try {
+    for (const [name, file] of contenders) {
+      const g = await youngGc(file, emu, emu.samples["compressionAddress"]!, SHORT)
+      young.set(name, g)
+      log(`  ${name} ${SHORT} traced: ${JSON.stringify(g)}`)
+    }
+  } finally {
+    await emu.stop()
+  }
+}
+const youngRows: Array<Row> = contenders.map(([name]) => {
+  const g = young.get(name)!
+  return {
+    contender: `${name}, ${SHORT.toLocaleString("en-US")}`,
+    value: `${g.promotedMb.toFixed(1)} MB promoted`,
+    note: `${g.scavenges} scavenges, ${g.fullGcs} full GCs`
+  }
+})
+
 const at = (name: string, count: number) => measured.get(`${name}|${count}`)!
 const growth = (m: Measure) => m.peakRssMb - m.baselineRssMb
 const [sdkName, bundledName, rawName] = contenders.map(([name]) => name)
@@ -119,6 +177,15 @@ const findings = [
   } MB only during its 1M walk: part of solfx's rest is young-generation room the raw loop claims ` +
   `later, inside its own peak − rest. What grew to each highest sample is in the notes, by part.`
 ]
+{
+  const g = (name: string) => young.get(name)!.promotedMb.toFixed(1)
+  findings.push(
+    `In the traced walk of ${SHORT.toLocaleString("en-US")}, scavenges promoted ${g(sdkName!)} MB for solfx ` +
+      `(${g(bundledName!)} MB bundled) against ${g(rawName!)} MB for the raw loop. Promoted pages are garbage by ` +
+      `then (the heap after a full GC stays flat), but they fill the old generation until a full GC frees them: ` +
+      `the old space and large objects that solfx's peak adds (notes above) and the raw loop's does not.`
+  )
+}
 const vsRaw = growth(sdk) / growth(raw)
 const flat = growth(sdk) / growth(sdkShort)
 const result: ComparisonResult = {
@@ -132,8 +199,18 @@ const result: ComparisonResult = {
     `process (process.resourceUsage().maxRSS); "rest" its RSS after loading and one first request. One run each. ` +
     `Every 20 ms the client also samples its RSS with V8's heap spaces (committed sizes, v8.getHeapSpaceStatistics()) ` +
     `and its memory outside the heap; the note gives what grew from rest to the highest sample, by part. ` +
-    `The clients run with --expose-gc only to force one full GC after the peak is read.`,
-  tables: [{ caption: "RSS of the client process", rows }],
+    `The clients run with --expose-gc only to force one full GC after the peak is read. A second walk of ` +
+    `${SHORT.toLocaleString("en-US")} per client, in a run of its own with --trace-gc-nvp, counts the collections ` +
+    `between the client's marks around its walk.`,
+  tables: [
+    { caption: "RSS of the client process", rows },
+    {
+      caption: `Young-generation collections during the walk of ${
+        SHORT.toLocaleString("en-US")
+      } (a run of its own with --trace-gc-nvp): what the scavenges found still reachable and moved to the old generation, where only a full GC frees it`,
+      rows: youngRows
+    }
+  ],
   targets: [
     {
       name: "memory: solfx peak − rest at 1M within 1.1× of the raw loop's",

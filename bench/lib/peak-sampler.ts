@@ -9,6 +9,10 @@ import { getHeapSpaceStatistics } from "node:v8"
 
 const MB = 1024 * 1024
 
+/** The lines a memory client prints around its walk, so a trace of its collections can be cut to the walk. */
+export const WALK_START = "walk-start"
+export const WALK_END = "walk-end"
+
 /** Committed MB of each heap space, and what lies outside the heap, at one moment. */
 export interface Breakdown {
   readonly rssMb: number
