@@ -21,7 +21,6 @@ import * as Pagination from "@solfx/core/Pagination"
 import * as Arr from "effect/Array"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import { type AttemptHooks, HttpTransport, type HttpTransportShape } from "./HttpTransport.js"
 import * as RateLimits from "./RateLimits.js"
@@ -110,19 +109,31 @@ export interface Client<P, A, Item, PI> {
 }
 
 /**
- * `f` in a span, run lazily. A span keeps its exit for the tracer: the value goes
- * through it redacted, since an answer may echo the key. (Not `Effect.fn`, and no
- * stack trace: its generator and the stack captures cost more than the rest of a
- * small call's wrapping.)
+ * `f` in a span, run lazily. A span keeps its exit for the tracer, and whatever holds the span (a
+ * fiber's context) keeps the exit: the value, which may echo the key and can be a whole page, goes
+ * out beside it instead. (Not `Effect.fn`, and no stack trace: its generator and the stack captures
+ * cost more than the rest of a small call's wrapping.)
  */
 const traced = <Args extends Array<any>, X, E>(name: string, f: (...args: Args) => Effect.Effect<X, E>) =>
 (
   ...args: Args
 ): Effect.Effect<X, E> =>
-  Effect.map(
-    Effect.withSpan(Effect.suspend(() => Effect.map(f(...args), Redacted.make)), name, { captureStackTrace: false }),
-    Redacted.value
-  )
+  Effect.suspend(() => {
+    let out: { readonly value: X } | undefined
+    return Effect.withSpan(
+      Effect.map(Effect.suspend(() => f(...args)), (value) => {
+        out = { value }
+      }),
+      name,
+      {
+        captureStackTrace: false
+      }
+    ).pipe(Effect.map(() => {
+      const { value } = out!
+      out = undefined
+      return value
+    }))
+  })
 
 const restWire = (entry: Endpoint.Rest, params: Record<string, unknown>) => {
   const inPath = new Set(Endpoint.pathParams(entry.path))

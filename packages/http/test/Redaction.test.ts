@@ -104,6 +104,41 @@ describe("API key redaction", () => {
       }))
   }
 
+  it.effect("a successful call's spans end without its answer: the answer may echo the key, and a span outlives it", () =>
+    Effect.gen(function*() {
+      const spans: Array<Tracer.Span> = []
+      const base = yield* Effect.tracer
+      const tracer = Tracer.make({
+        span: (...args) => {
+          const span = base.span(...args)
+          spans.push(span)
+          return span
+        },
+        context: (f, fiber) => base.context(f, fiber)
+      })
+      const entry = Endpoint.rpc({
+        area: "test",
+        method: "getThing",
+        params: Schema.Struct({}),
+        result: Schema.Struct({ value: Schema.String }),
+        cost: { credits: 1, usage: "rpc" },
+        bucket: "rpc"
+      })
+      const answer = yield* Effect.flatMap(Derive.client(entry), (client) => client.call({})).pipe(
+        Effect.withTracer(tracer)
+      )
+      expect(answer).toEqual({ value: KEY })
+      // The call's own span and the transport's span of its request, at least.
+      expect(spans.length).toBeGreaterThanOrEqual(2)
+      for (const span of spans) {
+        expect(span.status._tag).toBe("Ended")
+        if (span.status._tag === "Ended") {
+          expect(span.status.exit).toEqual(Exit.void)
+          expect(inspect(span.status, { depth: 10 })).not.toContain(KEY)
+        }
+      }
+    }).pipe(Effect.provide(HttpTesting.layerTransport((req) => HttpTesting.rpcResult(req, { value: KEY }), { apiKey: KEY }))))
+
   it.effect("the key reaches the wire (and only there); the transport holds no key", () =>
     Effect.gen(function*() {
       const t = yield* HttpTransport.HttpTransport

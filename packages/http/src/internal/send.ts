@@ -199,27 +199,39 @@ export const makeSend = (
       return wrapped ? within(retried, budgetMillis, () => timedOut(operation, true)) : retried
     }
 
-    return Effect.useSpan(`solfx ${operation}`, {
-      kind: "client",
-      captureStackTrace: false,
-      attributes: {
-        "solfx.host": request.host,
-        "http.request.method": request.method,
-        "solfx.operation": operation
-      }
-    }, (span) =>
-      Effect.mapInputContext(
-        Effect.clockWith((clock) =>
-          Effect.map(run(span, clock), (raw) => {
-            span.attribute("http.response.status_code", raw.status)
-            // A span keeps its exit for the tracer: the raw body goes through it redacted.
-            return Redacted.make(raw)
-          })
-        ),
-        // `Effect.withParentSpan`, and no redirects, in one change of the context (each costs a copy of it).
-        (context: Context.Context<never>) =>
-          Context.add(Context.add(context, Tracer.ParentSpan, span), FetchHttpClient.RequestInit, noRedirects(context))
-      )).pipe(Effect.map(Redacted.value))
+    return Effect.suspend(() => {
+      // A span keeps its exit for the tracer, and whatever holds the span (a fiber's context) keeps the
+      // exit: the answer, which may echo the key and holds the whole body, goes out beside it instead.
+      let answer: RawResponse | undefined
+      return Effect.useSpan(`solfx ${operation}`, {
+        kind: "client",
+        captureStackTrace: false,
+        attributes: {
+          "solfx.host": request.host,
+          "http.request.method": request.method,
+          "solfx.operation": operation
+        }
+      }, (span) =>
+        Effect.mapInputContext(
+          Effect.clockWith((clock) =>
+            Effect.map(run(span, clock), (raw) => {
+              span.attribute("http.response.status_code", raw.status)
+              answer = raw
+            })
+          ),
+          // `Effect.withParentSpan`, and no redirects, in one change of the context (each costs a copy of it).
+          (context: Context.Context<never>) =>
+            Context.add(
+              Context.add(context, Tracer.ParentSpan, span),
+              FetchHttpClient.RequestInit,
+              noRedirects(context)
+            )
+        )).pipe(Effect.map(() => {
+          const raw = answer!
+          answer = undefined
+          return raw
+        }))
+    })
   }
   return send
 }

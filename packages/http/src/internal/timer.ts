@@ -28,18 +28,30 @@ export const within = <A, E, R, E2>(
 ): Effect.Effect<A, E | E2, R> =>
   Effect.clockWith((clock) => {
     if (clock !== live) return Effect.timeoutFail(self, { duration: millis, onTimeout })
+    // The child's value goes out beside its exit: a fiber that has ended can outlive its last use
+    // (measured: a scavenge still finds it), and with it its exit, which here is a whole response.
+    let out: { readonly value: A } | undefined
+    const take = Effect.sync(() => {
+      const { value } = out!
+      out = undefined
+      return value
+    })
     return Effect.uninterruptibleMask((restore) =>
-      Effect.flatMap(Effect.fork(restore(self)), (child) =>
+      Effect.flatMap(Effect.fork(restore(Effect.map(self, (value) => void (out = { value })))), (child) =>
         restore(Effect.async<A, E | E2>((resume) => {
           let done = false
-          const observer = (exit: Exit.Exit<A, E>) => {
-            if (done) return
+          const observer = (exit: Exit.Exit<void, E>) => {
+            if (done) {
+              return
+            }
             done = true
             clearTimeout(handle)
-            resume(exit._tag === "Success" ? Effect.zipRight(child.inheritAll, exit) : exit)
+            resume(exit._tag === "Success" ? Effect.zipRight(child.inheritAll, take) : Effect.failCause(exit.cause))
           }
           const handle = millis > MAX_TIMER_MILLIS ? undefined : setTimeout(() => {
-            if (done) return
+            if (done) {
+              return
+            }
             done = true
             child.removeObserver(observer)
             resume(Effect.zipRight(Fiber.interrupt(child), Effect.fail(onTimeout())))
