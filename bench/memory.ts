@@ -139,7 +139,7 @@ const youngRows: Array<Row> = contenders.map(([name]) => {
   return {
     contender: `${name}, ${SHORT.toLocaleString("en-US")}`,
     value: `${g.promotedMb.toFixed(1)} MB promoted`,
-    note: `${g.scavenges} scavenges, ${g.fullGcs} full GCs`
+    note: `${g.scavenges} scavenges, ${g.fullGcs} full GC${g.fullGcs === 1 ? "" : "s"}`
   }
 })
 
@@ -182,8 +182,7 @@ const findings = [
   findings.push(
     `In the traced walk of ${SHORT.toLocaleString("en-US")}, scavenges promoted ${g(sdkName!)} MB for solfx ` +
       `(${g(bundledName!)} MB bundled) against ${g(rawName!)} MB for the raw loop. Promoted pages are garbage by ` +
-      `then (the heap after a full GC stays flat), but they fill the old generation until a full GC frees them: ` +
-      `the old space and large objects that solfx's peak adds (notes above) and the raw loop's does not.`
+      `then (the heap after a full GC stays flat), but they fill the old generation until a full GC frees them.`
   )
 }
 const vsRaw = growth(sdk) / growth(raw)
