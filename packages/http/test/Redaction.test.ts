@@ -137,7 +137,9 @@ describe("API key redaction", () => {
           expect(inspect(span.status, { depth: 10 })).not.toContain(KEY)
         }
       }
-    }).pipe(Effect.provide(HttpTesting.layerTransport((req) => HttpTesting.rpcResult(req, { value: KEY }), { apiKey: KEY }))))
+    }).pipe(
+      Effect.provide(HttpTesting.layerTransport((req) => HttpTesting.rpcResult(req, { value: KEY }), { apiKey: KEY }))
+    ))
 
   it.effect("the key reaches the wire (and only there); the transport holds no key", () =>
     Effect.gen(function*() {
