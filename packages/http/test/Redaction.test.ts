@@ -5,6 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Endpoint from "@solfx/core/Endpoint"
 import { Derive, HttpTesting, HttpTransport, Redactor } from "@solfx/http"
+import * as Spans from "@solfx/testing/Spans"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -12,7 +13,6 @@ import * as Fiber from "effect/Fiber"
 import * as Logger from "effect/Logger"
 import * as Schema from "effect/Schema"
 import * as TestClock from "effect/TestClock"
-import * as Tracer from "effect/Tracer"
 import { inspect } from "node:util"
 
 const KEY = "SECRET-123"
@@ -65,17 +65,8 @@ describe("API key redaction", () => {
   for (const [name, [tag, handler]] of Object.entries(scenarios)) {
     it.effect(`${name}: no rendering, span or log shows the key`, () =>
       Effect.gen(function*() {
-        const spans: Array<Tracer.Span> = []
+        const { spans, tracer } = yield* Spans.recording
         const logs: Array<string> = []
-        const base = yield* Effect.tracer
-        const tracer = Tracer.make({
-          span: (...args) => {
-            const span = base.span(...args)
-            spans.push(span)
-            return span
-          },
-          context: (f, fiber) => base.context(f, fiber)
-        })
         const logger = Logger.make(({ message }) => logs.push(inspect(message, { depth: 10 })))
         const exit = yield* Effect.gen(function*() {
           const t = yield* HttpTransport.HttpTransport
@@ -106,16 +97,7 @@ describe("API key redaction", () => {
 
   it.effect("a successful call's spans end without its answer: the answer may echo the key, and a span outlives it", () =>
     Effect.gen(function*() {
-      const spans: Array<Tracer.Span> = []
-      const base = yield* Effect.tracer
-      const tracer = Tracer.make({
-        span: (...args) => {
-          const span = base.span(...args)
-          spans.push(span)
-          return span
-        },
-        context: (f, fiber) => base.context(f, fiber)
-      })
+      const { spans, tracer } = yield* Spans.recording
       const entry = Endpoint.rpc({
         area: "test",
         method: "getThing",

@@ -8,12 +8,12 @@
  */
 import * as NodeSdk from "@effect/opentelemetry/NodeSdk"
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
+import * as Spans from "@solfx/testing/Spans"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
-import * as Tracer from "effect/Tracer"
 import { inspect } from "node:util"
 
 export interface Captured<A, E> {
@@ -57,17 +57,8 @@ export const capture = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<
     spanProcessor: new SimpleSpanProcessor(exporter)
   }))
   return Effect.gen(function*() {
-    const spans: Array<Tracer.Span> = []
+    const { spans, tracer } = yield* Spans.recording
     const lines: Array<string> = []
-    const base = yield* Effect.tracer
-    const tracer = Tracer.make({
-      span: (...args) => {
-        const span = base.span(...args)
-        spans.push(span)
-        return span
-      },
-      context: (f, fiber) => base.context(f, fiber)
-    })
     const logger = Logger.make((options) => {
       lines.push(
         Logger.logfmtLogger.log(options),
