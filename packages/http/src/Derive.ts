@@ -23,6 +23,7 @@ import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { type AttemptHooks, HttpTransport, type HttpTransportShape } from "./HttpTransport.js"
+import { aside } from "./internal/aside.js"
 import * as RateLimits from "./RateLimits.js"
 
 /**
@@ -109,31 +110,16 @@ export interface Client<P, A, Item, PI> {
 }
 
 /**
- * `f` in a span, run lazily. A span keeps its exit for the tracer, and whatever holds the span (a
- * fiber's context) keeps the exit: the value, which may echo the key and can be a whole page, goes
- * out beside it instead. (Not `Effect.fn`, and no stack trace: its generator and the stack captures
- * cost more than the rest of a small call's wrapping.)
+ * `f` in a span, run lazily; its value is kept aside (see `aside`). (Not `Effect.fn`, and no stack
+ * trace: its generator and the stack captures cost more than the rest of a small call's wrapping.)
  */
 const traced = <Args extends Array<any>, X, E>(name: string, f: (...args: Args) => Effect.Effect<X, E>) =>
 (
   ...args: Args
 ): Effect.Effect<X, E> =>
-  Effect.suspend(() => {
-    let out: { readonly value: X } | undefined
-    return Effect.withSpan(
-      Effect.map(Effect.suspend(() => f(...args)), (value) => {
-        out = { value }
-      }),
-      name,
-      {
-        captureStackTrace: false
-      }
-    ).pipe(Effect.map(() => {
-      const { value } = out!
-      out = undefined
-      return value
-    }))
-  })
+  aside((keep) =>
+    Effect.withSpan(Effect.map(Effect.suspend(() => f(...args)), keep), name, { captureStackTrace: false })
+  )
 
 const restWire = (entry: Endpoint.Rest, params: Record<string, unknown>) => {
   const inPath = new Set(Endpoint.pathParams(entry.path))

@@ -23,6 +23,7 @@ import * as Tracer from "effect/Tracer"
 import type { Options, RestRequest } from "../HttpTransport.js"
 import type { Redactor } from "../Redactor.js"
 import * as Retry from "../Retry.js"
+import { aside } from "./aside.js"
 import { readBounded } from "./body.js"
 import { parseRetryAfter, transportFailure } from "./errors.js"
 import { checkStatus, type RawResponse } from "./status.js"
@@ -199,11 +200,9 @@ export const makeSend = (
       return wrapped ? within(retried, budgetMillis, () => timedOut(operation, true)) : retried
     }
 
-    return Effect.suspend(() => {
-      // A span keeps its exit for the tracer, and whatever holds the span (a fiber's context) keeps the
-      // exit: the answer, which may echo the key and holds the whole body, goes out beside it instead.
-      let answer: RawResponse | undefined
-      return Effect.useSpan(`solfx ${operation}`, {
+    // The answer is kept aside (see `aside`): it holds the whole body, and may echo the key.
+    return aside((keep: (raw: RawResponse) => void) =>
+      Effect.useSpan(`solfx ${operation}`, {
         kind: "client",
         captureStackTrace: false,
         attributes: {
@@ -216,7 +215,7 @@ export const makeSend = (
           Effect.clockWith((clock) =>
             Effect.map(run(span, clock), (raw) => {
               span.attribute("http.response.status_code", raw.status)
-              answer = raw
+              keep(raw)
             })
           ),
           // `Effect.withParentSpan`, and no redirects, in one change of the context (each costs a copy of it).
@@ -226,12 +225,8 @@ export const makeSend = (
               FetchHttpClient.RequestInit,
               noRedirects(context)
             )
-        )).pipe(Effect.map(() => {
-          const raw = answer!
-          answer = undefined
-          return raw
-        }))
-    })
+        ))
+    )
   }
   return send
 }

@@ -11,6 +11,7 @@ import * as DefaultServices from "effect/DefaultServices"
 import * as Effect from "effect/Effect"
 import type * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
+import { aside } from "./aside.js"
 
 const live = Context.get(DefaultServices.liveServices, Clock.Clock)
 
@@ -28,44 +29,39 @@ export const within = <A, E, R, E2>(
 ): Effect.Effect<A, E | E2, R> =>
   Effect.clockWith((clock) => {
     if (clock !== live) return Effect.timeoutFail(self, { duration: millis, onTimeout })
-    // The child's value goes out beside its exit: a fiber that has ended can outlive its last use
-    // (measured: a scavenge still finds it), and with it its exit, which here is a whole response.
-    let out: { readonly value: A } | undefined
-    const take = Effect.sync(() => {
-      const { value } = out!
-      out = undefined
-      return value
-    })
-    return Effect.uninterruptibleMask((restore) =>
-      Effect.flatMap(Effect.fork(restore(Effect.map(self, (value) => void (out = { value })))), (child) =>
-        restore(Effect.async<A, E | E2>((resume) => {
-          let done = false
-          const observer = (exit: Exit.Exit<void, E>) => {
-            if (done) {
-              return
-            }
-            done = true
-            clearTimeout(handle)
-            resume(exit._tag === "Success" ? Effect.zipRight(child.inheritAll, take) : Effect.failCause(exit.cause))
-          }
-          const handle = millis > MAX_TIMER_MILLIS ? undefined : setTimeout(() => {
-            if (done) {
-              return
-            }
-            done = true
-            child.removeObserver(observer)
-            resume(Effect.zipRight(Fiber.interrupt(child), Effect.fail(onTimeout())))
-          }, millis)
-          child.addObserver(observer)
-          // The caller interrupted: so is the effect, as when a race is interrupted.
-          return Effect.suspend(() => {
-            if (!done) {
+    // The child's value is kept aside (see `aside`): its exit would hold a whole response.
+    return aside<A, E | E2, R>((keep) =>
+      Effect.uninterruptibleMask((restore) =>
+        Effect.flatMap(Effect.fork(restore(Effect.map(self, keep))), (child) =>
+          restore(Effect.async<void, E | E2>((resume) => {
+            let done = false
+            const observer = (exit: Exit.Exit<void, E>) => {
+              if (done) {
+                return
+              }
               done = true
               clearTimeout(handle)
-              child.removeObserver(observer)
+              resume(exit._tag === "Success" ? child.inheritAll : exit)
             }
-            return Fiber.interrupt(child)
-          })
-        })))
+            const handle = millis > MAX_TIMER_MILLIS ? undefined : setTimeout(() => {
+              if (done) {
+                return
+              }
+              done = true
+              child.removeObserver(observer)
+              resume(Effect.zipRight(Fiber.interrupt(child), Effect.fail(onTimeout())))
+            }, millis)
+            child.addObserver(observer)
+            // The caller interrupted: so is the effect, as when a race is interrupted.
+            return Effect.suspend(() => {
+              if (!done) {
+                done = true
+                clearTimeout(handle)
+                child.removeObserver(observer)
+              }
+              return Fiber.interrupt(child)
+            })
+          })))
+      )
     )
   })
