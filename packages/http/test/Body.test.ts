@@ -50,6 +50,24 @@ describe("readBounded", () => {
       expect(pulled.count).toBe(0)
     }))
 
+  it.effect("a body read whole that runs past its declared length fails when its UTF-8 form is past the bound", () =>
+    Effect.gen(function*() {
+      // A client that does not hold the body to its declared length (HTTP framing would): 12 bytes in 6 units.
+      for (
+        const [body, bound, fits] of [["x".repeat(20), 10, false], ["é".repeat(6), 10, false], [
+          "é".repeat(5),
+          10,
+          true
+        ]] as const
+      ) {
+        const { res } = response([body], { "content-length": "4" })
+        const exit = yield* Effect.exit(readBounded("op", res, bound))
+        expect(exit).toStrictEqual(
+          fits ? Exit.succeed(body) : Exit.fail(new ResponseTooLarge({ operation: "op", limitBytes: bound }))
+        )
+      }
+    }))
+
   it.effect("a body without a declared length, or inflated by the client, stops at the chunk past the bound", () =>
     Effect.gen(function*() {
       for (const headers of [{}, { "content-length": "4", "content-encoding": "gzip" }]) {
