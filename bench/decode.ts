@@ -11,17 +11,32 @@
  * The decode is checked to give Schema's value on the lossless parse, and not to
  * fall back (which would time Schema). Bodies under 10 KB are reported with the
  * decode's fixed cost above JSON.parse, in µs.
+ *
+ * Bodies of 10 KB or more also say what the decode's cost above JSON.parse is made
+ * of, in a second process (this file with `--breakdown`), alternating four
+ * contenders: JSON.parse, the same decode, the decode without the byte-level checks
+ * (lib/unchecked.ts) and, when the body holds an integer beyond 2^53, JSON.parse
+ * plus the lookup that makes it exact (`Json.largeNumberLookup`). Not in this
+ * process: a second set of compiled decoders gives the shared code more shapes to
+ * see, which slows the decode the main table measures.
  */
 import * as Decode from "@solfx/core/Decode"
+import * as Endpoints from "@solfx/core/Endpoints"
 import * as Json from "@solfx/core/Json"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { isDeepStrictEqual } from "node:util"
-import { record } from "./lib/bodies.js"
+import { record, type Recorded } from "./lib/bodies.js"
 import * as Emu from "./lib/emulator.js"
 import { fmtBytes, fmtRatio, fmtShort, log, median, worstBy } from "./lib/harness.js"
 import { type ComparisonResult, emit, type Row } from "./lib/result.js"
+import { withoutByteChecks } from "./lib/unchecked.js"
 
 const SAMPLES = Number(process.env["BENCH_DECODE_SAMPLES"] ?? 11)
 /**
@@ -33,6 +48,85 @@ const SAMPLES = Number(process.env["BENCH_DECODE_SAMPLES"] ?? 11)
 const SAMPLE_MS = 100
 const SMALL = 10_000
 const TARGET = 1.5
+
+/** CPU milliseconds a run of each contender: `SAMPLES` samples of about `SAMPLE_MS`, alternated; medians, and every sample. */
+const timeAlternated = (contenders: ReadonlyArray<() => unknown>) => {
+  for (let w = 0; w < 20; w++) for (const f of contenders) f()
+  // Runs per sample, from one timed run of the second contender (the decode).
+  const t = performance.now()
+  contenders[1]!()
+  const runs = Math.max(5, Math.min(50_000, Math.round(SAMPLE_MS / Math.max(performance.now() - t, 0.001))))
+  // CPU time of this process, not wall time: on a shared machine the wall clock also counts waiting for a core.
+  const times: Array<Array<number>> = contenders.map(() => [])
+  for (let s = 0; s < SAMPLES; s++) {
+    for (let k = 0; k < contenders.length; k++) {
+      const i = (k + s) % contenders.length
+      const f = contenders[i]!
+      const t0 = process.cpuUsage()
+      for (let r = 0; r < runs; r++) f()
+      const used = process.cpuUsage(t0)
+      times[i]!.push((used.user + used.system) / 1000 / runs)
+    }
+  }
+  return { runs, times, medians: times.map(median) }
+}
+
+const selectOf = (entry: Recorded["entry"]) =>
+  entry._tag === "Rpc" ? (b: unknown) => (b as { result: unknown }).result : (b: unknown) => b
+
+/** The first number of a parsed body at or beyond 2^53, where JSON.parse may have rounded it. */
+const firstLarge = (root: unknown): number | undefined => {
+  const stack = [root]
+  while (stack.length > 0) {
+    const v = stack.pop()
+    if (typeof v === "number" && Math.abs(v) >= 2 ** 53) return v
+    if (typeof v === "object" && v !== null) stack.push(...Object.values(v))
+  }
+  return undefined
+}
+
+/** What the breakdown process prints per body: CPU ms of JSON.parse, the decode, the decode without byte checks, parse + lookup. */
+interface Parts {
+  readonly name: string
+  readonly parse: number
+  readonly decode: number
+  readonly unchecked: number
+  readonly lookup: number | undefined
+}
+
+const BREAKDOWN = "--breakdown"
+if (process.argv[2] === BREAKDOWN) {
+  const bodies = JSON.parse(readFileSync(process.argv[3]!, "utf8")) as Array<{ name: string; text: string }>
+  const parts: Array<Parts> = []
+  for (const { name, text } of bodies) {
+    const entry = Endpoints.all.find((e) => e.name === name)!
+    const schema = entry.result as Schema.Schema<unknown, unknown>
+    const select = selectOf(entry)
+    const root = entry._tag === "Rpc" ? "$.result" : "$"
+    const unchecked = withoutByteChecks(schema)
+    const decodeWith = (s: Schema.Schema<unknown, unknown>) => () =>
+      Effect.runSync(Decode.decodeWith(s, name, select(JSON.parse(text)), root, { text, select }))
+    const decodeUnchecked = decodeWith(unchecked)
+    // Only a decode that gives Schema's value without falling back says anything about the checks.
+    const reference = Schema.decodeUnknownEither(schema, { onExcessProperty: "ignore" })(select(Json.parse(text)))
+    if (
+      Either.isLeft(reference) || Decode.decodeFast(unchecked, select(JSON.parse(text)), text)._tag === "None" ||
+      !isDeepStrictEqual(decodeUnchecked(), reference.right)
+    ) continue
+    const big = firstLarge(JSON.parse(text))
+    const contenders = [() => JSON.parse(text), decodeWith(schema), decodeUnchecked]
+    if (big !== undefined) {
+      contenders.push(() => {
+        JSON.parse(text)
+        return Json.largeNumberLookup(text)(big)
+      })
+    }
+    const { medians } = timeAlternated(contenders)
+    parts.push({ name, parse: medians[0]!, decode: medians[1]!, unchecked: medians[2]!, lookup: medians[3] })
+  }
+  process.stdout.write(JSON.stringify(parts) + "\n")
+  process.exit(0)
+}
 
 const emu = await Emu.start({ latencyMs: 0 })
 const recorded = await (async () => {
@@ -49,6 +143,7 @@ interface Measured {
   readonly items: number | undefined
   readonly parse: number
   readonly decode: number
+  readonly text: string
   readonly raw: string
 }
 
@@ -57,7 +152,7 @@ const failed: Array<readonly [string, string]> = [...recorded.missing]
 
 for (const [name, { entry, text }] of recorded.bodies) {
   const schema = entry.result as Schema.Schema<unknown, unknown>
-  const select = entry._tag === "Rpc" ? (b: unknown) => (b as { result: unknown }).result : (b: unknown) => b
+  const select = selectOf(entry)
   const root = entry._tag === "Rpc" ? "$.result" : "$"
   const decode = () => Effect.runSync(Decode.decodeWith(schema, name, select(JSON.parse(text)), root, { text, select }))
   const reference = Schema.decodeUnknownEither(schema, { onExcessProperty: "ignore", errors: "first" })(
@@ -75,36 +170,20 @@ for (const [name, { entry, text }] of recorded.bodies) {
     failed.push([name, "the compiled decoder fell back on the body"])
     continue
   }
-  const contenders = [() => JSON.parse(text), decode]
-  for (let w = 0; w < 20; w++) for (const f of contenders) f()
-  // Runs per sample, from one timed run of the slower contender.
-  const t = performance.now()
-  decode()
-  const runs = Math.max(5, Math.min(50_000, Math.round(SAMPLE_MS / Math.max(performance.now() - t, 0.001))))
-  // CPU time of this process, not wall time: on a shared machine the wall clock also counts waiting for a core.
-  const times: [Array<number>, Array<number>] = [[], []]
-  for (let s = 0; s < SAMPLES; s++) {
-    for (let k = 0; k < 2; k++) {
-      const i = (k + s) % 2
-      const f = contenders[i]!
-      const t0 = process.cpuUsage()
-      for (let r = 0; r < runs; r++) f()
-      const used = process.cpuUsage(t0)
-      times[i]!.push((used.user + used.system) / 1000 / runs)
-    }
-  }
+  const { medians, runs, times } = timeAlternated([() => JSON.parse(text), decode])
   const paging = entry.paging
   const value = reference.right
   const items = paging !== undefined && paging._tag !== "None" ? paging.items(value).length : undefined
-  const [parse, dec] = [median(times[0]), median(times[1])]
+  const [parse, dec] = [medians[0]!, medians[1]!]
   measured.push({
     name,
     bytes: Buffer.byteLength(text),
     items,
     parse,
     decode: dec,
-    raw: `${name} (${runs} runs/sample): parse ${times[0].map((x) => x.toFixed(4)).join(", ")}; decode ${
-      times[1].map((x) => x.toFixed(4)).join(", ")
+    text,
+    raw: `${name} (${runs} runs/sample): parse ${times[0]!.map((x) => x.toFixed(4)).join(", ")}; decode ${
+      times[1]!.map((x) => x.toFixed(4)).join(", ")
     } ms`
   })
   log(
@@ -123,6 +202,33 @@ const rows: Array<Row> = measured.map((m) => ({
 for (const [name, why] of failed) rows.push({ contender: name, value: "not measured", note: why })
 
 const large = measured.filter((m) => m.bytes >= SMALL)
+
+// The breakdown, in a process of its own (see the top of this file).
+const bodiesFile = join(mkdtempSync(join(tmpdir(), "solfx-decode-")), "bodies.json")
+writeFileSync(bodiesFile, JSON.stringify(large.map(({ name, text }) => ({ name, text }))))
+const breakdown = JSON.parse(
+  execFileSync(process.execPath, [...Emu.NODE_ARGS, fileURLToPath(import.meta.url), BREAKDOWN, bodiesFile], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"]
+  })
+) as Array<Parts>
+const units = (x: number) => `${x.toFixed(2)}×`
+const parts: Array<Row> = large.map((m) => {
+  const b = breakdown.find((p) => p.name === m.name)
+  if (b === undefined) {
+    return { contender: m.name, value: "not measured", note: "the decode without byte checks fell back" }
+  }
+  return {
+    contender: m.name,
+    value: `solfx ${units(b.decode / b.parse)}, without byte checks ${units(b.unchecked / b.parse)}, exact-u64 lookup ${
+      b.lookup === undefined ? "none" : units((b.lookup - b.parse) / b.parse)
+    }`,
+    ratio: fmtRatio(b.unchecked / b.parse),
+    note: m.decode / m.parse > TARGET && b.unchecked / b.parse <= TARGET
+      ? "within the target without byte checks"
+      : undefined
+  }
+})
 const worst = worstBy(large, (m) => m.decode / m.parse)
 const result: ComparisonResult = {
   id: "decode",
@@ -132,7 +238,16 @@ const result: ComparisonResult = {
     `timed in process CPU time (user + system), ` +
     `after 20 warm-up runs; median. "solfx" is the transport's path: JSON.parse, the JSON-RPC result, then ` +
     `Decode.decodeWith with the text as source; checked to give Schema's value without falling back.`,
-  tables: [{ caption: "median CPU time per body; ratio solfx / JSON.parse", rows }],
+  tables: [
+    { caption: "median CPU time per body; ratio solfx / JSON.parse", rows },
+    {
+      caption: "bodies of 10 KB or more, in a second process, against its JSON.parse: the decode; the same " +
+        "decode without the byte checks (base58 and base64: alphabet and decoded length); and the cost of the " +
+        "lookup that makes integers beyond 2^53 exact, for a body holding one (it is part of both decodes). " +
+        "Ratio: the decode without byte checks / JSON.parse",
+      rows: parts
+    }
+  ],
   targets: [{
     name: `decode ≤ ${TARGET}× JSON.parse for every body of 10 KB or more (${large.length} bodies), no row missing`,
     target: `≤ ${TARGET}×`,
