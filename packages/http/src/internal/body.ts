@@ -38,10 +38,10 @@ export const readBounded = (
   if (length !== undefined && (encoding === undefined || encoding === "identity")) {
     // A declared length within the bound and a body nobody inflates: HTTP framing ends the body at
     // that length, so it is read whole, without the Stream machinery (most of a small call's cost).
-    // As text, not as bytes: the platform keeps what a body getter read for as long as the response
-    // lives, and that is often past the next young collection. The text is needed anyway, where the
-    // bytes would be a second copy of the page held outside the heap (peak array buffers over a
-    // 300,000-signature stream: 42 MB as bytes, 11 MB as text).
+    // As text, not as bytes: the platform keeps what a body getter read (its memo outlives young
+    // collections), and the text is needed anyway, where bytes are a second copy of the page outside
+    // the heap. Streaming 1,000,000 signatures: peak array buffers 42-50 MB as bytes, 12 MB as text;
+    // peak RSS above rest 82-93 MB as bytes, 74-84 MB as text (three alternated runs each).
     return Effect.flatMap(
       res.text,
       (text) =>
