@@ -71,10 +71,15 @@ export const main = (authority: string, stopAfter = 3) =>
     const stopped = yield* Deferred.make<void>()
     const assets = (start: DigitalAssets.Position | undefined) =>
       das.getAssetsByAuthorityPages({ authorityAddress: authority, limit: 1000 }, { start })
+    // The stop comes right after page `stopAt` is saved: the job waits there to be interrupted, as a process
+    // would be killed there. Read-ahead may already hold the next pages, so without the wait the job could
+    // save them all before the interruption arrives.
     const job = (stopAt: number) =>
       runJob(name, assets, (a) => a.id, (s) =>
         Console.log(`page ${s.pages} saved, ${s.items} ids`).pipe(
-          Effect.zipRight(Effect.when(Deferred.succeed(stopped, undefined), () => s.pages >= stopAt))
+          Effect.zipRight(
+            s.pages >= stopAt ? Effect.zipRight(Deferred.succeed(stopped, undefined), Effect.never) : Effect.void
+          )
         ))
     const first = yield* Effect.fork(job(stopAfter))
     yield* Effect.raceFirst(Deferred.await(stopped), Fiber.await(first))

@@ -97,8 +97,7 @@ describe("examples", () => {
       const run = yield* resumable.main(authority, 2).pipe(Effect.provide(KeyValueStore.layerMemory))
 
       expect(run.interrupted.done).toBe(false)
-      expect(run.interrupted.pages).toBeGreaterThanOrEqual(2)
-      expect(run.interrupted.pages).toBeLessThan(5)
+      expect(run.interrupted.pages).toBe(2)
       expect(run.finished).toMatchObject({ done: true, pages: 5, items: 5_000 })
       expect(run.ids).toEqual(Chunk.toArray(all))
     }).pipe(Effect.provide(emulatorLayer({ sizes: { "das.authorityAssets": 5_000 } }))))
