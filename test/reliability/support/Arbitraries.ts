@@ -7,6 +7,7 @@
  * the rest to `Arbitrary.make`: the generated values still pass every filter.
  */
 import { encodeBase58, encodeBase64 } from "@solfx/core/Primitives"
+import * as SchemaAst from "@solfx/testing/SchemaAst"
 import * as Arbitrary from "effect/Arbitrary"
 import type * as FastCheck from "effect/FastCheck"
 import * as Option from "effect/Option"
@@ -60,64 +61,19 @@ const byIdentifier: Record<string, (node: AST.AST) => Lazy> = {
 const memo = new Map<AST.AST, AST.AST>()
 
 /** The same AST with `arbitrary` annotations on the nodes `byIdentifier` knows. */
-export const withArbitraries = (ast: AST.AST): AST.AST => {
-  const cached = memo.get(ast)
-  if (cached !== undefined) return cached
-  const id = Option.getOrUndefined(AST.getIdentifierAnnotation(ast)) ??
-    Option.getOrUndefined(Option.flatMap(AST.getBrandAnnotation(ast), (brands) => Option.fromNullable(brands.at(-1))))
-  const known = typeof id === "string" ? byIdentifier[id] : undefined
-  const out = known !== undefined
-    ? AST.annotations(ast, { [AST.ArbitraryAnnotationId]: () => known(ast) })
-    : rebuild(ast)
-  memo.set(ast, out)
-  return out
-}
-
-const rebuild = (ast: AST.AST): AST.AST => {
-  switch (ast._tag) {
-    case "TypeLiteral":
-      return new AST.TypeLiteral(
-        ast.propertySignatures.map((ps) =>
-          new AST.PropertySignature(ps.name, withArbitraries(ps.type), ps.isOptional, ps.isReadonly, ps.annotations)
-        ),
-        ast.indexSignatures.map((is) => new AST.IndexSignature(is.parameter, withArbitraries(is.type), is.isReadonly)),
-        ast.annotations
+export const withArbitraries = (ast: AST.AST): AST.AST =>
+  SchemaAst.rewrite(ast, (node) => {
+    const id = Option.getOrUndefined(AST.getIdentifierAnnotation(node)) ??
+      Option.getOrUndefined(
+        Option.flatMap(AST.getBrandAnnotation(node), (brands) => Option.fromNullable(brands.at(-1)))
       )
-    case "TupleType":
-      return new AST.TupleType(
-        ast.elements.map((e) => new AST.OptionalType(withArbitraries(e.type), e.isOptional, e.annotations)),
-        ast.rest.map((r) => new AST.Type(withArbitraries(r.type), r.annotations)),
-        ast.isReadonly,
-        ast.annotations
-      )
-    case "Union":
-      return AST.Union.make(ast.types.map(withArbitraries), ast.annotations)
-    case "Refinement":
-      return new AST.Refinement(withArbitraries(ast.from), ast.filter, ast.annotations)
-    case "Transformation":
-      return new AST.Transformation(
-        withArbitraries(ast.from),
-        withArbitraries(ast.to),
-        ast.transformation,
-        ast.annotations
-      )
-    case "Suspend":
-      return new AST.Suspend(() => withArbitraries(ast.f()), ast.annotations)
-    case "Declaration":
-      return new AST.Declaration(
-        ast.typeParameters.map(withArbitraries),
-        ast.decodeUnknown,
-        ast.encodeUnknown,
-        ast.annotations
-      )
-    case "BigIntKeyword":
-      // The type side of a transformation (`typeSchema`, a struct with defaults) loses the U64 node, keeping its
-      // bigint: every bigint of a response is a u64 (or a smaller non-negative amount).
-      return AST.annotations(ast, { [AST.ArbitraryAnnotationId]: () => u64 })
-    default:
-      return ast
-  }
-}
+    const known = typeof id === "string" ? byIdentifier[id] : undefined
+    if (known !== undefined) return AST.annotations(node, { [AST.ArbitraryAnnotationId]: () => known(node) })
+    // The type side of a transformation (`typeSchema`, a struct with defaults) loses the U64 node, keeping its
+    // bigint: every bigint of a response is a u64 (or a smaller non-negative amount).
+    if (node._tag === "BigIntKeyword") return AST.annotations(node, { [AST.ArbitraryAnnotationId]: () => u64 })
+    return undefined
+  }, memo)
 
 /** `Arbitrary.make` of a response schema, with the byte-level primitives generated directly. */
 export const arbitraryOf = <A, I>(schema: Schema.Schema<A, I>): FastCheck.Arbitrary<A> =>
