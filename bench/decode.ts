@@ -74,6 +74,13 @@ const timeAlternated = (contenders: ReadonlyArray<() => unknown>) => {
 const selectOf = (entry: Recorded["entry"]) =>
   entry._tag === "Rpc" ? (b: unknown) => (b as { result: unknown }).result : (b: unknown) => b
 
+/** The transport's decode of one body with `schema`: JSON.parse, the JSON-RPC result, decodeWith with the text. */
+const transportDecode = (entry: Recorded["entry"], text: string, schema: Schema.Schema<unknown, unknown>) => {
+  const select = selectOf(entry)
+  const root = entry._tag === "Rpc" ? "$.result" : "$"
+  return () => Effect.runSync(Decode.decodeWith(schema, entry.name, select(JSON.parse(text)), root, { text, select }))
+}
+
 /** The first number of a parsed body at or beyond 2^53, where JSON.parse may have rounded it. */
 const firstLarge = (root: unknown): number | undefined => {
   const stack = [root]
@@ -105,11 +112,8 @@ if (process.argv[2] === BREAKDOWN) {
     const entry = Endpoints.all.find((e) => e.name === name)!
     const schema = entry.result as Schema.Schema<unknown, unknown>
     const select = selectOf(entry)
-    const root = entry._tag === "Rpc" ? "$.result" : "$"
     const unchecked = withoutByteChecks(schema)
-    const decodeWith = (s: Schema.Schema<unknown, unknown>) => () =>
-      Effect.runSync(Decode.decodeWith(s, name, select(JSON.parse(text)), root, { text, select }))
-    const decodeUnchecked = decodeWith(unchecked)
+    const decodeUnchecked = transportDecode(entry, text, unchecked)
     // Only a decode that gives Schema's value without falling back says anything about the checks.
     const reference = Schema.decodeUnknownEither(schema, { onExcessProperty: "ignore" })(select(Json.parse(text)))
     if (
@@ -117,7 +121,7 @@ if (process.argv[2] === BREAKDOWN) {
       !isDeepStrictEqual(decodeUnchecked(), reference.right)
     ) continue
     const big = firstLarge(JSON.parse(text))
-    const contenders = [() => JSON.parse(text), decodeWith(schema), decodeUnchecked]
+    const contenders = [() => JSON.parse(text), transportDecode(entry, text, schema), decodeUnchecked]
     if (big !== undefined) {
       contenders.push(() => {
         JSON.parse(text)
@@ -162,8 +166,7 @@ const failed: Array<readonly [string, string]> = [...recorded.missing]
 for (const [name, { entry, text }] of recorded.bodies) {
   const schema = entry.result as Schema.Schema<unknown, unknown>
   const select = selectOf(entry)
-  const root = entry._tag === "Rpc" ? "$.result" : "$"
-  const decode = () => Effect.runSync(Decode.decodeWith(schema, name, select(JSON.parse(text)), root, { text, select }))
+  const decode = transportDecode(entry, text, schema)
   const reference = Schema.decodeUnknownEither(schema, { onExcessProperty: "ignore", errors: "first" })(
     select(Json.parse(text))
   )
@@ -252,8 +255,9 @@ const result: ComparisonResult = {
     {
       caption: "bodies of 10 KB or more, in a second process, against its JSON.parse: the decode; the same " +
         "decode without the byte checks (base58 and base64: alphabet and decoded length); and the cost of the " +
-        "lookup that makes integers beyond 2^53 exact, for a body holding one (it is part of both decodes). Each figure is the median over repetitions of its time over JSON.parse's in the same repetition. " +
-        "Ratio: the decode without byte checks / JSON.parse",
+        "lookup that makes integers beyond 2^53 exact, for a body holding one (it is part of both decodes). Each " +
+        "figure is the median over repetitions of its time over JSON.parse's in the same repetition. Ratio: the " +
+        "decode without byte checks / JSON.parse",
       rows: parts
     }
   ],
