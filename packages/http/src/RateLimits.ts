@@ -37,6 +37,8 @@
  * @since 0.1.0
  */
 import * as RateLimiter from "@effect/experimental/RateLimiter"
+import { sha256 } from "@noble/hashes/sha2.js"
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js"
 import { SolfxConfig } from "@solfx/core/Config"
 import { CreditBudgetExceeded } from "@solfx/core/CreditBudget"
 import type * as Endpoint from "@solfx/core/Endpoint"
@@ -48,7 +50,6 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import { createHash } from "node:crypto"
 import * as WindowStore from "./WindowStore.js"
 
 /**
@@ -131,10 +132,7 @@ export class RateLimits extends Context.Tag("@solfx/http/RateLimits")<RateLimits
  * @category scope
  */
 export const fingerprint = (apiKey: Redacted.Redacted<string> | string): string =>
-  createHash("sha256")
-    .update("solfx-rate-limits:")
-    .update(typeof apiKey === "string" ? apiKey : Redacted.value(apiKey))
-    .digest("hex")
+  bytesToHex(sha256(utf8ToBytes(`solfx-rate-limits:${typeof apiKey === "string" ? apiKey : Redacted.value(apiKey)}`)))
     .slice(0, 16)
 
 /**

@@ -165,6 +165,8 @@ describe("RateLimits: options", () => {
         expect(error.field).toBe(field)
       }
       expect(RateLimits.fingerprint("my-secret-key")).not.toContain("secret")
+      // The first 16 hex digits of SHA-256("solfx-rate-limits:k"): the keys already in a project's Redis stay its own.
+      expect(RateLimits.fingerprint("k")).toBe("b2b6f7a6d28557e0")
     }))
 })
 
