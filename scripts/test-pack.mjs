@@ -6,7 +6,9 @@
  * which builds every package and packs each public one into packs/) in this
  * repository, its second (`npm install /path/to/solfx/packs/*.tgz effect@… …`) in an
  * empty folder of the OS temp dir, with `/path/to/solfx` replaced by this
- * repository's path. Then, to check what was installed, it adds typescript and
+ * repository's path. Each tarball must hold the repository's LICENSE (MIT), a README.md
+ * and complete metadata (description, keywords, repository, homepage, engines, types,
+ * sideEffects). Then, to check what was installed, it adds typescript and
  * @types/node, type-checks an example program against the published `.d.ts`
  * (strict, NodeNext, library checks on), runs it against an emulator it starts
  * from the installed `@solfx/emulator`, and asserts its output, the same through
@@ -61,6 +63,45 @@ const commands = block.split("\n").map((l) => l.trim()).filter((l) => l !== "" &
 if (commands.length !== 2) fail(`the README's Install block should hold 2 commands, it holds ${commands.length}`)
 const [packStep, installStep] = commands
 
+/** Reads one file of a packed tarball. */
+const fromTarball = (tarball, file) => run("tar", ["-xzOf", tarball, `package/${file}`], { capture: true }).stdout
+// What a registry page and a bundler read: every package carries these, filled in.
+const METADATA = ["description", "keywords", "license", "repository", "homepage", "engines", "types", "sideEffects"]
+const rootLicense = readFileSync(join(root, "LICENSE"), "utf8")
+/** The release hygiene of one packed tarball: LICENSE (the root's, MIT), a README.md naming it, complete metadata. */
+const checkRelease = (p, tarball, files) => {
+  const name = `@solfx/${p}`
+  for (const required of ["LICENSE", "README.md"]) {
+    if (!files.has(required)) fail(`${name}'s tarball lacks ${required}`)
+  }
+  if (fromTarball(tarball, "LICENSE") !== rootLicense) fail(`${name}'s LICENSE differs from the repository's`)
+  if (!rootLicense.startsWith("MIT License") || !rootLicense.includes("Copyright (c) 2026 the solfx authors")) {
+    fail("the repository's LICENSE is not the MIT license of the solfx authors")
+  }
+  const readme = fromTarball(tarball, "README.md")
+  if (!readme.startsWith(`# ${name}\n`) || !readme.includes("## License")) {
+    fail(`${name}'s README.md should start with "# ${name}" and have a License section`)
+  }
+  const pkg = JSON.parse(fromTarball(tarball, "package.json"))
+  for (const field of METADATA) {
+    const value = pkg[field]
+    const empty = value === undefined || value === "" || (Array.isArray(value) && value.length === 0) ||
+      (typeof value === "object" && value !== null && Object.keys(value).length === 0)
+    if (empty) fail(`${name}'s package.json has no ${field}`)
+  }
+  if (pkg.license !== "MIT") fail(`${name} declares license ${pkg.license}, not MIT`)
+  if (typeof pkg.engines.node !== "string") fail(`${name}'s engines has no node range`)
+  if (pkg.repository.directory !== `packages/${p}`) fail(`${name}'s repository.directory is not packages/${p}`)
+  if (!files.has(pkg.types.replace(/^\.\//, ""))) fail(`${name}'s types (${pkg.types}) is not in its tarball`)
+  // sideEffects: false, or the list of the modules that have them (a bin), each of them in the tarball.
+  if (pkg.sideEffects !== false) {
+    const listed = Array.isArray(pkg.sideEffects) ? pkg.sideEffects : []
+    if (listed.length === 0 || listed.some((f) => !/(^|\/)bin\.(js|ts)$/.test(f))) {
+      fail(`${name}'s sideEffects should be false or list only its bin modules, is ${JSON.stringify(pkg.sideEffects)}`)
+    }
+  }
+}
+
 // 1. In this repository: build and pack (README, first command).
 step(`README step 1, in ${root}: ${packStep}`)
 const packed = run("sh", ["-c", packStep], { capture: true }).stdout.trim().split("\n").filter((l) => l.endsWith(".tgz"))
@@ -75,6 +116,7 @@ for (const p of PACKAGES) {
   }
   const stray = [...files].filter((f) => /^(test|build)\//.test(f) || f.endsWith(".tsbuildinfo"))
   if (stray.length > 0) fail(`@solfx/${p}'s tarball holds files it should not: ${stray.slice(0, 5).join(", ")}`)
+  checkRelease(p, tarball, files)
   console.log(`  ${tarball}  ${files.size} entries`)
 }
 
