@@ -228,7 +228,12 @@ const slotCursor = <A>() =>
     maxLimit: Request.MAX_LIMIT
   })
 
-/** @since 0.1.0 @category photon */
+/**
+ * getCompressionSignaturesForAddress: the compression signatures touching one account, by slot cursor.
+ *
+ * @since 0.1.0
+ * @category photon
+ */
 export const getCompressionSignaturesForAddress = Endpoint.rpc({
   ...photon(10),
   method: "getCompressionSignaturesForAddress",
@@ -237,7 +242,12 @@ export const getCompressionSignaturesForAddress = Endpoint.rpc({
   paging: slotCursor<CompressionSignature.CompressionSignature>()
 })
 
-/** @since 0.1.0 @category photon */
+/**
+ * getCompressedMintTokenHolders: the holders of a compressed mint, by descending balance.
+ *
+ * @since 0.1.0
+ * @category photon
+ */
 export const getCompressedMintTokenHolders = Endpoint.rpc({
   ...photon(10),
   method: "getCompressedMintTokenHolders",
@@ -246,7 +256,12 @@ export const getCompressedMintTokenHolders = Endpoint.rpc({
   paging: slotCursor<CompressedAccount.TokenHolder>()
 })
 
-/** @since 0.1.0 @category photon */
+/**
+ * getLatestNonVotingSignatures: the latest non-voting signatures the indexer saw.
+ *
+ * @since 0.1.0
+ * @category photon
+ */
 export const getLatestNonVotingSignatures = Endpoint.rpc({
   ...photon(10),
   method: "getLatestNonVotingSignatures",
@@ -254,7 +269,12 @@ export const getLatestNonVotingSignatures = Endpoint.rpc({
   result: CompressionSignature.NonVotingSignaturesResult
 })
 
-/** @since 0.1.0 @category photon */
+/**
+ * getCompressedTokenAccountsByOwner: an owner's compressed token accounts, by slot cursor.
+ *
+ * @since 0.1.0
+ * @category photon
+ */
 export const getCompressedTokenAccountsByOwner = Endpoint.rpc({
   ...photon(10),
   method: "getCompressedTokenAccountsByOwner",
@@ -263,7 +283,12 @@ export const getCompressedTokenAccountsByOwner = Endpoint.rpc({
   paging: slotCursor<CompressedAccount.CompressedTokenAccount>()
 })
 
-/** @since 0.1.0 @category photon */
+/**
+ * getValidityProof: a validity proof for account hashes and new addresses.
+ *
+ * @since 0.1.0
+ * @category photon
+ */
 export const getValidityProof = Endpoint.rpc({
   ...validityProof,
   method: "getValidityProof",
@@ -271,7 +296,12 @@ export const getValidityProof = Endpoint.rpc({
   result: ValidityProof.ValidityProofResult
 })
 
-/** @since 0.1.0 @category photon */
+/**
+ * getCompressedTokenBalancesByOwnerV2: an owner's compressed token balances, one per mint.
+ *
+ * @since 0.1.0
+ * @category photon
+ */
 export const getCompressedTokenBalancesByOwnerV2 = Endpoint.rpc({
   ...photon(10),
   method: "getCompressedTokenBalancesByOwnerV2",
@@ -280,7 +310,12 @@ export const getCompressedTokenBalancesByOwnerV2 = Endpoint.rpc({
   paging: slotCursor<CompressedAccount.TokenBalance>()
 })
 
-/** @since 0.1.0 @category photon */
+/**
+ * getCompressionSignaturesForTokenOwner: the compression signatures of a token owner.
+ *
+ * @since 0.1.0
+ * @category photon
+ */
 export const getCompressionSignaturesForTokenOwner = Endpoint.rpc({
   ...photon(10),
   method: "getCompressionSignaturesForTokenOwner",
@@ -289,7 +324,12 @@ export const getCompressionSignaturesForTokenOwner = Endpoint.rpc({
   paging: slotCursor<CompressionSignature.CompressionSignature>()
 })
 
-/** @since 0.1.0 @category photon */
+/**
+ * getTransactionWithCompressionInfo: a transaction with its compressed accounts opened and closed.
+ *
+ * @since 0.1.0
+ * @category photon
+ */
 export const getTransactionWithCompressionInfo = Endpoint.rpc({
   ...photon(10),
   method: "getTransactionWithCompressionInfo",
@@ -470,7 +510,12 @@ export const tokenMetadata = Endpoint.rest({
 
 const wallet = { area: "wallet", host: "rest", cost: { credits: 100, usage: "api" }, bucket: "wallet" } as const
 
-/** @since 0.1.0 @category wallet */
+/**
+ * GET /v1/wallet/{wallet}/identity: the known name of a wallet (404 answers "none").
+ *
+ * @since 0.1.0
+ * @category wallet
+ */
 export const walletIdentity = Endpoint.rest({
   ...wallet,
   method: "GET",
@@ -480,7 +525,12 @@ export const walletIdentity = Endpoint.rest({
   notFound: "answer"
 })
 
-/** @since 0.1.0 @category wallet */
+/**
+ * POST /v1/wallet/batch-identity: the names of many wallets, batched.
+ *
+ * @since 0.1.0
+ * @category wallet
+ */
 export const walletBatchIdentity = Endpoint.rest({
   ...wallet,
   method: "POST",
@@ -492,7 +542,12 @@ export const walletBatchIdentity = Endpoint.rest({
   idempotent: true
 })
 
-/** @since 0.1.0 @category wallet */
+/**
+ * GET /v1/wallet/{wallet}/balances: a wallet's token balances, by page number.
+ *
+ * @since 0.1.0
+ * @category wallet
+ */
 export const walletBalances = Endpoint.rest({
   ...wallet,
   method: "GET",
@@ -506,7 +561,12 @@ export const walletBalances = Endpoint.rest({
   })
 })
 
-/** @since 0.1.0 @category wallet */
+/**
+ * GET /v1/wallet/{wallet}/history: a wallet's transactions, newest first, by `before` cursor.
+ *
+ * @since 0.1.0
+ * @category wallet
+ */
 export const walletHistory = Endpoint.rest({
   ...wallet,
   method: "GET",
@@ -523,7 +583,12 @@ export const walletHistory = Endpoint.rest({
   })
 })
 
-/** @since 0.1.0 @category wallet */
+/**
+ * GET /v1/wallet/{wallet}/transfers: a wallet's transfers, by cursor.
+ *
+ * @since 0.1.0
+ * @category wallet
+ */
 export const walletTransfers = Endpoint.rest({
   ...wallet,
   method: "GET",
@@ -539,7 +604,12 @@ export const walletTransfers = Endpoint.rest({
   })
 })
 
-/** @since 0.1.0 @category wallet */
+/**
+ * GET /v1/wallet/{wallet}/funded-by: the wallet that first funded it (404 answers "none").
+ *
+ * @since 0.1.0
+ * @category wallet
+ */
 export const walletFundedBy = Endpoint.rest({
   ...wallet,
   method: "GET",

@@ -29,14 +29,14 @@ import * as MetricLabel from "effect/MetricLabel"
  */
 export type CostTable<K extends string = string> = Readonly<Record<K, number>>
 
+const COUNTER = { description: "Estimated credits used, by API area and method", incremental: true } as const
+
 /**
  * The counter every service adds its estimate to, one series per tag set (`area`, `method`).
  *
  * @since 0.1.0
  * @category metrics
  */
-const COUNTER = { description: "Estimated credits used, by API area and method", incremental: true } as const
-
 export const credits: Metric.Metric.Counter<number> = Metric.counter("solfx.credits", COUNTER)
 
 /**

@@ -120,6 +120,9 @@ export interface RateLimitsShape {
 }
 
 /**
+ * The rate limits and credit budget every call goes through (`RateLimitsShape`): `layerMemory` keeps
+ * them in this process, `layer` over `RateLimitsRedis`'s stores shares them among processes.
+ *
  * @since 0.1.0
  * @category services
  */
