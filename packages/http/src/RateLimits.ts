@@ -1,9 +1,8 @@
 /**
  * Plan-aware rate limits and the credit budget: before each attempt (retries
  * included) a call takes a permit of its bucket's sliding window (`WindowStore`),
- * and its credits from the budget (`@effect/experimental`'s `RateLimiterStore`);
- * both in memory by default, or in Redis to share one project's limits among
- * processes (`RateLimitsRedis`).
+ * and its credits from the budget (`BudgetStore`); both in memory by default, or
+ * in Redis to share one project's limits among processes (`RateLimitsRedis`).
  *
  * The server's rule is a sliding 1 s window. The library's `consume` algorithms,
  * configured as "L per second", allow up to 2L in a sliding second (a full token
@@ -20,15 +19,13 @@
  * - `validityProof` counts against both its own bucket and Photon: one permit in
  *   each, taken atomically (both or neither).
  *
- * The budget is the same store's token bucket, full at the ceiling and never
- * refilled (a refill period of ~35,000 years): an attempt takes its credits before
- * it is sent, and the one that would cross the ceiling fails with
- * `CreditBudgetExceeded` and sends nothing. `refund` puts credits back (negative
- * tokens, which both stores add back atomically): the transport refunds an answer
- * that `Billing` says was not billed (a 429, a 5xx) and an attempt that never started.
- * An attempt with no answer keeps its credits: the server may have billed it, and the
- * budget is a ceiling. (The fixed-window counter cannot take
- * refunds: its expiry would fall to zero with its count.)
+ * The budget is a counter of the credits spent under the scope (`BudgetStore`): an
+ * attempt adds its credits before it is sent, and the one that would pass the
+ * ceiling fails with `CreditBudgetExceeded` and sends nothing. `refund` takes credits
+ * back off the count: the transport refunds an answer that `Billing` says was not
+ * billed (a 429, a 5xx) and an attempt that never started. An attempt with no answer
+ * keeps its credits: the server may have billed it, and the budget is a ceiling.
+ * `spent` reads the count.
  *
  * @example
  * const limits = RateLimits.layerMemory({ plan: "developer", scope: RateLimits.fingerprint(apiKey), creditBudget: 1000 })
@@ -46,10 +43,10 @@ import { InvalidRequest } from "@solfx/core/Errors"
 import { type Limits, limitsFor, type Plan, plans } from "@solfx/core/Plans"
 import * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
+import * as BudgetStore from "./BudgetStore.js"
 import * as WindowStore from "./WindowStore.js"
 
 /**
@@ -69,7 +66,7 @@ export { limitsFor, plans } from "@solfx/core/Plans"
  * @since 0.1.0
  * @category models
  */
-export type Stores = WindowStore.WindowStore | RateLimiter.RateLimiterStore
+export type Stores = WindowStore.WindowStore | BudgetStore.BudgetStore
 
 /**
  * Both stores in this process (on the `Clock`).
@@ -77,7 +74,7 @@ export type Stores = WindowStore.WindowStore | RateLimiter.RateLimiterStore
  * @since 0.1.0
  * @category layers
  */
-export const layerStoreMemory: Layer.Layer<Stores> = Layer.merge(WindowStore.layerMemory, RateLimiter.layerStoreMemory)
+export const layerStoreMemory: Layer.Layer<Stores> = Layer.merge(WindowStore.layerMemory, BudgetStore.layerMemory)
 
 /**
  * What a limiter is built from.
@@ -117,6 +114,8 @@ export interface RateLimitsShape {
   ) => Effect.Effect<A, E | CreditBudgetExceeded | RateLimiter.RateLimitStoreError, R>
   /** Gives back credits taken by an attempt that was sent but not billed. */
   readonly refund: (credits: number) => Effect.Effect<void, RateLimiter.RateLimitStoreError>
+  /** The credits counted against the budget so far (0 without a budget: nothing is counted). */
+  readonly spent: Effect.Effect<number, RateLimiter.RateLimitStoreError>
 }
 
 /**
@@ -156,19 +155,7 @@ const WINDOW_MS = 1000
 /** Longer than any attempt can take (the transport's timeouts are shorter): a dead process' permits return. */
 const LEASE_MS = 10 * 60 * 1000
 
-/** The budget's token bucket never refills within any job: one credit per ~35,000 years. */
-const NEVER_REFILL = Duration.millis(2 ** 50)
-
 const positive = (n: number | undefined) => n === undefined || (Number.isFinite(n) && n > 0)
-
-/** The stores' fixedWindow and tokenBucket only ever fail with a store error; `consume` is what raises Exceeded. */
-const storeError = <A, E>(
-  effect: Effect.Effect<A, E>
-): Effect.Effect<A, Exclude<E, RateLimiter.RateLimitExceeded> | RateLimiter.RateLimitStoreError> =>
-  Effect.mapError(effect, (e) =>
-    e instanceof RateLimiter.RateLimitExceeded
-      ? new RateLimiter.RateLimitStoreError({ message: e.message })
-      : e as Exclude<E, RateLimiter.RateLimitExceeded>)
 
 /** Bad options are a typed error naming the field and the rule, before any store is touched. */
 const validate = (options: Options): Effect.Effect<void, InvalidRequest> => {
@@ -186,7 +173,7 @@ const validate = (options: Options): Effect.Effect<void, InvalidRequest> => {
 }
 
 /**
- * The limiter over a `RateLimiterStore`.
+ * The limiter over a stores.
  *
  * @since 0.1.0
  * @category constructors
@@ -196,7 +183,7 @@ export const make = (
 ): Effect.Effect<RateLimitsShape, InvalidRequest, Stores> =>
   Effect.gen(function*() {
     yield* validate(options)
-    const store = yield* RateLimiter.RateLimiterStore
+    const counter = yield* BudgetStore.BudgetStore
     const limits = limitsFor(options.plan, options.overrides)
     const windows = yield* WindowStore.WindowStore
     const slotsOf = (bucket: Bucket): ReadonlyArray<WindowStore.Slot> =>
@@ -225,17 +212,16 @@ export const make = (
 
     const budget = options.creditBudget
     const budgetKey = `${options.scope}:credits`
-    const take = (tokens: number) =>
-      store.tokenBucket({ key: budgetKey, tokens, limit: budget!, refillRate: NEVER_REFILL, allowOverflow: false })
     const spend = (credits: number) =>
       budget === undefined || credits <= 0
         ? Effect.void
         : Effect.flatMap(
-          take(credits),
-          (left) => left < 0 ? Effect.fail(new CreditBudgetExceeded({ budget, credits })) : Effect.void
+          counter.spend(budgetKey, credits, budget),
+          (taken) => taken ? Effect.void : Effect.fail(new CreditBudgetExceeded({ budget, credits }))
         )
     const refund = (credits: number) =>
-      budget === undefined || credits <= 0 ? Effect.void : storeError(Effect.asVoid(take(-credits)))
+      budget === undefined || credits <= 0 ? Effect.void : counter.refund(budgetKey, credits)
+    const spent = budget === undefined ? Effect.succeed(0) : counter.spent(budgetKey)
 
     const aroundAttempt: RateLimitsShape["aroundAttempt"] = (bucket, credits = 0) => {
       const held = slots.get(bucket) ?? slotsOf(bucket)
@@ -245,11 +231,11 @@ export const make = (
       return (attempt) =>
         Effect.uninterruptibleMask((restore) =>
           Effect.gen(function*() {
-            yield* storeError(spend(credits))
+            yield* spend(credits)
             if (timing === undefined) return yield* restore(attempt)
             const id = globalThis.crypto.randomUUID()
             // Credits taken and no attempt started (interrupted or failed while waiting): given back.
-            yield* restore(storeError(acquire(held, id, timing))).pipe(
+            yield* restore(acquire(held, id, timing)).pipe(
               Effect.onError(() => Effect.ignore(refund(credits)))
             )
             // Released whatever the attempt's end; a store error leaves the lease to expire by itself.
@@ -257,7 +243,7 @@ export const make = (
           })
         )
     }
-    return { limits, aroundAttempt, refund }
+    return { limits, aroundAttempt, refund, spent }
   })
 
 /**

@@ -3,7 +3,7 @@
  * limiter has the same `scope` (a key fingerprint) and Redis shares each bucket
  * and the budget. A separate module so that only its users need `ioredis`.
  *
- * The budget is `@effect/experimental`'s Redis store; the windows' permits are a
+ * The budget is a counter of ours; the windows' permits are a
  * `WindowStore` of two small scripts of ours (the library has no "held until a
  * window after the response"). Both scripts read Redis' own clock (`TIME`), so the
  * processes' clocks never meet, and take or release a permit in every key of a
@@ -17,11 +17,11 @@
  * @since 0.1.0
  */
 import * as RateLimiter from "@effect/experimental/RateLimiter"
-import * as RedisStore from "@effect/experimental/RateLimiter/Redis"
 import type { InvalidRequest } from "@solfx/core/Errors"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { Redis, type RedisOptions } from "ioredis"
+import * as BudgetStore from "./BudgetStore.js"
 import * as RateLimits from "./RateLimits.js"
 import * as WindowStore from "./WindowStore.js"
 
@@ -63,13 +63,58 @@ end
 return 0
 `
 
+// KEYS: the budget's count. ARGV: credits, ceiling. 1 when counted, 0 when it would pass the ceiling.
+const SPEND = `
+local spent = tonumber(redis.call("GET", KEYS[1]) or "0")
+if spent + tonumber(ARGV[1]) > tonumber(ARGV[2]) then return 0 end
+redis.call("INCRBYFLOAT", KEYS[1], ARGV[1])
+return 1
+`
+
+// KEYS: the budget's count. ARGV: credits. Never below 0.
+const REFUND = `
+if tonumber(redis.call("INCRBYFLOAT", KEYS[1], -tonumber(ARGV[1]))) < 0 then redis.call("SET", KEYS[1], "0") end
+return 0
+`
+
 interface Scripted extends Redis {
+  solfxSpend(key: string, credits: number, ceiling: number): Promise<number>
+  solfxRefund(key: string, credits: number): Promise<number>
   solfxAcquire(...args: Array<string | number>): Promise<number>
   solfxRelease(...args: Array<string | number>): Promise<number>
 }
 
 const storeError = (what: string) => (cause: unknown) =>
-  new RateLimiter.RateLimitStoreError({ message: `Failed to ${what} a rate-limit permit in Redis`, cause })
+  new RateLimiter.RateLimitStoreError({ message: `Failed to ${what} in Redis`, cause })
+
+/** One connection with our scripts, closed with the scope. */
+const connect = (redis: RedisOptions) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const c = new Redis({ ...redis, keyPrefix: PREFIX }) as Scripted
+      c.defineCommand("solfxAcquire", { lua: ACQUIRE })
+      c.defineCommand("solfxRelease", { lua: RELEASE })
+      c.defineCommand("solfxSpend", { lua: SPEND, numberOfKeys: 1 })
+      c.defineCommand("solfxRefund", { lua: REFUND, numberOfKeys: 1 })
+      return c
+    }),
+    (c) => Effect.promise(() => c.quit().catch(() => undefined))
+  )
+
+const budgetStore = (client: Scripted): BudgetStore.BudgetStoreShape => ({
+  spend: (key, credits, ceiling) =>
+    Effect.tryPromise({ try: () => client.solfxSpend(key, credits, ceiling), catch: storeError("count credits") }).pipe(
+      Effect.map((taken) => taken === 1)
+    ),
+  refund: (key, credits) =>
+    Effect.asVoid(
+      Effect.tryPromise({ try: () => client.solfxRefund(key, credits), catch: storeError("refund credits") })
+    ),
+  spent: (key) =>
+    Effect.tryPromise({ try: () => client.get(key), catch: storeError("read the credits spent") }).pipe(
+      Effect.map((v) => v === null ? 0 : Number(v))
+    )
+})
 
 /**
  * The windows' permits in Redis (one connection, closed with the layer).
@@ -81,15 +126,7 @@ export const layerWindowStore = (redis: RedisOptions): Layer.Layer<WindowStore.W
   Layer.scoped(
     WindowStore.WindowStore,
     Effect.gen(function*() {
-      const client = yield* Effect.acquireRelease(
-        Effect.sync(() => {
-          const c = new Redis({ ...redis, keyPrefix: PREFIX }) as Scripted
-          c.defineCommand("solfxAcquire", { lua: ACQUIRE })
-          c.defineCommand("solfxRelease", { lua: RELEASE })
-          return c
-        }),
-        (c) => Effect.promise(() => c.quit().catch(() => undefined))
-      )
+      const client = yield* connect(redis)
       return {
         acquire: (slots, id, timing) =>
           Effect.tryPromise({
@@ -103,20 +140,20 @@ export const layerWindowStore = (redis: RedisOptions): Layer.Layer<WindowStore.W
                 timing.pollMs,
                 ...slots.map((s) => s.limit)
               ),
-            catch: storeError("take")
+            catch: storeError("take a rate-limit permit")
           }),
         release: (slots, id, timing) =>
           Effect.tryPromise({
             try: () => client.solfxRelease(slots.length, ...slots.map((s) => s.key), id, timing.windowMs),
-            catch: storeError("release")
+            catch: storeError("release a rate-limit permit")
           }).pipe(Effect.asVoid)
       }
     })
   )
 
 /**
- * Both stores over Redis: the windows' permits and `@effect/experimental`'s
- * store for the budget, under one key prefix. Pass it as `rateLimits.store`.
+ * Both stores over Redis, on one connection: the windows' permits and the budget's
+ * count, under one key prefix. Pass it as `rateLimits.store`.
  *
  * @example
  * Solfx.layer({ apiKey, rateLimits: { plan: "developer", store: RateLimitsRedis.layerStore({ port: 6379 }) } })
@@ -124,7 +161,16 @@ export const layerWindowStore = (redis: RedisOptions): Layer.Layer<WindowStore.W
  * @category layers
  */
 export const layerStore = (redis: RedisOptions): Layer.Layer<RateLimits.Stores> =>
-  Layer.merge(layerWindowStore(redis), RedisStore.layerStore({ ...redis, prefix: PREFIX }))
+  Layer.merge(layerWindowStore(redis), layerBudgetStore(redis))
+
+/**
+ * The budget's count in Redis (one connection, closed with the layer).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerBudgetStore = (redis: RedisOptions): Layer.Layer<BudgetStore.BudgetStore> =>
+  Layer.scoped(BudgetStore.BudgetStore, Effect.map(connect(redis), budgetStore))
 
 /**
  * The limiter over Redis.

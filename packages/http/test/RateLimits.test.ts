@@ -392,7 +392,10 @@ describe.skipIf(redisMissing !== undefined)(Servers.title("RateLimits over redis
           return client.keys("*")
         })
         const budgetKey = `solfx:limits:${RateLimits.fingerprint(apiKey)}:credits`
-        expect(keys.sort()).toEqual([budgetKey, `${budgetKey}:refill`])
+        // The budget is one counter of the credits spent: 100 calls of 10.
+        expect(keys.sort()).toEqual([budgetKey])
+        expect(yield* Effect.promise(() => client.get(budgetKey))).toBe("1000")
+        expect(yield* a.spent).toBe(1_000)
         expect(keys.join()).not.toContain(apiKey)
       })),
     30_000
