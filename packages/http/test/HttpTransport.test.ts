@@ -224,8 +224,10 @@ describe("HttpTransport", () => {
         const r = yield* Fiber.join(fiber)
         expect(r.error).toMatchObject({ _tag: "TransportError", reason: "timeout" })
         expect((r.error as { detail: string }).detail).toContain("budget of 30s")
-        // A permit still waiting when the budget ends: nothing was sent.
+        // A permit still waiting when the budget ends: nothing was sent, and the error says so.
         expect(r.count).toBe(sent)
+        expect(r.error).toMatchObject({ sent: sent === 1 })
+        expect((r.error as { detail: string }).detail.includes("nothing was sent")).toBe(sent === 0)
       }
     }))
 

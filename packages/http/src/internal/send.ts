@@ -124,6 +124,15 @@ export const makeSend = (
       sent: true
     })
 
+  /** The budget ended while the call waited for a rate-limit permit, before any attempt of it was sent. */
+  const waitedOut = (operation: string) =>
+    new TransportError({
+      operation,
+      reason: "timeout",
+      detail: `no rate-limit permit within the call's budget of ${Duration.format(budget)}: nothing was sent`,
+      sent: false
+    })
+
   const send = (request: RestRequest): Effect.Effect<RawResponse, ApiError> => {
     const refused = refusals[request.host]
     if (refused) {
@@ -157,6 +166,8 @@ export const makeSend = (
     const run = (span: Tracer.Span, clock: Clock.Clock) => {
       const deadline = clock.unsafeCurrentTimeMillis() + budgetMillis
       let attempts = 0
+      // Whether any attempt got past its permit (and so may have left the process).
+      let started = false
       const attempt = Effect.suspend(() => {
         span.attribute("solfx.attempt", ++attempts)
         // The one timer of the attempt: its own timeout, or what is left of the call's budget if that ends first.
@@ -164,7 +175,7 @@ export const makeSend = (
         const byBudget = left < timeoutMillis
         if (left <= 0) return Effect.fail(timedOut(operation, true))
         let status: number | undefined
-        const exchange = Effect.flatMap(client.execute(req), (res) => {
+        const exchange = Effect.flatMap(Effect.suspend(() => (started = true, client.execute(req))), (res) => {
           status = res.status
           return read(operation, res)
         }).pipe(
@@ -197,7 +208,9 @@ export const makeSend = (
         })
         return Effect.retry(again, Retry.schedule(config.retry, retryable, { deadline, retryAfterCap }))
       })
-      return wrapped ? within(retried, budgetMillis, () => timedOut(operation, true)) : retried
+      return wrapped
+        ? within(retried, budgetMillis, () => started ? timedOut(operation, true) : waitedOut(operation))
+        : retried
     }
 
     // The answer is kept aside (see `aside`): it holds the whole body, and may echo the key.
