@@ -140,7 +140,10 @@ export class HttpTransport extends Context.Tag("@solfx/http/HttpTransport")<Http
  * @category models
  */
 export interface Options {
-  /** The user's own middleware. It runs before the key is added, so it never sees the key. */
+  /**
+   * The user's own middleware. It wraps the send step, which adds the key: the requests, responses
+   * and platform errors it sees hold no key, and the platform's span (with `url.full`) never opens.
+   */
   readonly transformClient?: ((client: HttpClient.HttpClient) => HttpClient.HttpClient) | undefined
   /** The largest response body read (default 32 MiB: a 1,000-item DAS page is a few MB). */
   readonly maxBodyBytes?: number | undefined

@@ -126,5 +126,5 @@ export const layer = <E = never, R = never>(
  * @category layers
  */
 export const layerConfig: Layer.Layer<Services, ConfigError.ConfigError> = layerNode.pipe(
-  Layer.provideMerge(Config.layerConfig)
+  Layer.provide(Config.layerConfig)
 )

@@ -29,8 +29,8 @@ import type * as ConfigError from "effect/ConfigError"
 import * as Layer from "effect/Layer"
 
 /**
- * Everything the umbrella layer provides: each API service, the shared transport
- * and the config it was built from.
+ * Everything the umbrella layer provides: each API service and the shared transport.
+ * Not the config: it holds the key, which only the transport's send step reads.
  *
  * @example
  * const program: Effect.Effect<void, ApiError, Solfx.Services> = Effect.gen(function*() {
@@ -49,7 +49,6 @@ export type Services =
   | Admin.Admin
   | Webhooks.Webhooks
   | HttpTransport.HttpTransport
-  | Config.SolfxConfig
 
 /**
  * Options of the services that take some (cost tables, tip rules).
@@ -154,7 +153,8 @@ export const layer = <E = never, R = never>(
   layerWith(options.httpClient, options.services).pipe(
     // The transport reads the limiter when it is built; one limiter for every service.
     Layer.provide(options.rateLimits === undefined ? Layer.empty : RateLimits.layerConfig(options.rateLimits)),
-    Layer.provideMerge(Config.layer(options))
+    // provide, not provideMerge: the config holds the key, and no other service gets it.
+    Layer.provide(Config.layer(options))
   )
 
 /**
@@ -170,4 +170,4 @@ export const layerConfig = <E, R>(
   httpClient: Layer.Layer<HttpClient.HttpClient, E, R>,
   options: ServiceOptions = {}
 ): Layer.Layer<Services, E | ConfigError.ConfigError, R> =>
-  layerWith(httpClient, options).pipe(Layer.provideMerge(Config.layerConfig))
+  layerWith(httpClient, options).pipe(Layer.provide(Config.layerConfig))

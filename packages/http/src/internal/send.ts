@@ -17,7 +17,6 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
 import * as Redacted from "effect/Redacted"
 import * as Tracer from "effect/Tracer"
 import type { Options, RestRequest } from "../HttpTransport.js"
@@ -26,6 +25,7 @@ import * as Retry from "../Retry.js"
 import { aside } from "./aside.js"
 import { readBounded } from "./body.js"
 import { parseRetryAfter, transportFailure } from "./errors.js"
+import { KEY_HEADER, sealedClient } from "./seal.js"
 import { checkStatus, type RawResponse } from "./status.js"
 import { within } from "./timer.js"
 
@@ -33,9 +33,6 @@ import { within } from "./timer.js"
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i
-
-/** How the attempt running on this fiber sends the key; read where the key is added. */
-const authMode = FiberRef.unsafeMake<"query" | "header">("query")
 
 const MANUAL: RequestInit = { redirect: "manual" }
 
@@ -55,22 +52,9 @@ export const makeSend = (
   const retryAfterCap = options.retryAfterCap === undefined
     ? config.retry.maxDelay
     : Duration.decode(options.retryAfterCap)
-  // Our own span (below) redacts; the platform's would record url.full with the key in it.
-  const platform = httpClient.pipe(HttpClient.withTracerDisabledWhen(() => true))
-  // The key is added when the request is sent, inside every user middleware: they never see it.
-  const keyed: HttpClient.HttpClient = HttpClient.makeWith(
-    (request: Effect.Effect<HttpClientRequest.HttpClientRequest>) =>
-      Effect.flatMap(request, (req) =>
-        Effect.withFiberRuntime((fiber) =>
-          platform.execute(
-            fiber.getFiberRef(authMode) === "header"
-              ? HttpClientRequest.setHeader(req, "x-api-key", Redacted.value(config.apiKey))
-              : HttpClientRequest.appendUrlParam(req, "api-key", Redacted.value(config.apiKey))
-          )
-        )),
-    Effect.succeed
-  )
-  const client = options.transformClient ? options.transformClient(keyed) : keyed
+  // The key is added by the send step, under every user middleware: they never see it (see `seal`).
+  const sealed = sealedClient(httpClient, Redacted.value(config.apiKey), redactor)
+  const client = options.transformClient ? options.transformClient(sealed) : sealed
   const hosts = Object.keys(config.urls) as Array<Host>
   // Reused by every request: the base URLs do not change.
   const bases = Object.fromEntries(hosts.map((h) => [h, config.urls[h].replace(/\/+$/, "")])) as Record<Host, string>
@@ -152,10 +136,13 @@ export const makeSend = (
     if (request.headers) {
       req = HttpClientRequest.setHeaders(req, request.headers)
     }
+    // The auth mode travels with the request: an empty slot the send step fills with the key.
+    if (request.auth === "header") {
+      req = HttpClientRequest.setHeader(req, KEY_HEADER, "")
+    }
     if (request.body !== undefined) {
       req = HttpClientRequest.bodyText(req, Json.stringify(request.body), "application/json")
     }
-    const mode = request.auth ?? "query"
     const operation = request.operation
     const retryable = Retry.isRetryable(request.idempotent)
     // A permit may wait long before the attempt starts: the budget then needs a timer of its own around
@@ -183,7 +170,7 @@ export const makeSend = (
         )
         const bounded = Effect.flatMap(
           within(
-            mode === "query" ? exchange : Effect.locally(exchange, authMode, mode),
+            exchange,
             byBudget ? left : timeoutMillis,
             () => timedOut(operation, byBudget)
           ),
