@@ -14,7 +14,17 @@ import { NODE_ARGS } from "./lib/emulator.js"
 import { fmtMs } from "./lib/harness.js"
 import type { ComparisonResult } from "./lib/result.js"
 
-const COMPARISONS = ["decode", "calls", "pagination", "memory", "batch", "admin", "emulator", "limits"] as const
+const COMPARISONS = [
+  "decode",
+  "calls",
+  "pagination",
+  "memory",
+  "batch",
+  "admin",
+  "emulator",
+  "limits",
+  "bundles"
+] as const
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 const only = process.argv.slice(2)
@@ -158,6 +168,24 @@ const markdown = [
 ].join("\n")
 
 if (only.length === 0) writeFileSync(here("./RESULTS.md"), markdown + "\n")
+else if (process.env.BENCH_UPDATE_SECTIONS === "1") {
+  // A subset run replaces (or appends) only its own sections, each saying it came from another run.
+  let results = readFileSync(here("./RESULTS.md"), "utf8")
+  for (const [[, r], section] of ok.map((o, i) => [o, sections[i]!] as const)) {
+    const stamped = section.replace(
+      "\n\n",
+      `\n\nFrom a separate \`npm run bench -- ${r.id}\` (${startedAt.toISOString()}, commit ${commit}, ` +
+        `Node ${machine.node}), not the run the rest of this file comes from.\n\n`
+    )
+    const start = results.indexOf(`\n## ${r.title}\n`)
+    if (start === -1) results = `${results.trimEnd()}\n\n${stamped}`
+    else {
+      const end = results.indexOf("\n## ", start + 1)
+      results = results.slice(0, start + 1) + stamped + (end === -1 ? "" : results.slice(end + 1))
+    }
+  }
+  writeFileSync(here("./RESULTS.md"), results.trimEnd() + "\n")
+}
 
 process.stdout.write(
   `\nsolfx benchmarks — ${startedAt.toISOString()} — ${machine.cores} cores, ${machine.cpu}, Node ${machine.node}\n\n`
