@@ -13,6 +13,7 @@
  * @since 0.1.0
  */
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { Address, U64 } from "./Primitives.js"
 
@@ -44,6 +45,27 @@ export type TokenMetadataParams = typeof TokenMetadataParams.Type
 const NumberLike = Schema.Union(Schema.Number, Schema.NumberFromString)
 
 /**
+ * An authority that may be absent. The service fills absent values with zero values: a
+ * mint with no freeze authority comes as `freezeAuthority: ""` (or `null`, or not at all).
+ * Each is `Option.none()`, so the rest of the part (supply, decimals) still reads.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const OptionalAuthority = Schema.optionalWith(
+  Schema.transform(
+    Schema.Union(Schema.Literal(""), Schema.Null, Address),
+    Schema.OptionFromSelf(Schema.typeSchema(Address)),
+    {
+      strict: true,
+      decode: (a) => a === "" || a === null ? Option.none() : Option.some(a),
+      encode: Option.getOrNull
+    }
+  ),
+  { default: () => Option.none() }
+)
+
+/**
  * Parsed mint info inside `onChainAccountInfo.accountInfo.data`.
  *
  * @since 0.1.0
@@ -51,9 +73,9 @@ const NumberLike = Schema.Union(Schema.Number, Schema.NumberFromString)
  */
 export const MintInfo = Schema.Struct({
   decimals: Schema.optional(Schema.Number),
-  freezeAuthority: Schema.optional(Schema.NullOr(Address)),
+  freezeAuthority: OptionalAuthority,
   isInitialized: Schema.optional(Schema.Boolean),
-  mintAuthority: Schema.optional(Schema.NullOr(Address)),
+  mintAuthority: OptionalAuthority,
   supply: Schema.optional(U64)
 })
 

@@ -146,6 +146,12 @@ const parts = (["onChainAccountInfo", "onChainMetadata", "offChainMetadata", "le
   }
 })
 
+/** The part's non-empty `error` string, if it has one. */
+const serviceError = (wire: unknown): string | undefined => {
+  const error = typeof wire === "object" && wire !== null ? (wire as { error?: unknown }).error : undefined
+  return typeof error === "string" && error !== "" ? error : undefined
+}
+
 type Lenient = typeof Endpoints.TokenMetadataRecords.Type[number]
 
 /**
@@ -174,7 +180,22 @@ export const make = (options: Options = {}): Effect.Effect<TokenMetadataShape, n
       for (const { decode, name } of parts) {
         // Not asked for: neither its value nor its error is kept (see `fromWire` and below), so it is not read.
         if (name === "offChainMetadata" && !includeOffChain) continue
-        const result = decode({ [name]: (raw as Record<string, unknown>)[name] })
+        const wire = (raw as Record<string, unknown>)[name]
+        // A part with an error is that error, whatever zero values the service left beside it.
+        const error = name === "legacyMetadata" ? undefined : serviceError(wire)
+        if (error !== undefined && name !== "legacyMetadata") {
+          const uri = (wire as { uri?: unknown }).uri
+          broken.push(
+            new Core.MetadataPartError({
+              mint: raw.account,
+              part: name,
+              message: redact(error),
+              ...(typeof uri === "string" && uri !== "" ? { uri: redact(uri) } : {})
+            })
+          )
+          continue
+        }
+        const result = decode({ [name]: wire })
         if (Either.isRight(result)) {
           Object.assign(decoded, result.right)
         } else if (name !== "legacyMetadata") {

@@ -5,11 +5,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import { encodeBase58 } from "@solfx/core/Primitives"
+import type * as TokenMetadataCore from "@solfx/core/TokenMetadata"
 import { HttpTesting } from "@solfx/http"
 import * as TokenMetadata from "@solfx/rpc/TokenMetadata"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { readFileSync } from "node:fs"
 
 const addr = (n: number) => encodeBase58(keccak_256(new Uint8Array([n & 255, n >> 8, 9])))
 const OWNER = addr(60000)
@@ -80,6 +83,38 @@ const run = <A, E>(h: HttpTesting.Handler, f: (svc: TokenMetadata.TokenMetadataS
 const failure = (exit: any) => (exit._tag === "Failure" ? exit.cause.error : undefined)
 
 describe("TokenMetadata (unit)", () => {
+  it.effect("zero values are absent: an empty authority is Option.none(), a part with an error is that error", () =>
+    Effect.gen(function*() {
+      // The service fills absent values with zero values: "" authorities, and "" / 0 beside a part's error.
+      const text = readFileSync(new URL("./fixtures/token-metadata-zero-values.json", import.meta.url), "utf8")
+      const fixture: ReadonlyArray<{ readonly account: string }> = JSON.parse(text)
+      const r = yield* run(
+        () => new Response(text, { headers: { "content-type": "application/json" } }),
+        (svc) => svc.getTokenMetadata({ mintAccounts: fixture.map((f) => f.account), includeOffChain: true })
+      )
+      expect(r.exit._tag).toBe("Success")
+      if (r.exit._tag !== "Success") return
+      const [usdc, failed] = r.exit.value
+      // No freeze or mint authority: the supply and decimals are kept.
+      expect(usdc!.onChainAccountInfo).toMatchObject({ _tag: "Right" })
+      const info = Either.getOrThrow(usdc!.onChainAccountInfo).accountInfo.data?.parsed?.info
+      expect(info?.supply).toBe(9388258122463014n)
+      expect(info?.decimals).toBe(6)
+      expect(info?.freezeAuthority).toEqual(Option.none())
+      expect(info?.mintAuthority).toEqual(Option.none())
+      // Each part with an error is that part's MetadataPartError carrying the service's message.
+      const errorOf = <A>(part: Either.Either<A, TokenMetadataCore.MetadataPartError> | undefined) =>
+        part !== undefined && Either.isLeft(part) ? part.left : undefined
+      expect(errorOf(failed!.onChainAccountInfo)).toMatchObject({
+        _tag: "MetadataPartError",
+        part: "onChainAccountInfo",
+        mint: fixture[1]!.account,
+        message: "failed to get account info: rpc timeout"
+      })
+      expect(errorOf(failed!.onChainMetadata)?.message).toBe("EMPTY_ACCOUNT")
+      expect(errorOf(failed!.offChainMetadata)?.message).toBe("EMPTY_URI")
+    }))
+
   it.effect("a part that does not decode, whatever the field, is that record's part error with its path", () =>
     Effect.gen(function*() {
       const few = mints.slice(0, 3)
