@@ -646,3 +646,57 @@ export const isFullySigned = (tx: ParsedTransaction, options?: { readonly verify
  * @category accounts
  */
 export const addressOf = (ref: AccountRef): Address | undefined => ref._tag === "Static" ? ref.address : undefined
+
+/**
+ * The SPL Token program (and Token-2022, which shares its first instructions).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA" as Address
+
+/**
+ * @since 0.1.0
+ * @category constants
+ */
+export const TOKEN_2022_PROGRAM = "TokenzQdBNbLqP5VEhdkAS6EjFLC1qHAEG3dx6T8zEvt" as Address
+
+/**
+ * The SPL token transfer an instruction makes, if it is one: `Transfer` (tag 3, `u64 LE amount`,
+ * accounts `[source, destination, owner]`) or `TransferChecked` (tag 12, `u64 LE amount ‖ u8 decimals`,
+ * accounts `[source, mint, destination, owner]`), of the Token or Token-2022 program.
+ *
+ * @example
+ * tx.instructions.flatMap((ix) => Transaction.tokenTransfer(ix) ?? [])
+ * @since 0.1.0
+ * @category instructions
+ */
+export const tokenTransfer = (instruction: Instruction): {
+  readonly source: AccountRef
+  readonly destination: AccountRef
+  readonly owner: AccountRef
+  readonly amount: bigint
+  /** TransferChecked only. */
+  readonly mint?: AccountRef | undefined
+  readonly decimals?: number | undefined
+} | undefined => {
+  const { accounts, data, programId } = instruction
+  if (programId !== TOKEN_PROGRAM && programId !== TOKEN_2022_PROGRAM) return undefined
+  if (data.length < 9) return undefined
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength)
+  const amount = view.getBigUint64(1, true)
+  if (data[0] === 3 && accounts.length >= 3) {
+    return { source: accounts[0]!, destination: accounts[1]!, owner: accounts[2]!, amount }
+  }
+  if (data[0] === 12 && data.length >= 10 && accounts.length >= 4) {
+    return {
+      source: accounts[0]!,
+      mint: accounts[1]!,
+      destination: accounts[2]!,
+      owner: accounts[3]!,
+      amount,
+      decimals: data[9]!
+    }
+  }
+  return undefined
+}
