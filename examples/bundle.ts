@@ -35,12 +35,14 @@ const build = async (payer: kit.TransactionSigner, blockhash: kit.Blockhash, ix:
   return { wire: kit.getBase64EncodedWireTransaction(signed), signature: kit.getSignatureFromTransaction(signed) }
 }
 
-/** Sends `lamports` to `recipient` plus a tip in one bundle; the outcome once it lands, fails, or times out. */
-export const main = (recipient: string, lamports = 25_000n, tip = 10_000n) =>
+/**
+ * Sends `lamports` from `payer` to `recipient` plus a tip in one bundle; the outcome once it lands,
+ * fails (the payer cannot pay: nothing lands), or times out.
+ */
+export const main = (payer: kit.KeyPairSigner, recipient: string, lamports = 25_000n, tip = 10_000n) =>
   Effect.gen(function*() {
     const bundles = yield* Bundles.Bundles
-    // In an app: your keypair, and a fresh blockhash from your RPC (`getLatestBlockhash`).
-    const payer = yield* Effect.promise(() => kit.generateKeyPairSigner())
+    // In an app: a fresh blockhash from your RPC (`getLatestBlockhash`).
     const blockhash = kit.blockhash("EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N")
     const txs = yield* Effect.promise(() =>
       Promise.all([
@@ -61,5 +63,12 @@ export const main = (recipient: string, lamports = 25_000n, tip = 10_000n) =>
   })
 
 if (isMain(import.meta.url)) {
-  runExample((emulator) => main(emulator.samples.wallet!))
+  // In an app: your keypair. Here a fresh one, funded in the emulator's world (its world API).
+  runExample((emulator) =>
+    Effect.gen(function*() {
+      const payer = yield* Effect.promise(() => kit.generateKeyPairSigner())
+      yield* emulator.world.fund({ address: payer.address, lamports: 1_000_000_000n })
+      return yield* main(payer, emulator.samples.wallet!)
+    })
+  )
 }

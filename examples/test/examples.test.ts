@@ -6,6 +6,7 @@
 import * as KeyValueStore from "@effect/platform/KeyValueStore"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { InMemorySpanExporter } from "@opentelemetry/sdk-trace-base"
+import * as kit from "@solana/kit"
 import * as CompressionArea from "@solfx/emulator/areas/Compression"
 import * as WalletArea from "@solfx/emulator/areas/Wallet"
 import * as Emulator from "@solfx/emulator/Emulator"
@@ -169,7 +170,9 @@ describe("examples", () => {
       const emu = yield* Emulator.EmulatorHandle
       emu.resetLog()
 
-      const sent = yield* bundleExample.main(emu.samples.wallet!)
+      const payer = yield* Effect.promise(() => kit.generateKeyPairSigner())
+      yield* emu.world.fund({ address: payer.address, lamports: 1_000_000_000n })
+      const sent = yield* bundleExample.main(payer, emu.samples.wallet!)
 
       expect(sent.id).toBe(Bundle.bundleId(sent.signatures))
       expect(sent.outcome._tag).toBe("Landed")

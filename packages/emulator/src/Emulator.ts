@@ -21,8 +21,10 @@ import type * as Scope from "effect/Scope"
 import * as Http from "node:http"
 import type { Area, Project } from "./Area.js"
 import { areas as registry } from "./areas/index.js"
+import * as WalletArea from "./areas/Wallet.js"
 import * as WebhooksArea from "./areas/Webhooks.js"
 import * as Dataset from "./Dataset.js"
+import * as Events from "./Events.js"
 import * as Faults from "./Faults.js"
 import * as PlanLimits from "./PlanLimits.js"
 import * as Projects from "./Projects.js"
@@ -30,6 +32,8 @@ import * as RequestLog from "./RequestLog.js"
 import * as Server from "./Server.js"
 import * as WebhookDeliveries from "./WebhookDeliveries.js"
 import * as Wire from "./Wire.js"
+import * as World from "./World.js"
+import * as WorldHttp from "./WorldHttp.js"
 
 /**
  * Options of an emulator: where it listens, its seed, projects, dataset sizes, costs,
@@ -172,8 +176,56 @@ export interface Emulator {
   readonly startLine: string
   /** Webhook deliveries: every attempt so far, and `idle` to wait until none is pending. */
   readonly webhookDeliveries: WebhookDeliveries.Deliverer
+  /**
+   * The world API (cheat codes): fund, mint a fungible token or an NFT, transfer, advance slots.
+   * Each call lands one transaction every area sees (and webhooks receive); bad input fails with
+   * `WorldInputError` naming the field, and changes nothing. Over HTTP: `POST /emulator/world/<call>`.
+   */
+  readonly world: WorldApi
+  /** The instance's event channels (`Events`): world transactions, slot ticks, landed bundles' wire transactions. */
+  readonly events: {
+    readonly worldLanded: Events.Publisher<Events.WorldLanded>
+    readonly slots: Events.Publisher<Events.SlotTick>
+    readonly transactionsLanded: Events.Publisher<Events.TransactionsLanded>
+  }
+  /** The world's ledger, read only (what landed since start, over the seeded world). */
+  readonly ledger: World.World
   /** With a plan: the 429s the plan limits sent and the busiest 1 s window, per bucket (empty without). */
   readonly planLimits: PlanLimits.Stats
+}
+
+/**
+ * The world API of a running emulator, as Effects (see `World.WorldApi` for each call).
+ *
+ * @example
+ * const { mint } = yield* emulator.world.mintNft({ owner })
+ * @since 0.1.0
+ * @category models
+ */
+export type WorldApi = {
+  readonly [K in keyof World.WorldApi]: (
+    input: Parameters<World.WorldApi[K]>[0]
+  ) => Effect.Effect<ReturnType<World.WorldApi[K]>, World.WorldInputError>
+}
+
+const worldApi = (api: World.WorldApi): WorldApi => {
+  // Only WorldInputError is a failure: anything else thrown is a defect of the emulator.
+  const wrap = <I, A>(f: (input: I) => A) => (input: I): Effect.Effect<A, World.WorldInputError> =>
+    Effect.suspend(() => {
+      try {
+        return Effect.succeed(f(input))
+      } catch (e) {
+        if (e instanceof World.WorldInputError) return Effect.fail(e)
+        throw e
+      }
+    })
+  return {
+    fund: wrap(api.fund),
+    mintFungible: wrap(api.mintFungible),
+    mintNft: wrap(api.mintNft),
+    transfer: wrap(api.transfer),
+    advanceSlots: wrap(api.advanceSlots)
+  }
 }
 
 /**
@@ -278,8 +330,20 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
     const log = RequestLog.make(options.requestLog)
     let latencyMs = options.latencyMs ?? 0
     const slotMs = options.slotMs ?? 400
-    const baseSlot = 300_000_000 + dataset.int("slot:base", 50_000_000)
     const states = new Map<string, unknown>()
+    const state = <S>(key: string, init: () => S): S => {
+      if (!states.has(key)) states.set(key, init())
+      return states.get(key) as S
+    }
+    const listening = yield* Effect.makeLatch(false)
+    state("events:slots", () => Events.makePublisher<Events.SlotTick>(() => listening.unsafeOpen()))
+    const world = World.make({
+      dataset,
+      now,
+      slotMs,
+      state,
+      seededLamports: (address) => WalletArea.seededLamports(dataset, address)
+    })
     const planLimits = options.plan === undefined ? undefined : PlanLimits.make()
     const instance: Server.Instance = {
       dataset,
@@ -292,12 +356,10 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       cache: Wire.makeCache(options.itemCacheChars ?? DEFAULT_ITEM_CACHE_CHARS),
       latencyMs: () => latencyMs,
       now,
-      slot: () => baseSlot + Math.floor((now() - startedAt) / slotMs),
-      state: <S>(key: string, init: () => S): S => {
-        if (!states.has(key)) states.set(key, init())
-        return states.get(key) as S
-      },
-      planLimits
+      slot: world.slot,
+      state,
+      planLimits,
+      control: (path, body) => WorldHttp.handle(world, path, body)
     }
     yield* Effect.try(() => WebhooksArea.install(instance.state, { dataset, accounts, webhooks: options.webhooks }))
       .pipe(
@@ -312,6 +374,13 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       options: options.webhookDelivery
     })
     const { app, routes } = yield* Effect.try(() => Server.makeApp(instance)).pipe(Effect.orDie)
+    // Slot ticks as time passes (the Clock's time), once someone listens: a ticker nobody reads
+    // would also turn a TestClock's leap of a year into millions of wake-ups.
+    yield* Effect.forkScoped(listening.await.pipe(Effect.zipRight(Effect.forever(
+      Effect.suspend(() => Effect.sleep(slotMs - ((now() - startedAt) % slotMs))).pipe(
+        Effect.zipRight(Effect.sync(world.tick))
+      )
+    ))))
 
     let nodeServer: Http.Server | undefined
     const host = options.host ?? "127.0.0.1"
@@ -370,6 +439,13 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       project: projectOf,
       startLine: JSON.stringify({ url, apiKey: accounts[0]!.apiKey, projectId: accounts[0]!.project.id, samples }),
       webhookDeliveries,
+      world: worldApi(world.api),
+      ledger: world,
+      events: {
+        worldLanded: Events.worldLanded(state),
+        slots: Events.slots(state),
+        transactionsLanded: Events.transactionsLanded(state)
+      },
       get planLimits() {
         return planLimits?.stats() ?? { rejected: {}, maxInWindow: {} }
       }

@@ -53,6 +53,11 @@ export interface Instance {
   readonly state: <S>(key: string, init: () => S) => S
   /** The plan's limits, when the emulator enforces one. */
   readonly planLimits?: PlanLimits | undefined
+  /**
+   * The emulator's own control path (`POST /emulator/...`, the world API): keyed like every
+   * request, never charged, answered with the status and JSON body it returns.
+   */
+  readonly control?: ((path: string, body: unknown) => { readonly status: number; readonly body: unknown }) | undefined
 }
 
 interface CompiledRoute {
@@ -572,16 +577,48 @@ const app = (instance: Instance, routes: Routes) => {
       return yield* deliver(request, draft, 500, { error: "internal error", detail: describeDefect(exit.cause) })
     })
 
+  const handleControl = (
+    request: HttpServerRequest.HttpServerRequest,
+    url: URL,
+    draft: Draft
+  ): Effect.Effect<Outcome> =>
+    Effect.gen(function*() {
+      const fail = (status: number, message: string) => deliver(request, draft, status, { error: message })
+      const account = authenticate(request, url, true)
+      if (account === undefined) return yield* fail(401, "invalid api key provided")
+      draft.projectId = account.project.id
+      const read = yield* readBody(request, instance.maxBodyBytes)
+      if (read._tag === "TooLarge") {
+        return yield* fail(413, `request body too large: at most ${instance.maxBodyBytes} bytes`)
+      }
+      draft.bodyUnread = false
+      let body: unknown = {}
+      const text = read._tag === "Text" ? read.text : ""
+      if (text.trim() !== "") {
+        try {
+          body = Json.parse(text)
+        } catch {
+          return yield* fail(400, "invalid JSON body")
+        }
+      }
+      const answer = instance.control!(url.pathname, body)
+      return yield* deliver(request, draft, answer.status, answer.body)
+    })
+
   return Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const startedAt = instance.now()
     // A request line Node accepts may still be no URL (`GET http://[/`): 400, not a defect.
     const url = URL.canParse(request.url, BASE) ? new URL(request.url, BASE) : undefined
     const isRpc = url !== undefined && request.method === "POST" && url.pathname === "/"
-    const matched = isRpc || url === undefined ? undefined : routes.match(request.method, url.pathname)
+    const isControl = url !== undefined && request.method === "POST" && instance.control !== undefined &&
+      url.pathname.startsWith("/emulator/")
+    const matched = isRpc || isControl || url === undefined ? undefined : routes.match(request.method, url.pathname)
     const draft: Draft = {
       operation: isRpc
         ? "POST /"
+        : isControl
+        ? `POST ${url.pathname}`
         : matched?.operation ?? `${request.method} ${url === undefined ? "(invalid url)" : url.pathname}`,
       status: 0,
       credits: 0,
@@ -592,6 +629,8 @@ const app = (instance: Instance, routes: Routes) => {
       ? deliver(request, draft, 400, { error: "invalid request target" })
       : isRpc
       ? handleRpc(request, url, draft)
+      : isControl
+      ? handleControl(request, url, draft)
       : matched === undefined
       ? deliver(request, draft, 400, { error: "invalid path" })
       : handleRest(request, url, draft, matched)

@@ -23,9 +23,25 @@ const fixtures = (async () => {
   ])
   const forged = tip.bytes.slice()
   forged[forged.length - 1] ^= 1
-  return { a, b, tip, tip2, plain, lone, forged: Buffer.from(forged).toString("base64") }
+  return {
+    a,
+    b,
+    tip,
+    tip2,
+    plain,
+    lone,
+    forged: Buffer.from(forged).toString("base64"),
+    payers: [payer.address, other.address]
+  }
 })()
-const kit = Effect.promise(() => fixtures)
+const fixtureKit = Effect.promise(() => fixtures)
+
+/** The fixtures, their payers funded in the emulator's world (unfunded payers cannot pay fees). */
+const kitFor = (emu: Emulator.Emulator) =>
+  Effect.tap(
+    fixtureKit,
+    (k) => Effect.forEach(k.payers, (address) => emu.world.fund({ address, lamports: 1_000_000_000n }))
+  )
 
 const send = (emu: Emulator.Emulator, txs: ReadonlyArray<string>, config?: unknown, headers?: Record<string, string>) =>
   Effect.promise(() =>
@@ -50,7 +66,7 @@ describe("bundles area", () => {
   it.scopedLive("lands a tipped bundle under the SHA-256 id; rejects with the block engine's errors", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ slotMs: 60_000 })
-      const k = yield* kit
+      const k = yield* kitFor(emu)
       const txs = [k.a.base64, k.b.base64, k.tip.base64]
       const id = idOf([k.a.signatures[0]!, k.b.signatures[0]!, k.tip.signatures[0]!])
       expect(yield* send(emu, txs, { encoding: "base64" }, { "relay-region": "fra" })).toEqual({
@@ -83,7 +99,7 @@ describe("bundles area", () => {
   it.scopedLive("landing is atomic: a rejected bundle lands none of its transactions", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ slotMs: 60_000 })
-      const k = yield* kit
+      const k = yield* kitFor(emu)
       expect((yield* send(emu, [k.tip.base58])).status).toBe(200) // base58, the default
       // `lone` is fresh but travels with a processed one: the bundle is refused whole
       expect(yield* send(emu, [k.lone.base64, k.tip.base64], { encoding: "base64" })).toEqual(
@@ -102,7 +118,7 @@ describe("bundles area", () => {
         slotMs: 100,
         sizes: { "bundles.confirmDepth": 2, "bundles.finalizeDepth": 4 }
       })
-      const k = yield* kit
+      const k = yield* kitFor(emu)
       const unknown = "0".repeat(64)
       const sent = yield* send(emu, [k.a.base64, k.tip.base64], { encoding: "base64" })
       const id = sent.json.result as string
@@ -134,7 +150,7 @@ describe("bundles area", () => {
   it.scopedLive("each call is one rpc credit", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make()
-      const k = yield* kit
+      const k = yield* kitFor(emu)
       const before = emu.usage()
       yield* send(emu, [k.tip.base64], { encoding: "base64" })
       yield* rpc(emu, "getBundleStatuses", [["0".repeat(64)]])

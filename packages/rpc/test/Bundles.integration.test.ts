@@ -26,9 +26,15 @@ const fixtures = (async () => {
     build({ version: "legacy", payer: alice, instructions: [memo("tip"), transfer(alice, TIP, 10_000n)] }),
     build({ version: 0, payer: bob, instructions: [memo("no tip")] })
   ])
-  return { swap, pay, tip, untipped }
+  return { swap, pay, tip, untipped, payers: [alice.address, bob.address] }
 })()
-const kit = Effect.promise(() => fixtures)
+/** The fixtures, their payers funded in the emulator's world (unfunded payers cannot pay fees). */
+const kit = Effect.gen(function*() {
+  const k = yield* Effect.promise(() => fixtures)
+  const emu = yield* Emulator.EmulatorHandle
+  yield* Effect.forEach(k.payers, (address) => Effect.orDie(emu.world.fund({ address, lamports: 1_000_000_000n })))
+  return k
+})
 
 describe("Bundles against the emulator", () => {
   it.live("a tipped bundle of 3 kit-built transactions lands under its local id and reaches finalized", () =>

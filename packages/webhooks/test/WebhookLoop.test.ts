@@ -12,12 +12,14 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { describe, expect, it } from "@effect/vitest"
 import type { Address } from "@solana/kit"
 import { Webhooks } from "@solfx/admin"
+import * as Transaction from "@solfx/core/Transaction"
 import * as WebhookDelivery from "@solfx/core/WebhookDelivery"
 import * as Emulator from "@solfx/emulator/Emulator"
 import * as Kit from "@solfx/testing/Kit"
 import * as Loopback from "@solfx/testing/Loopback"
 import { WebhookReceiver } from "@solfx/webhooks"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import * as Http from "node:http"
 
@@ -37,20 +39,28 @@ const bundleFor = (wallet: Address) =>
     }
   })
 
+/** Sends a bundle, its fee payers funded first in the emulator's world (unfunded payers cannot pay). */
 const sendBundle = (emu: Emulator.Emulator, transactions: ReadonlyArray<string>) =>
-  Effect.promise(async () => {
-    const res = await fetch(`${emu.url}/?api-key=${emu.apiKey}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "sendBundle",
-        params: [transactions, { encoding: "base64" }]
-      })
-    })
-    return (await res.json()) as { result?: string; error?: unknown }
-  })
+  Effect.forEach(transactions, (tx) =>
+    emu.world.fund({
+      address: Either.getOrThrow(Transaction.parseEither(tx, "base64")).staticKeys[0]!,
+      lamports: 1_000_000_000n
+    })).pipe(
+      Effect.zipRight(Effect.promise(async () => {
+        const res = await fetch(`${emu.url}/?api-key=${emu.apiKey}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "sendBundle",
+            params: [transactions, { encoding: "base64" }]
+          })
+        })
+        return (await res.json()) as { result?: string; error?: unknown }
+      })),
+      Effect.orDie
+    )
 
 /** Serves a router on a free loopback port; its base URL. */
 const serve = (router: HttpRouter.HttpRouter) =>

@@ -1,9 +1,12 @@
 /**
  * The bundle area: `sendBundle` and `getBundleStatuses` as the block engine
  * answers them. A bundle is decoded with core's wire reader, its Ed25519
- * signatures are verified and it must tip a tip account; it then lands atomically
- * (every transaction or none) at the current simulated slot, and its status moves
- * from processed to confirmed to finalized as slots pass.
+ * signatures are verified and it must tip a tip account; the world (`World`) then
+ * lands it atomically in the next slot: its System and SPL token transfers (tips
+ * included) and fees change balances in every area, or, when one would overdraw,
+ * nothing lands and its status carries the runtime's error
+ * (`{ "Err": { "InstructionError": [i, { "Custom": 1 }] } }`). A landed bundle's
+ * status moves from processed to confirmed to finalized as slots pass.
  *
  * Knobs (dataset sizes): `bundles.confirmDepth` (slots until confirmed, default 1),
  * `bundles.finalizeDepth` (slots until finalized, default 32).
@@ -18,20 +21,21 @@ import * as Schema from "effect/Schema"
 import type { Area, AreaContext } from "../Area.js"
 import { RpcFailure } from "../Area.js"
 import * as Events from "../Events.js"
+import * as World from "../World.js"
 
 interface Landed {
   readonly id: string
   readonly signatures: ReadonlyArray<string>
   readonly slot: number
+  /** Why it failed whole (an overdraw), or undefined when it landed. */
+  readonly err?: unknown
 }
 
 interface State {
   readonly bundles: Map<string, Landed>
-  /** Every signature of every landed transaction. */
-  readonly processed: Set<string>
 }
 
-const stateOf = (ctx: AreaContext) => ctx.state<State>("bundles", () => ({ bundles: new Map(), processed: new Set() }))
+const stateOf = (ctx: AreaContext) => ctx.state<State>("bundles", () => ({ bundles: new Map() }))
 
 const REGIONS: ReadonlySet<string> = new Set(["ams", "dub", "fra", "lon", "nyc", "slc", "sgp", "tyo", "mainnet"])
 
@@ -93,22 +97,21 @@ const sendBundle = (params: unknown, ctx: AreaContext) =>
     const checked = Bundle.check(params[0] as ReadonlyArray<string>, encoding, { verifySignatures: true })
     if (Either.isLeft(checked)) return invalid(messageOf(checked.left))
     const state = stateOf(ctx)
-    const signatures = checked.right.transactions.flatMap((tx) => tx.signatures)
-    if (signatures.some((s) => state.processed.has(s))) return invalid(ALREADY_PROCESSED_MESSAGE)
-    // Atomic: every check is done before anything is recorded, so it all lands or nothing does.
-    for (const s of signatures) state.processed.add(s)
-    state.bundles.set(checked.right.id, {
-      id: checked.right.id,
-      signatures: checked.right.transactions.map((tx) => tx.signatures[0]!),
-      slot: ctx.slot()
-    })
-    // Announce the landing (webhook delivery subscribes); listeners only enqueue.
-    Events.transactionsLanded(ctx.state).publish({
-      slot: ctx.slot(),
-      transactions: checked.right.transactions,
-      bundleId: checked.right.id
-    })
-    return Effect.succeed(checked.right.id)
+    const world = World.of(ctx.state)
+    const { id, transactions } = checked.right
+    if (transactions.some((tx) => world.landed(tx.signatures[0]!))) return invalid(ALREADY_PROCESSED_MESSAGE)
+    const signatures = transactions.map((tx) => tx.signatures[0]!)
+    // The world applies every transfer of the bundle or none (an overdraw fails it whole).
+    const landed = world.landBundle(transactions, id)
+    if (Either.isLeft(landed)) {
+      // Accepted by the block engine, but it did not land: its status says why.
+      state.bundles.set(id, { id, signatures, slot: ctx.slot(), err: { Err: landed.left.err } })
+      return Effect.succeed(id)
+    }
+    state.bundles.set(id, { id, signatures, slot: landed.right[0]!.slot })
+    // The older channel of wire transactions (webhook delivery subscribes); listeners only enqueue.
+    Events.transactionsLanded(ctx.state).publish({ slot: landed.right[0]!.slot, transactions, bundleId: id })
+    return Effect.succeed(id)
   })
 
 const encodeStatus = Schema.encodeSync(Bundle.BundleStatus)
@@ -135,7 +138,7 @@ const getBundleStatuses = (params: unknown, ctx: AreaContext) =>
         transactions: landed.signatures as Bundle.BundleStatus["transactions"],
         slot: landed.slot,
         confirmation_status: depth >= finalizeDepth ? "finalized" : depth >= confirmDepth ? "confirmed" : "processed",
-        err: { Ok: null }
+        err: landed.err ?? { Ok: null }
       })
     })
     return Effect.succeed({ context: { slot: now }, value })

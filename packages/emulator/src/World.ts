@@ -1,0 +1,899 @@
+/**
+ * The world: the emulator's one ledger. What the seed computes (wallets, assets,
+ * token accounts, …, each area's lazy lists) is the world at start; what happens
+ * after start (an accepted bundle, a call of the world API) is a small overlay of
+ * changes kept here: lamports of the accounts touched, mints made, token accounts
+ * and their amounts, and the transactions that made them. Areas read it to answer
+ * (a view consults the overlay, then the seed), so every area sees one change.
+ *
+ * Every change is a transaction: it lands in the next slot (the world's slot moves
+ * on by one), is applied atomically (every transfer of a bundle or none: an
+ * overdraw fails it whole), recorded, and published on `Events.worldLanded`.
+ *
+ * Derived, not stored twice: a mint's supply is the sum of its accounts' amounts
+ * (kept as one running total changed with them), an NFT's owner is the owner of its
+ * token account of amount 1, a wallet's history is the transactions touching it.
+ *
+ * Not modelled: the seeded token accounts and assets do not move (a bundle spending
+ * from one fails, as from an account that does not exist); transfers made through
+ * lookup tables or CPI are not seen.
+ *
+ * @example
+ * const world = World.of(ctx.state)
+ * world.lamports(address) // seeded lamports plus what landed since
+ * world.tokenAccountsOf(owner) // token accounts the world made for an owner
+ * @since 0.1.0
+ */
+import { base58ByteLength } from "@solfx/core/Primitives"
+import * as Transaction from "@solfx/core/Transaction"
+import * as Either from "effect/Either"
+import type { AreaContext } from "./Area.js"
+import type { Dataset } from "./Dataset.js"
+import * as Events from "./Events.js"
+
+/** The System program, owner of wallets. */
+const SYSTEM_PROGRAM = Transaction.SYSTEM_PROGRAM as string
+const TOKEN_PROGRAM = Transaction.TOKEN_PROGRAM as string
+
+/**
+ * Lamports taken from the fee payer of every world transaction, per signature (the network's base fee).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const FEE_PER_SIGNATURE = 5_000n
+
+/**
+ * Block time (seconds) of the world's first slot.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const BASE_BLOCK_TIME = 1_760_000_000
+
+/**
+ * The slot the world starts at, from the seed.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const baseSlotOf = (dataset: Dataset): number => 300_000_000 + dataset.int("slot:base", 50_000_000)
+
+/**
+ * A mint the world made: fungible (any decimals) or an NFT (decimals 0, supply 1).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Mint {
+  readonly address: string
+  readonly kind: "fungible" | "nft"
+  readonly decimals: number
+  /** Raw supply: the sum of its token accounts' amounts. */
+  supply: bigint
+  /** Mint and update authority. */
+  readonly authority: string
+  readonly name: string
+  readonly symbol: string
+  readonly uri: string
+  /** The collection an NFT belongs to, if any. */
+  readonly collection: string | null
+  /** DAS interface: `FungibleToken`, `V1_NFT` or `ProgrammableNFT`. */
+  readonly interface: "FungibleToken" | "V1_NFT" | "ProgrammableNFT"
+  readonly createdSlot: number
+}
+
+/**
+ * A token account the world made.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface TokenAccount {
+  readonly address: string
+  readonly mint: string
+  readonly owner: string
+  amount: bigint
+}
+
+/**
+ * Bad input to the world API: the field and the rule it broke. Nothing changed.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class WorldInputError extends Error {
+  readonly _tag = "WorldInputError"
+  constructor(readonly field: string, readonly rule: string) {
+    super(`${field}: ${rule}`)
+    this.name = "WorldInputError"
+  }
+}
+
+/**
+ * What a world API call landed.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Receipt {
+  readonly signature: string
+  readonly slot: number
+  /** Set by mints: the mint and the owner's token account. */
+  readonly mint?: string | undefined
+  readonly tokenAccount?: string | undefined
+}
+
+/**
+ * Why a bundle did not land: the transaction and instruction that would have overdrawn (or
+ * used a token account that does not exist), as the runtime's error.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface BundleFailure {
+  readonly transaction: number
+  readonly err: unknown
+  readonly message: string
+}
+
+/**
+ * The world of one emulator instance.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface World {
+  readonly baseSlot: number
+  /** The current slot: the base, plus time passed, plus slots landed or advanced. */
+  readonly slot: () => number
+  /** Seconds: grows with the slot, `slotMs` a slot. */
+  readonly blockTimeOf: (slot: number) => number
+  /** Lamports of an account: seeded, or as the last transaction left them. */
+  readonly lamports: (address: string) => bigint
+  /** Whether a transaction of the world changed this account's lamports. */
+  readonly touched: (address: string) => boolean
+  readonly mint: (address: string) => Mint | undefined
+  readonly mints: () => ReadonlyArray<Mint>
+  readonly tokenAccount: (address: string) => TokenAccount | undefined
+  /** Token accounts of an owner, oldest first. */
+  readonly tokenAccountsOf: (owner: string) => ReadonlyArray<TokenAccount>
+  /** Token accounts of a mint, oldest first. */
+  readonly holdersOf: (mint: string) => ReadonlyArray<TokenAccount>
+  /** The owner of an NFT the world minted: the holder of its token account of amount 1. */
+  readonly nftOwner: (mint: string) => string | undefined
+  /** NFTs the world minted that an owner holds now. */
+  readonly nftsOf: (owner: string) => ReadonlyArray<Mint>
+  /** Landed transactions touching an address (as account, token account owner, or mint), newest first. */
+  readonly transactionsOf: (address: string) => ReadonlyArray<Events.LandedTransaction>
+  readonly transaction: (signature: string) => Events.LandedTransaction | undefined
+  /** Every landed transaction, oldest first. */
+  readonly transactions: () => ReadonlyArray<Events.LandedTransaction>
+  /** Signatures already landed (a bundle holding one is refused). */
+  readonly landed: (signature: string) => boolean
+  /** Publishes ticks up to the current slot (called as time passes). */
+  readonly tick: () => void
+  /** Applies a bundle's wire transactions atomically: all land, or none and why. */
+  readonly landBundle: (
+    transactions: ReadonlyArray<Transaction.ParsedTransaction>,
+    bundleId: string
+  ) => Either.Either<ReadonlyArray<Events.LandedTransaction>, BundleFailure>
+  /** The world API: see `WorldApi`. */
+  readonly api: WorldApi
+}
+
+/**
+ * The world API: cheat codes for tests and demos. Each call checks its whole input first
+ * (throwing `WorldInputError` naming the field, with nothing changed), then lands one
+ * transaction that every area sees and that `Events.worldLanded` publishes.
+ *
+ * Amounts are raw (lamports, or token units before decimals): a bigint, a safe integer or a
+ * string of digits.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface WorldApi {
+  /** Airdrops lamports to an address (from the world's faucet). */
+  readonly fund: (input: { readonly address: string; readonly lamports: Amount }) => Receipt
+  /**
+   * Mints a fungible token to an owner: a new mint (default 6 decimals), or more of a mint the
+   * world made. The owner's token account is made when missing.
+   */
+  readonly mintFungible: (input: {
+    readonly owner: string
+    readonly amount: Amount
+    readonly mint?: string | undefined
+    readonly decimals?: number | undefined
+    readonly name?: string | undefined
+    readonly symbol?: string | undefined
+  }) => Receipt
+  /** Mints an NFT (supply 1) to an owner, optionally in a collection, optionally programmable. */
+  readonly mintNft: (input: {
+    readonly owner: string
+    readonly name?: string | undefined
+    readonly symbol?: string | undefined
+    readonly uri?: string | undefined
+    readonly collection?: string | undefined
+    readonly programmable?: boolean | undefined
+  }) => Receipt
+  /**
+   * Transfers SOL (`lamports`), or a token the world minted (`mint` and `amount`), from one
+   * owner to another; `from` pays the fee. Overdrawing is refused (field `lamports`/`amount`).
+   */
+  readonly transfer: (input: {
+    readonly from: string
+    readonly to: string
+    readonly lamports?: Amount | undefined
+    readonly mint?: string | undefined
+    readonly amount?: Amount | undefined
+  }) => Receipt
+  /** Moves the world on by `slots` slots (1..1,000,000) with no transaction. */
+  readonly advanceSlots: (input: { readonly slots: number }) => { readonly slot: number }
+}
+
+/**
+ * A raw amount as the world API accepts it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Amount = bigint | number | string
+
+/**
+ * What the world needs from its emulator.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  readonly dataset: Dataset
+  /** Epoch milliseconds (the runtime's Clock). */
+  readonly now: () => number
+  readonly slotMs: number
+  readonly state: AreaContext["state"]
+  /** Lamports an address holds in the seeded world (0 when unknown). */
+  readonly seededLamports: (address: string) => bigint
+}
+
+const U64_MAX = 2n ** 64n - 1n
+const ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
+const MAX_ADVANCE = 1_000_000
+/** Ticks published one by one at most; beyond, only the last slot is announced. */
+const MAX_TICKS = 1_000
+
+const WORLD_KEY = "world"
+
+/**
+ * The world of an instance (made by `Emulator.make`).
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
+export const of = (state: AreaContext["state"]): World =>
+  state<World>(WORLD_KEY, () => {
+    throw new Error("emulator: the world is made by Emulator.make")
+  })
+
+// -- input checks ---------------------------------------------------------------------------
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+/**
+ * Checks the world API's input objects: each getter names the field it reads.
+ */
+const fields = (input: unknown) => {
+  if (!isRecord(input)) throw new WorldInputError("body", "must be a JSON object")
+  const address = (name: string, optional = false): string | undefined => {
+    const v = input[name]
+    if (v === undefined && optional) return undefined
+    if (typeof v !== "string" || !ADDRESS.test(v) || base58ByteLength(v) !== 32) {
+      throw new WorldInputError(name, "must be a base58 address of 32 bytes")
+    }
+    return v
+  }
+  const amount = (name: string, optional = false, positive = true): bigint | undefined => {
+    const v = input[name]
+    if (v === undefined && optional) return undefined
+    const n = typeof v === "bigint"
+      ? v
+      : typeof v === "number" && Number.isSafeInteger(v)
+      ? BigInt(v)
+      : typeof v === "string" && /^\d{1,20}$/.test(v)
+      ? BigInt(v)
+      : undefined
+    if (n === undefined || n < (positive ? 1n : 0n) || n > U64_MAX) {
+      throw new WorldInputError(
+        name,
+        `must be an integer from ${positive ? 1 : 0} to 2^64-1 (a number or a string of digits)`
+      )
+    }
+    return n
+  }
+  const text = (name: string, max: number): string | undefined => {
+    const v = input[name]
+    if (v === undefined) return undefined
+    if (typeof v !== "string" || v.length > max) {
+      throw new WorldInputError(name, `must be a string of at most ${max} characters`)
+    }
+    return v
+  }
+  const int = (name: string, min: number, max: number): number | undefined => {
+    const v = input[name]
+    if (v === undefined) return undefined
+    if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) {
+      throw new WorldInputError(name, `must be an integer from ${min} to ${max}`)
+    }
+    return v
+  }
+  const bool = (name: string): boolean | undefined => {
+    const v = input[name]
+    if (v === undefined) return undefined
+    if (typeof v !== "boolean") throw new WorldInputError(name, "must be true or false")
+    return v
+  }
+  return { address, amount, text, int, bool, input }
+}
+
+// -- the world --------------------------------------------------------------------------------
+
+/** Changes of one transaction (or bundle), applied to the world only when all of them hold. */
+interface Draft {
+  readonly lamports: Map<string, bigint>
+  readonly amounts: Map<string, bigint>
+  readonly accounts: Map<string, TokenAccount>
+  readonly mints: Map<string, Mint>
+  readonly supply: Map<string, bigint>
+}
+
+const emptyDraft = (): Draft => ({
+  lamports: new Map(),
+  amounts: new Map(),
+  accounts: new Map(),
+  mints: new Map(),
+  supply: new Map()
+})
+
+/**
+ * Makes the world of an instance and keeps it in the instance's state (`of` finds it).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options: Options): World => {
+  const { dataset, now, slotMs, state } = options
+  const startedAt = now()
+  const baseSlot = baseSlotOf(dataset)
+  let offset = 0
+  let ticked = baseSlot
+  let counter = 0
+  let lastLandedSlot = -1
+  let indexInSlot = 0
+
+  const lamportsOf = new Map<string, bigint>()
+  const mintsOf = new Map<string, Mint>()
+  const accountsOf = new Map<string, TokenAccount>()
+  const byOwner = new Map<string, Array<TokenAccount>>()
+  const byMint = new Map<string, Array<TokenAccount>>()
+  const txs: Array<Events.LandedTransaction> = []
+  const bySignature = new Map<string, Events.LandedTransaction>()
+  const byAddress = new Map<string, Array<Events.LandedTransaction>>()
+
+  const slot = () => baseSlot + Math.floor((now() - startedAt) / slotMs) + offset
+  const blockTimeOf = (s: number) => BASE_BLOCK_TIME + Math.floor(((s - baseSlot) * slotMs) / 1000)
+  const lamports = (address: string) => lamportsOf.get(address) ?? options.seededLamports(address)
+  const landedPublisher = Events.worldLanded(state)
+  const slotPublisher = Events.slots(state)
+
+  const tick = () => {
+    const current = slot()
+    if (current <= ticked) return
+    const from = current - ticked > MAX_TICKS ? current - 1 : ticked
+    for (let s = from + 1; s <= current; s++) {
+      slotPublisher.publish({ slot: s, parent: s - 1, blockTime: blockTimeOf(s) })
+    }
+    ticked = current
+  }
+
+  // Reads through a draft, then the world.
+  const read = (d: Draft) => ({
+    lamports: (a: string) => d.lamports.get(a) ?? lamports(a),
+    account: (a: string) => d.accounts.get(a) ?? accountsOf.get(a),
+    amount: (a: string) => d.amounts.get(a) ?? (d.accounts.get(a) ?? accountsOf.get(a))?.amount ?? 0n,
+    mint: (m: string) => d.mints.get(m) ?? mintsOf.get(m),
+    supply: (m: string) => d.supply.get(m) ?? (d.mints.get(m) ?? mintsOf.get(m))?.supply ?? 0n
+  })
+
+  const commit = (d: Draft) => {
+    for (const [a, v] of d.lamports) lamportsOf.set(a, v)
+    for (const m of d.mints.values()) mintsOf.set(m.address, m)
+    for (const t of d.accounts.values()) {
+      accountsOf.set(t.address, t)
+      const owned = byOwner.get(t.owner) ?? []
+      owned.push(t)
+      byOwner.set(t.owner, owned)
+      const held = byMint.get(t.mint) ?? []
+      held.push(t)
+      byMint.set(t.mint, held)
+    }
+    for (const [a, v] of d.amounts) accountsOf.get(a)!.amount = v
+    for (const [m, v] of d.supply) mintsOf.get(m)!.supply = v
+  }
+
+  /** The slot the next landing uses: one past the current, which the world then reaches. */
+  const nextSlot = () => {
+    offset += 1
+    const s = slot()
+    if (s !== lastLandedSlot) indexInSlot = 0
+    lastLandedSlot = s
+    return s
+  }
+
+  const record = (list: ReadonlyArray<Events.LandedTransaction>, bundleId?: string) => {
+    for (const tx of list) {
+      txs.push(tx)
+      bySignature.set(tx.signature, tx)
+      const keys = new Set<string>()
+      for (const a of tx.accounts) {
+        keys.add(a.address)
+        if (a.token !== undefined) {
+          keys.add(a.token.owner)
+          keys.add(a.token.mint)
+        }
+      }
+      for (const t of tx.tokenTransfers) {
+        keys.add(t.mint)
+        if (t.from !== null) keys.add(t.from)
+        if (t.to !== null) keys.add(t.to)
+      }
+      for (const k of keys) {
+        const list = byAddress.get(k) ?? []
+        list.push(tx)
+        byAddress.set(k, list)
+      }
+    }
+    tick()
+    landedPublisher.publish({
+      slot: list[0]!.slot,
+      transactions: list,
+      ...(bundleId === undefined ? {} : { bundleId })
+    })
+  }
+
+  /** The account changes of a transaction, from the world before it and the draft after it. */
+  const changesOf = (
+    before: ReturnType<typeof read>,
+    after: ReturnType<typeof read>,
+    order: ReadonlyArray<string>,
+    signers: ReadonlySet<string>,
+    writable: ReadonlySet<string>
+  ): Array<Events.AccountChange> =>
+    order.map((address) => {
+      const account = after.account(address)
+      const mint = account === undefined ? undefined : after.mint(account.mint)
+      const isMint = after.mint(address) !== undefined
+      return {
+        address,
+        program: account !== undefined || isMint ? TOKEN_PROGRAM : SYSTEM_PROGRAM,
+        lamportsBefore: before.lamports(address),
+        lamportsAfter: after.lamports(address),
+        writable: writable.has(address),
+        signer: signers.has(address),
+        ...(account === undefined ? {} : {
+          token: {
+            mint: account.mint,
+            owner: account.owner,
+            decimals: mint?.decimals ?? 0,
+            amountBefore: before.amount(address),
+            amountAfter: after.amount(address)
+          }
+        })
+      }
+    })
+
+  const snapshot = (d: Draft) => {
+    // A frozen copy of the draft's reads as they are now, for "before" values.
+    const frozen: Draft = {
+      lamports: new Map(d.lamports),
+      amounts: new Map(d.amounts),
+      accounts: new Map(d.accounts),
+      mints: new Map(d.mints),
+      supply: new Map(d.supply)
+    }
+    return read(frozen)
+  }
+
+  const ataOf = (owner: string, mint: string) => dataset.address(`world:ata:${owner}:${mint}`)
+
+  // -- the world API ---------------------------------------------------------------------
+
+  const faucet = dataset.address("world:faucet")
+
+  /** Lands one world transaction built on a fresh draft by `build`; throws WorldInputError before any change. */
+  const landOne = (
+    feePayer: string,
+    type: Events.TransactionType,
+    build: (d: Draft, r: ReturnType<typeof read>) => {
+      readonly native: ReadonlyArray<Events.NativeTransfer>
+      readonly token: ReadonlyArray<Events.TokenTransfer>
+      readonly order: ReadonlyArray<string>
+      readonly logs: ReadonlyArray<string>
+    },
+    fee = FEE_PER_SIGNATURE
+  ): Events.LandedTransaction => {
+    const d = emptyDraft()
+    const r = read(d)
+    const before = snapshot(d)
+    const built = build(d, r)
+    const payer = r.lamports(feePayer)
+    if (feePayer !== faucet && payer < fee) {
+      throw new WorldInputError("from", `must hold the fee of ${fee} lamports`)
+    }
+    if (feePayer !== faucet) d.lamports.set(feePayer, payer - fee)
+    const order = [feePayer, ...built.order.filter((a) => a !== feePayer)]
+    const signature = dataset.signature(`world:tx:${counter++}`)
+    const s = nextSlot()
+    const tx: Events.LandedTransaction = {
+      signature,
+      slot: s,
+      blockTime: blockTimeOf(s),
+      index: indexInSlot++,
+      feePayer,
+      fee: feePayer === faucet ? 0n : fee,
+      err: null,
+      logs: built.logs,
+      type,
+      accounts: changesOf(before, r, order, new Set([feePayer]), new Set(order)),
+      nativeTransfers: built.native,
+      tokenTransfers: built.token,
+      programs: [...new Set(built.logs.map((l) => l.split(" ")[1]!))],
+      source: "world"
+    }
+    commit(d)
+    record([tx])
+    return tx
+  }
+
+  const invoke = (program: string) => [`Program ${program} invoke [1]`, `Program ${program} success`]
+
+  /** Adds `amount` of `mint` to the owner's token account (made when missing). */
+  const mintTo = (d: Draft, r: ReturnType<typeof read>, mint: Mint, owner: string, amount: bigint) => {
+    const ata = ataOf(owner, mint.address)
+    if (r.account(ata) === undefined) d.accounts.set(ata, { address: ata, mint: mint.address, owner, amount: 0n })
+    const supply = r.supply(mint.address) + amount
+    if (supply > U64_MAX) throw new WorldInputError("amount", "would take the mint's supply past 2^64-1")
+    d.amounts.set(ata, r.amount(ata) + amount)
+    d.supply.set(mint.address, supply)
+    return ata
+  }
+
+  const newMint = (
+    d: Draft,
+    kind: Mint["kind"],
+    decimals: number,
+    iface: Mint["interface"],
+    meta: {
+      name?: string | undefined
+      symbol?: string | undefined
+      uri?: string | undefined
+      collection?: string | undefined
+    }
+  ): Mint => {
+    const n = mintsOf.size + d.mints.size
+    const address = dataset.address(`world:mint:${n}`)
+    const mint: Mint = {
+      address,
+      kind,
+      decimals,
+      supply: 0n,
+      authority: faucet,
+      name: meta.name ?? (kind === "nft" ? `World NFT #${n}` : `World Token ${n}`),
+      symbol: meta.symbol ?? (kind === "nft" ? "WNFT" : `WT${n}`),
+      uri: meta.uri ?? `https://assets.solfx.invalid/world/${address}.json`,
+      collection: meta.collection ?? null,
+      interface: iface,
+      createdSlot: slot() + 1
+    }
+    d.mints.set(address, mint)
+    return mint
+  }
+
+  const api: WorldApi = {
+    fund: (input) => {
+      const f = fields(input)
+      const address = f.address("address")!
+      const amount = f.amount("lamports")!
+      if (lamports(address) + amount > U64_MAX) {
+        throw new WorldInputError("lamports", "would take the balance past 2^64-1")
+      }
+      const tx = landOne(faucet, "TRANSFER", (d, r) => {
+        d.lamports.set(address, r.lamports(address) + amount)
+        return {
+          native: [{ from: faucet, to: address, lamports: amount }],
+          token: [],
+          order: [address, SYSTEM_PROGRAM],
+          logs: invoke(SYSTEM_PROGRAM)
+        }
+      })
+      return { signature: tx.signature, slot: tx.slot }
+    },
+    mintFungible: (input) => {
+      const f = fields(input)
+      const owner = f.address("owner")!
+      const amount = f.amount("amount")!
+      const existing = f.address("mint", true)
+      const decimals = f.int("decimals", 0, 9)
+      const name = f.text("name", 32)
+      const symbol = f.text("symbol", 10)
+      const known = existing === undefined ? undefined : mintsOf.get(existing)
+      if (existing !== undefined && (known === undefined || known.kind !== "fungible")) {
+        throw new WorldInputError("mint", "must be a fungible mint the world API made (or omitted for a new one)")
+      }
+      if (known !== undefined && decimals !== undefined && decimals !== known.decimals) {
+        throw new WorldInputError("decimals", `must be the mint's ${known.decimals} (or omitted)`)
+      }
+      let made: { mint: string; ata: string } | undefined
+      const tx = landOne(faucet, "TOKEN_MINT", (d, r) => {
+        const mint = known ?? newMint(d, "fungible", decimals ?? 6, "FungibleToken", { name, symbol })
+        const ata = mintTo(d, r, mint, owner, amount)
+        made = { mint: mint.address, ata }
+        return {
+          native: [],
+          token: [{
+            from: null,
+            to: owner,
+            fromTokenAccount: null,
+            toTokenAccount: ata,
+            mint: mint.address,
+            amount,
+            decimals: mint.decimals
+          }],
+          order: [ata, mint.address, owner, TOKEN_PROGRAM],
+          logs: invoke(TOKEN_PROGRAM)
+        }
+      })
+      return { signature: tx.signature, slot: tx.slot, mint: made!.mint, tokenAccount: made!.ata }
+    },
+    mintNft: (input) => {
+      const f = fields(input)
+      const owner = f.address("owner")!
+      const name = f.text("name", 32)
+      const symbol = f.text("symbol", 10)
+      const uri = f.text("uri", 200)
+      const collection = f.address("collection", true)
+      const programmable = f.bool("programmable") ?? false
+      let made: { mint: string; ata: string } | undefined
+      const tx = landOne(faucet, "NFT_MINT", (d, r) => {
+        const mint = newMint(d, "nft", 0, programmable ? "ProgrammableNFT" : "V1_NFT", {
+          name,
+          symbol,
+          uri,
+          collection
+        })
+        const ata = mintTo(d, r, mint, owner, 1n)
+        made = { mint: mint.address, ata }
+        return {
+          native: [],
+          token: [{
+            from: null,
+            to: owner,
+            fromTokenAccount: null,
+            toTokenAccount: ata,
+            mint: mint.address,
+            amount: 1n,
+            decimals: 0
+          }],
+          order: [ata, mint.address, owner, TOKEN_PROGRAM],
+          logs: invoke(TOKEN_PROGRAM)
+        }
+      })
+      return { signature: tx.signature, slot: tx.slot, mint: made!.mint, tokenAccount: made!.ata }
+    },
+    transfer: (input) => {
+      const f = fields(input)
+      const from = f.address("from")!
+      const to = f.address("to")!
+      const sol = f.amount("lamports", true)
+      const mintAddress = f.address("mint", true)
+      const amount = f.amount("amount", true)
+      if ((sol === undefined) === (mintAddress === undefined)) {
+        throw new WorldInputError("lamports", "give either lamports (SOL) or mint and amount (a token)")
+      }
+      if (mintAddress !== undefined && amount === undefined) {
+        throw new WorldInputError("amount", "is required with mint")
+      }
+      if (sol !== undefined) {
+        const tx = landOne(from, "TRANSFER", (d, r) => {
+          const have = r.lamports(from)
+          if (have < sol + FEE_PER_SIGNATURE) {
+            throw new WorldInputError("lamports", `exceeds the balance of ${from} (${have} lamports, fee included)`)
+          }
+          d.lamports.set(from, have - sol)
+          d.lamports.set(to, r.lamports(to) + sol)
+          return {
+            native: [{ from, to, lamports: sol }],
+            token: [],
+            order: [to, SYSTEM_PROGRAM],
+            logs: invoke(SYSTEM_PROGRAM)
+          }
+        })
+        return { signature: tx.signature, slot: tx.slot }
+      }
+      const mint = mintsOf.get(mintAddress!)
+      if (mint === undefined) throw new WorldInputError("mint", "must be a mint the world API made")
+      const source = ataOf(from, mint.address)
+      let dest = ""
+      const tx = landOne(from, "TRANSFER", (d, r) => {
+        const have = r.amount(source)
+        if (r.account(source) === undefined || have < amount!) {
+          throw new WorldInputError("amount", `exceeds ${from}'s balance of that mint (${have})`)
+        }
+        dest = ataOf(to, mint.address)
+        if (r.account(dest) === undefined) {
+          d.accounts.set(dest, { address: dest, mint: mint.address, owner: to, amount: 0n })
+        }
+        d.amounts.set(source, have - amount!)
+        d.amounts.set(dest, r.amount(dest) + amount!)
+        return {
+          native: [],
+          token: [{
+            from,
+            to,
+            fromTokenAccount: source,
+            toTokenAccount: dest,
+            mint: mint.address,
+            amount: amount!,
+            decimals: mint.decimals
+          }],
+          order: [source, dest, to, mint.address, TOKEN_PROGRAM],
+          logs: invoke(TOKEN_PROGRAM)
+        }
+      })
+      return { signature: tx.signature, slot: tx.slot, mint: mint.address, tokenAccount: dest }
+    },
+    advanceSlots: (input) => {
+      const f = fields(input)
+      const n = f.int("slots", 1, MAX_ADVANCE)
+      if (n === undefined) throw new WorldInputError("slots", `must be an integer from 1 to ${MAX_ADVANCE}`)
+      offset += n
+      tick()
+      return { slot: slot() }
+    }
+  }
+
+  // -- bundles ------------------------------------------------------------------------------
+
+  const landBundle: World["landBundle"] = (wire, bundleId) => {
+    const d = emptyDraft()
+    const r = read(d)
+    const pending: Array<Omit<Events.LandedTransaction, "slot" | "blockTime" | "index">> = []
+    for (const [t, tx] of wire.entries()) {
+      const before = snapshot(d)
+      const feePayer = tx.staticKeys[0]!
+      const fee = FEE_PER_SIGNATURE * BigInt(tx.signatures.length)
+      const payer = r.lamports(feePayer)
+      if (payer < fee) {
+        return Either.left({
+          transaction: t,
+          err: "InsufficientFundsForFee",
+          message: `transaction #${t}: fee payer cannot pay the fee`
+        })
+      }
+      d.lamports.set(feePayer, payer - fee)
+      const native: Array<Events.NativeTransfer> = []
+      const token: Array<Events.TokenTransfer> = []
+      const logs: Array<string> = []
+      for (const [i, ix] of tx.instructions.entries()) {
+        const overdraw = (message: string) =>
+          Either.left<BundleFailure>({
+            transaction: t,
+            err: { InstructionError: [i, { Custom: 1 }] },
+            message: `transaction #${t}: ${message}`
+          })
+        logs.push(`Program ${ix.programId} invoke [1]`)
+        const sys = Transaction.systemTransfer(ix)
+        if (sys !== undefined) {
+          const from = Transaction.addressOf(sys.from)
+          const to = Transaction.addressOf(sys.to)
+          if (from !== undefined && to !== undefined) {
+            const have = r.lamports(from)
+            if (have < sys.lamports) return overdraw(`transfer: insufficient lamports ${have}, need ${sys.lamports}`)
+            d.lamports.set(from, have - sys.lamports)
+            d.lamports.set(to, r.lamports(to) + sys.lamports)
+            native.push({ from, to, lamports: sys.lamports })
+          }
+        }
+        const spl = Transaction.tokenTransfer(ix)
+        if (spl !== undefined) {
+          const source = Transaction.addressOf(spl.source)
+          const destination = Transaction.addressOf(spl.destination)
+          if (source !== undefined && destination !== undefined) {
+            const src = r.account(source)
+            const dst = r.account(destination)
+            if (src === undefined || dst === undefined || src.mint !== dst.mint) {
+              return Either.left({
+                transaction: t,
+                err: { InstructionError: [i, "InvalidAccountData"] },
+                message: `transaction #${t}: token account not found or of another mint`
+              })
+            }
+            const have = r.amount(source)
+            if (have < spl.amount) return overdraw(`insufficient funds: ${have}, need ${spl.amount}`)
+            d.amounts.set(source, have - spl.amount)
+            d.amounts.set(destination, r.amount(destination) + spl.amount)
+            token.push({
+              from: src.owner,
+              to: dst.owner,
+              fromTokenAccount: source,
+              toTokenAccount: destination,
+              mint: src.mint,
+              amount: spl.amount,
+              decimals: r.mint(src.mint)?.decimals ?? 0
+            })
+          }
+        }
+        logs.push(`Program ${ix.programId} success`)
+      }
+      const signers = new Set(tx.staticKeys.slice(0, tx.header.numRequiredSignatures))
+      const writable = new Set(
+        tx.staticKeys.filter((_, k) =>
+          k < tx.header.numRequiredSignatures
+            ? k < tx.header.numRequiredSignatures - tx.header.numReadonlySigned
+            : k < tx.staticKeys.length - tx.header.numReadonlyUnsigned
+        )
+      )
+      pending.push({
+        signature: tx.signatures[0]!,
+        feePayer,
+        fee,
+        err: null,
+        logs,
+        type: native.length > 0 || token.length > 0 ? "TRANSFER" : "UNKNOWN",
+        accounts: changesOf(before, r, tx.staticKeys, signers, writable),
+        nativeTransfers: native,
+        tokenTransfers: token,
+        programs: [...new Set(tx.instructions.map((ix) => ix.programId as string))],
+        source: "bundle",
+        bundleId,
+        wire: tx
+      })
+    }
+    const s = nextSlot()
+    const landed = pending.map((p) => ({ ...p, slot: s, blockTime: blockTimeOf(s), index: indexInSlot++ }))
+    commit(d)
+    record(landed, bundleId)
+    return Either.right(landed)
+  }
+
+  const world: World = {
+    baseSlot,
+    slot,
+    blockTimeOf,
+    lamports,
+    touched: (a) => lamportsOf.has(a),
+    mint: (a) => mintsOf.get(a),
+    mints: () => [...mintsOf.values()],
+    tokenAccount: (a) => accountsOf.get(a),
+    tokenAccountsOf: (owner) => byOwner.get(owner) ?? [],
+    holdersOf: (mint) => byMint.get(mint) ?? [],
+    nftOwner: (mint) => {
+      const m = mintsOf.get(mint)
+      if (m === undefined || m.kind !== "nft") return undefined
+      return byMint.get(mint)?.find((t) => t.amount === 1n)?.owner
+    },
+    nftsOf: (owner) =>
+      (byOwner.get(owner) ?? []).flatMap((t) => {
+        const m = mintsOf.get(t.mint)
+        return m !== undefined && m.kind === "nft" && t.amount === 1n ? [m] : []
+      }),
+    transactionsOf: (address) => [...(byAddress.get(address) ?? [])].reverse(),
+    transaction: (s) => bySignature.get(s),
+    transactions: () => txs,
+    landed: (s) => bySignature.has(s),
+    tick,
+    landBundle,
+    api
+  }
+  state(WORLD_KEY, () => world)
+  return world
+}

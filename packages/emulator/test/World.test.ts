@@ -1,0 +1,159 @@
+/**
+ * The world: the world API in process and over HTTP, its events, and bundles applying their
+ * transfers atomically (an overdraw fails the whole bundle, and its status says so).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { build, bundleIdOf, signer, TIP, transfer } from "@solfx/testing/Kit"
+import * as Effect from "effect/Effect"
+import * as Emulator from "../src/Emulator.js"
+import * as Events from "../src/Events.js"
+import { rpc } from "./support/Http.js"
+
+const control = (emu: Emulator.Emulator, call: string, body: unknown, key = emu.apiKey) =>
+  Effect.promise(() =>
+    fetch(new URL(`/emulator/world/${call}?api-key=${key}`, emu.url), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: typeof body === "string" ? body : JSON.stringify(body)
+    }).then(async (res) => ({ status: res.status, json: await res.json() as any }))
+  )
+
+describe("world", () => {
+  it.scopedLive("fund, mint and transfer land transactions with balances before and after, published as events", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ slotMs: 60_000 })
+      const landed: Array<Events.WorldLanded> = []
+      const ticks: Array<Events.SlotTick> = []
+      emu.events.worldLanded.subscribe((e) => landed.push(e))
+      emu.events.slots.subscribe((t) => ticks.push(t))
+      const [alice, bob] = [emu.dataset.address("test:alice"), emu.dataset.address("test:bob")]
+      const start = emu.ledger.slot()
+
+      const funded = yield* emu.world.fund({ address: alice, lamports: 2_000_000_000n })
+      expect(funded.slot).toBe(start + 1)
+      expect(emu.ledger.lamports(alice)).toBe(2_000_000_000n)
+      const sent = yield* emu.world.transfer({ from: alice, to: bob, lamports: "500000000" })
+      expect(sent.slot).toBe(start + 2)
+      expect(emu.ledger.lamports(alice)).toBe(1_500_000_000n - 5_000n)
+      expect(emu.ledger.lamports(bob)).toBe(500_000_000n)
+
+      const nft = yield* emu.world.mintNft({ owner: bob, name: "Bob's" })
+      expect(emu.ledger.nftOwner(nft.mint!)).toBe(bob)
+      const fungible = yield* emu.world.mintFungible({ owner: alice, amount: 1_000n, decimals: 2 })
+      yield* emu.world.transfer({ from: alice, to: bob, mint: fungible.mint, amount: 400 })
+      expect(emu.ledger.holdersOf(fungible.mint!).map((t) => [t.owner, t.amount])).toEqual([
+        [alice, 600n],
+        [bob, 400n]
+      ])
+      expect(emu.ledger.mint(fungible.mint!)!.supply).toBe(1_000n)
+
+      // Every call is one transaction, one event, in slot order, with a tick for each slot reached.
+      expect(landed.map((e) => e.transactions.length)).toEqual([1, 1, 1, 1, 1])
+      expect(landed.map((e) => e.slot)).toEqual([start + 1, start + 2, start + 3, start + 4, start + 5])
+      expect(ticks.map((t) => t.slot)).toEqual([start + 1, start + 2, start + 3, start + 4, start + 5])
+      const tx = landed[1]!.transactions[0]!
+      expect(tx).toMatchObject({ signature: sent.signature, feePayer: alice, fee: 5_000n, err: null, type: "TRANSFER" })
+      expect(tx.accounts.find((a) => a.address === bob)).toMatchObject({
+        lamportsBefore: 0n,
+        lamportsAfter: 500_000_000n
+      })
+      expect(tx.nativeTransfers).toEqual([{ from: alice, to: bob, lamports: 500_000_000n }])
+      const token = landed[4]!.transactions[0]!
+      expect(token.tokenTransfers[0]).toMatchObject({
+        from: alice,
+        to: bob,
+        mint: fungible.mint,
+        amount: 400n,
+        decimals: 2
+      })
+      expect(token.accounts.find((a) => a.token?.owner === bob)?.token).toMatchObject({
+        amountBefore: 0n,
+        amountAfter: 400n
+      })
+      expect(emu.ledger.transactionsOf(bob).map((t) => t.signature)[0]).toBe(token.signature)
+      expect(
+        landed.every((e, i) => i === 0 || e.transactions[0]!.blockTime >= landed[i - 1]!.transactions[0]!.blockTime)
+      )
+        .toBe(true)
+
+      const advanced = yield* emu.world.advanceSlots({ slots: 3 })
+      expect(advanced.slot).toBe(start + 8)
+      expect(ticks.map((t) => t.slot).slice(-3)).toEqual([start + 6, start + 7, start + 8])
+    }))
+
+  it.scopedLive("bad input fails naming the field and changes nothing, in process and over HTTP", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ slotMs: 60_000 })
+      const alice = emu.dataset.address("test:alice")
+      const slot = emu.ledger.slot()
+      const error = yield* Effect.flip(emu.world.transfer({ from: alice, to: alice, lamports: 1n }))
+      expect([error._tag, error.field]).toEqual(["WorldInputError", "lamports"])
+      expect((yield* Effect.flip(emu.world.fund({ address: "nope", lamports: 1 }))).field).toBe("address")
+
+      expect(yield* control(emu, "fund", { address: alice, lamports: -1 })).toMatchObject({
+        status: 400,
+        json: { field: "lamports" }
+      })
+      expect(yield* control(emu, "mintNft", { owner: alice, programmable: "yes" })).toMatchObject({
+        status: 400,
+        json: { field: "programmable" }
+      })
+      expect(yield* control(emu, "fund", "[1]")).toMatchObject({ status: 400, json: { field: "body" } })
+      expect(yield* control(emu, "fund", "{")).toMatchObject({ status: 400 })
+      expect((yield* control(emu, "melt", {})).status).toBe(404)
+      expect((yield* control(emu, "fund", { address: alice, lamports: 1 }, "wrong-key")).status).toBe(401)
+      expect(emu.ledger.transactions()).toEqual([])
+      expect(emu.ledger.slot()).toBe(slot)
+
+      const ok = yield* control(emu, "fund", { address: alice, lamports: "7" })
+      expect(ok.status).toBe(200)
+      expect(ok.json.slot).toBe(slot + 1)
+      expect(emu.ledger.lamports(alice)).toBe(7n)
+      const minted = yield* control(emu, "mintNft", { owner: alice })
+      expect(emu.ledger.nftOwner(minted.json.mint)).toBe(alice)
+      // The control path is never charged.
+      expect(emu.usage().creditsUsed).toBe(0)
+    }))
+
+  it.scopedLive("a bundle moves its transfers and fees atomically; an overdrawing one fails whole and says so", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ slotMs: 60_000 })
+      const payer = yield* Effect.promise(() => signer())
+      const bob = emu.dataset.address("test:bob")
+      yield* emu.world.fund({ address: payer.address, lamports: 1_000_000n })
+      const good = yield* Effect.promise(() =>
+        build({
+          version: 0,
+          payer,
+          instructions: [transfer(payer, bob as never, 300_000n), transfer(payer, TIP, 10_000n)]
+        })
+      )
+      const sent = yield* rpc(emu, "sendBundle", [[good.base64], { encoding: "base64" }])
+      expect(sent.json.result).toBe(bundleIdOf([good.signature]))
+      expect(emu.ledger.lamports(payer.address)).toBe(1_000_000n - 300_000n - 10_000n - 5_000n)
+      expect(emu.ledger.lamports(bob)).toBe(300_000n)
+      expect(emu.ledger.transaction(good.signature)).toMatchObject({
+        source: "bundle",
+        err: null,
+        slot: emu.ledger.slot()
+      })
+
+      // Two transactions: the first one could land alone, the second overdraws. Neither lands.
+      const first = yield* Effect.promise(() =>
+        build({ version: 0, payer, instructions: [transfer(payer, bob as never, 100_000n)] })
+      )
+      const second = yield* Effect.promise(() =>
+        build({ version: "legacy", payer, instructions: [transfer(payer, TIP, 10_000_000n)] })
+      )
+      const before = [emu.ledger.lamports(payer.address), emu.ledger.lamports(bob), emu.ledger.transactions().length]
+      const failed = yield* rpc(emu, "sendBundle", [[first.base64, second.base64], { encoding: "base64" }])
+      const id = failed.json.result as string
+      expect(id).toBe(bundleIdOf([first.signature, second.signature]))
+      expect([emu.ledger.lamports(payer.address), emu.ledger.lamports(bob), emu.ledger.transactions().length])
+        .toEqual(before)
+      const status = yield* rpc(emu, "getBundleStatuses", [[id]])
+      expect(status.json.result.value[0].err).toEqual({ Err: { InstructionError: [0, { Custom: 1 }] } })
+      const ok = yield* rpc(emu, "getBundleStatuses", [[sent.json.result]])
+      expect(ok.json.result.value[0].err).toEqual({ Ok: null })
+    }))
+})
