@@ -43,7 +43,9 @@ import {
   windowOf
 } from "../internal/DasList.js"
 import * as Wire from "../Wire.js"
+import * as World from "../World.js"
 import * as DA from "./DigitalAssets.js"
+import * as WorldAssets from "./WorldAssets.js"
 
 // -- the asset universe and its indexes --------------------------------------------
 
@@ -181,10 +183,23 @@ type ListParams = DasParams.Paging & {
   readonly options?: { readonly showGrandTotal?: boolean | undefined } | undefined
 }
 
-const listPage = (ctx: AreaContext, key: string, members: Members, params: ListParams) => {
+const listPage = (
+  ctx: AreaContext,
+  key: string,
+  members: Members,
+  params: ListParams,
+  recent?: DA.RecentAssets | undefined
+) => {
   const view = viewOf(ctx, key, members, params.sortBy)
   const direction = params.sortBy?.sortDirection ?? "asc"
-  return DA.assetListPage(ctx, `${key}:${params.sortBy?.sortBy ?? "none"}:${direction}`, view, members.at, params)
+  return DA.assetListPage(
+    ctx,
+    `${key}:${params.sortBy?.sortBy ?? "none"}:${direction}`,
+    view,
+    members.at,
+    params,
+    recent
+  )
 }
 
 // -- single assets ------------------------------------------------------------------
@@ -193,6 +208,9 @@ const assetNotFound = () => new RpcFailure(-32000, "Database Error: RecordNotFou
 const proofNotFound = () => new RpcFailure(-32000, "Database Error: RecordNotFound Error: Asset Proof Not Found")
 
 const textOf = (ctx: AreaContext, id: string): string | undefined => {
+  const world = World.of(ctx.state)
+  const minted = world.mint(id)
+  if (minted !== undefined) return Wire.stringify(WorldAssets.assetJson(world, minted))
   const at = DA.locate(ctx, id)
   return at === undefined ? undefined : DA.servedAssetText(ctx, at.authority, at.index)
 }
@@ -242,11 +260,22 @@ const listMethod = <P extends ListParams>(
     })
 })
 
-const getAssetsByOwner = listMethod(
-  Endpoints.getAssetsByOwner,
-  AssetQuery.GetAssetsByOwnerParams,
-  (p, ix) => [`owner:${p.ownerAddress}`, progression(ix.owners.get(p.ownerAddress))]
-)
+// The seeded assets of an owner, then (after them, oldest first) what the world gave it since start.
+const getAssetsByOwner: RpcMethod = {
+  entry: Endpoints.getAssetsByOwner,
+  handle: (raw, ctx) =>
+    Effect.flatMap(decodeParams(AssetQuery.GetAssetsByOwnerParams, raw), (params) => {
+      const owner = params.ownerAddress
+      const world = World.of(ctx.state)
+      const mints = WorldAssets.ownedMints(world, owner, params.options?.showFungible === true)
+      const members = progression(indexesOf(ctx.dataset).owners.get(owner))
+      if (mints.length === 0) return listPage(ctx, `owner:${owner}`, members, params)
+      return listPage(ctx, `owner:${owner}:world${world.transactions().length}:${mints.length}`, members, params, {
+        ids: mints.map((m) => m.address),
+        text: (j) => Wire.stringify(WorldAssets.assetJson(world, mints[j]!, owner))
+      })
+    })
+}
 
 // Every creator of the dataset has signed its assets: `onlyVerified` keeps them all.
 const getAssetsByCreator = listMethod(

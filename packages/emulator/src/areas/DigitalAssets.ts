@@ -68,6 +68,8 @@ import {
   withOptionsAlias
 } from "../internal/DasList.js"
 import * as Wire from "../Wire.js"
+import * as World from "../World.js"
+import * as WorldAssets from "./WorldAssets.js"
 
 type Encoded<S extends { readonly Encoded: unknown }> = S["Encoded"]
 type AssetJson = Encoded<typeof DigitalAssetSchema.DigitalAsset>
@@ -826,11 +828,15 @@ export const servedAssetText = (ctx: AreaContext, authority: string, i: number):
 export const assetListPage = (
   ctx: AreaContext,
   key: string,
-  view: View,
+  seeded: View,
   resolve: (member: number) => readonly [authority: string, index: number],
-  params: DasParams.Paging & { readonly options?: { readonly showGrandTotal?: boolean | undefined } | undefined }
-) =>
-  Effect.map(windowOf(ctx, key, view, params), (w) => ({
+  params: DasParams.Paging & { readonly options?: { readonly showGrandTotal?: boolean | undefined } | undefined },
+  recent?: RecentAssets | undefined
+) => {
+  const view = recent === undefined ? seeded : withRecent(seeded, recent)
+  const textAt = (p: number) =>
+    p < seeded.length ? servedAssetText(ctx, ...resolve(seeded.indexAt(p))) : recent!.text(p - seeded.length)
+  return Effect.map(windowOf(ctx, key, view, params), (w) => ({
     last_indexed_slot: ctx.slot(),
     total: view.length,
     limit: params.limit ?? MAX_LIMIT,
@@ -842,10 +848,30 @@ export const assetListPage = (
       ctx,
       ctx.cache.get(
         `das:assets:${key}:${w.start}:${w.end}`,
-        () => Wire.utf8Array(w.end - w.start, (k) => servedAssetText(ctx, ...resolve(view.indexAt(w.start + k))))
+        () => Wire.utf8Array(w.end - w.start, (k) => textAt(w.start + k))
       )
     )
   }))
+}
+
+/**
+ * Assets the world made since start that a list shows after its seeded members (`World`):
+ * their ids and their JSON text. A list key that holds them names the world's state, so
+ * cached pages and cursor positions of an older state are not reused.
+ *
+ * @since 0.1.0
+ * @category lists
+ */
+export interface RecentAssets {
+  readonly ids: ReadonlyArray<string>
+  readonly text: (j: number) => string
+}
+
+const withRecent = (seeded: View, recent: RecentAssets): View => ({
+  length: seeded.length + recent.ids.length,
+  indexAt: (p) => p,
+  idAt: (p) => (p < seeded.length ? seeded.idAt(p) : recent.ids[p - seeded.length]!)
+})
 
 /** Bytes the cache did not keep are this response's alone: the body is written around them. */
 const ownedUnlessCached = (ctx: AreaContext, bytes: Uint8Array): Wire.Raw =>
@@ -959,14 +985,31 @@ const getTokenAccounts: RpcMethod = {
         lists.set(key, list)
       }
       const { get, indices } = list
-      const view = permutedView(indices, (i) => get(i).address, false)
-      const w = yield* windowOf(ctx, key, view, params)
+      const seeded = permutedView(indices, (i) => get(i).address, false)
+      // After the seeded accounts, the ones the world made since start (oldest first).
+      const world = World.of(ctx.state)
+      const recent = (owner !== undefined ? world.tokenAccountsOf(owner) : world.holdersOf(mint!)).filter((t) =>
+        (mint === undefined || t.mint === mint) && (showZero || t.amount > 0n)
+      )
+      const view: View = recent.length === 0 ? seeded : {
+        length: seeded.length + recent.length,
+        indexAt: (p) => p,
+        idAt: (p) => (p < seeded.length ? seeded.idAt(p) : recent[p - seeded.length]!.address)
+      }
+      const at = (p: number) =>
+        p < seeded.length ? get(seeded.indexAt(p)) : WorldAssets.tokenAccountJson(recent[p - seeded.length]!)
+      const w = yield* windowOf(
+        ctx,
+        recent.length === 0 ? key : `${key}:world${world.transactions().length}`,
+        view,
+        params
+      )
       return {
         last_indexed_slot: ctx.slot(),
         total: view.length,
         limit: params.limit ?? MAX_LIMIT,
         ...w.fields,
-        token_accounts: positions(w).map((p) => get(view.indexAt(p)))
+        token_accounts: positions(w).map(at)
       }
     })
 }
@@ -994,6 +1037,28 @@ const getSignaturesForAsset: RpcMethod = {
     Effect.gen(function*() {
       const params = yield* decodeParams(AssetSignatureSchema.GetSignaturesForAssetParams, raw)
       const descending = params.sortDirection === "desc"
+      const world = World.of(ctx.state)
+      if (world.mint(params.id) !== undefined) {
+        // The world's transactions of the asset, oldest first as the seeded lists are.
+        const txs = [...world.transactionsOf(params.id)].reverse()
+        const kind = (
+          tx: (typeof txs)[number]
+        ) => (tx.type === "NFT_MINT" || tx.type === "TOKEN_MINT" ? "MintV1" : "Transfer")
+        const view = naturalView(txs.length, (k) => txs[k]!.signature, descending)
+        const w = yield* windowOf(
+          ctx,
+          `sig:${params.id}:${descending}:world${world.transactions().length}`,
+          view,
+          params
+        )
+        return {
+          last_indexed_slot: ctx.slot(),
+          total: view.length,
+          limit: params.limit ?? MAX_LIMIT,
+          ...w.fields,
+          items: positions(w).map((p) => [txs[view.indexAt(p)]!.signature, kind(txs[view.indexAt(p)]!)])
+        }
+      }
       const n = locate(ctx, params.id) === undefined ? 0 : signatureCount(ctx.dataset, params.id)
       const view = naturalView(n, (k) => signatureAt(ctx.dataset, params.id, k), descending)
       const w = yield* windowOf(ctx, `sig:${params.id}:${descending}`, view, params)

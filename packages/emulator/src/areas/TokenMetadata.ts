@@ -30,6 +30,7 @@ import * as Schema from "effect/Schema"
 import type { Area, AreaContext } from "../Area.js"
 import { RestFailure, restRoute } from "../Area.js"
 import type * as Dataset from "../Dataset.js"
+import * as World from "../World.js"
 
 const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"
 const U64_MAX = 18446744073709551615n
@@ -189,6 +190,85 @@ const render = (dataset: Dataset.Dataset, mint: string, slot: number, includeOff
   }
 }
 
+/**
+ * A mint the world made since start, from the same record DAS and the token accounts read: its
+ * supply is the sum of its accounts, its name, uri and authority those of `getAsset`.
+ */
+const renderWorld = (mint: World.Mint, includeOffChain: boolean) => {
+  const nft = mint.kind === "nft"
+  const creators = nft ? [{ address: mint.authority, share: 100, verified: true }] : []
+  return {
+    account: mint.address,
+    onChainAccountInfo: {
+      accountInfo: {
+        key: mint.address,
+        isSigner: false,
+        isWritable: false,
+        lamports: 1461600,
+        data: {
+          parsed: {
+            info: {
+              decimals: mint.decimals,
+              freezeAuthority: null,
+              isInitialized: true,
+              mintAuthority: nft ? null : mint.authority,
+              supply: mint.supply.toString()
+            },
+            type: "mint"
+          },
+          program: "spl-token",
+          space: 82
+        },
+        owner: TOKEN_PROGRAM,
+        executable: false,
+        rentEpoch: U64_MAX
+      },
+      error: ""
+    },
+    onChainMetadata: {
+      metadata: {
+        key: "MetadataV1",
+        mint: mint.address,
+        updateAuthority: mint.authority,
+        data: { name: mint.name, symbol: mint.symbol, uri: mint.uri, sellerFeeBasisPoints: 0, creators },
+        tokenStandard: mint.interface === "ProgrammableNFT"
+          ? "ProgrammableNonFungible"
+          : nft
+          ? "NonFungible"
+          : "Fungible",
+        primarySaleHappened: false,
+        isMutable: true,
+        editionNonce: null,
+        collection: mint.collection === null ? null : { key: mint.collection, verified: true },
+        collectionDetails: null,
+        uses: null
+      },
+      error: ""
+    },
+    ...(includeOffChain
+      ? {
+        offChainMetadata: {
+          metadata: {
+            name: mint.name,
+            symbol: mint.symbol,
+            attributes: [],
+            sellerFeeBasisPoints: 0,
+            image: "",
+            properties: {
+              category: "image",
+              files: [],
+              creators: creators.map(({ address, share }) => ({ address, share }))
+            }
+          },
+          uri: mint.uri,
+          error: ""
+        }
+      }
+      : {}),
+    legacyMetadata: null
+  }
+}
+
 const decodeBody = (body: unknown): Effect.Effect<TokenMetadataSchema.TokenMetadataParams, RestFailure> => {
   const result = Schema.decodeUnknownEither(TokenMetadataSchema.TokenMetadataParams, {
     errors: "first",
@@ -212,7 +292,10 @@ const route = restRoute(Endpoints.tokenMetadata, {
       const params = yield* decodeBody(request.body)
       const cache = cacheOf(ctx)
       const now = ctx.slot()
+      const world = World.of(ctx.state)
       return params.mintAccounts.map((mint) => {
+        const minted = world.mint(mint)
+        if (minted !== undefined) return renderWorld(minted, params.includeOffChain === true)
         const cached = cache.get(mint)
         const slot = params.disableCache === true || cached === undefined ? now : cached
         cache.set(mint, slot)

@@ -27,7 +27,9 @@ import * as Effect from "effect/Effect"
 import type { Area, AreaContext, RestRequest, RestRoute } from "../Area.js"
 import { RestFailure, restRoute } from "../Area.js"
 import * as Dataset from "../Dataset.js"
+import type * as Events from "../Events.js"
 import * as Paging from "../Paging.js"
+import * as World from "../World.js"
 
 type Encoded<S extends { readonly Encoded: unknown }> = S["Encoded"]
 type Identity = Encoded<typeof WalletRecords.Identity>
@@ -46,8 +48,6 @@ const SOL_PRICE = 145.32
 const MAX_LIMIT = 100
 const MAX_NFTS = 100
 const MAX_BATCH = 100
-const BASE_TIMESTAMP = 1_750_000_000
-const BASE_SLOT = 340_000_000
 
 /**
  * How many wallets are seeded.
@@ -188,21 +188,24 @@ const tokenBalance = (dataset: Dataset.Dataset, i: number, j: number, zero: bool
   }
 }
 
-const nativeBalance = (dataset: Dataset.Dataset, i: number | undefined): Balance => {
-  // Up to 500 SOL.
-  const lamports = i === undefined ? 0n : BigInt(dataset.int(`wallet:${i}:lamports`, 50_000)) * 10_000_000n
-  const balance = ui(lamports, 9)
-  return {
-    mint: NATIVE_MINT,
-    balance,
-    decimals: 9,
-    tokenProgram: "spl-token",
-    symbol: "SOL",
-    name: "Solana",
-    pricePerToken: SOL_PRICE,
-    usdValue: round(balance * SOL_PRICE, 2),
-    logoUri: "https://example.invalid/logo/sol.png"
+const seededIndexes = new WeakMap<Dataset.Dataset, Map<string, number>>()
+
+/**
+ * Lamports a seeded wallet holds at start (up to 500 SOL); 0 for any other address. The world
+ * (`World`) starts every account's balance here.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const seededLamports = (dataset: Dataset.Dataset, address: string): bigint => {
+  let index = seededIndexes.get(dataset)
+  if (index === undefined) {
+    index = new Map()
+    for (let i = 0; i < walletCount(dataset); i++) index.set(walletAt(dataset, i), i)
+    seededIndexes.set(dataset, index)
   }
+  const i = index.get(address)
+  return i === undefined ? 0n : BigInt(dataset.int(`wallet:${i}:lamports`, 50_000)) * 10_000_000n
 }
 
 /** usdValue descending, unpriced last, then by mint: a total order, so pages never overlap. */
@@ -260,10 +263,15 @@ const activityIndex = (dataset: Dataset.Dataset, i: number, n: number, signature
   return k < n && activitySignature(dataset, i, k) === signature ? k : undefined
 }
 
-const timestampAt = (dataset: Dataset.Dataset, i: number, k: number) =>
-  BASE_TIMESTAMP - k * 900 - dataset.int(`wallet:${i}:tx:${k}:jitter`, 600)
+// Seeded activity is dated before the world's first slot (nothing after the indexed slot), and
+// its block times follow its slots (400 ms a slot), so slot order and time order agree.
+const slotAt = (dataset: Dataset.Dataset, i: number, k: number) =>
+  World.baseSlotOf(dataset) - 1 - k * 2250 - (i % 1000) - dataset.int(`wallet:${i}:tx:${k}:jitter`, 600)
 
-const slotAt = (i: number, k: number) => BASE_SLOT - k * 2250 - (i % 1000)
+const timeOfSlot = (dataset: Dataset.Dataset, slot: number) =>
+  World.BASE_BLOCK_TIME + Math.floor(((slot - World.baseSlotOf(dataset)) * 400) / 1000)
+
+const timestampAt = (dataset: Dataset.Dataset, i: number, k: number) => timeOfSlot(dataset, slotAt(dataset, i, k))
 
 const transferAt = (dataset: Dataset.Dataset, i: number, k: number): Transfer => {
   const label = `wallet:${i}:tx:${k}`
@@ -304,10 +312,116 @@ const historyAt = (dataset: Dataset.Dataset, i: number, k: number, tokenAccounts
     signature: t.signature,
     // The real service has entries whose block time is unknown.
     timestamp: k % 101 === 100 ? null : t.timestamp,
-    slot: slotAt(i, k),
+    slot: slotAt(dataset, i, k),
     fee: 0.000005,
     feePayer: t.direction === "out" ? wallet : t.counterparty,
     error: k % 53 === 52 ? "InstructionError: custom program error: 0x1" : null,
+    balanceChanges: changes
+  }
+}
+
+// -- the world's changes: what landed since start, newest first -------------------
+
+const solBalance = (lamports: bigint): Balance => {
+  const balance = ui(lamports, 9)
+  return {
+    mint: NATIVE_MINT,
+    balance,
+    decimals: 9,
+    tokenProgram: "spl-token",
+    symbol: "SOL",
+    name: "Solana",
+    pricePerToken: SOL_PRICE,
+    usdValue: round(balance * SOL_PRICE, 2),
+    logoUri: "https://example.invalid/logo/sol.png"
+  }
+}
+
+/** A token account the world made, as a balance (unpriced: no market knows a world mint). */
+const worldBalance = (world: World.World, t: World.TokenAccount): Balance => {
+  const m = world.mint(t.mint)!
+  return {
+    mint: t.mint,
+    balance: ui(t.amount, m.decimals),
+    decimals: m.decimals,
+    tokenProgram: "spl-token",
+    symbol: m.symbol,
+    name: m.name,
+    pricePerToken: null,
+    usdValue: null,
+    logoUri: null
+  }
+}
+
+const worldNft = (m: World.Mint): Nft => ({
+  mint: m.address,
+  compressed: false,
+  name: m.name,
+  imageUri: null,
+  collectionName: null,
+  collectionAddress: m.collection
+})
+
+/** The SOL and token movements of a landed transaction to or from `wallet`. */
+const worldTransfersOf = (world: World.World, wallet: string, tx: Events.LandedTransaction): Array<Transfer> => {
+  if (tx.err !== null) return []
+  const out: Array<Transfer> = []
+  const base = { signature: tx.signature, timestamp: tx.blockTime }
+  for (const n of tx.nativeTransfers) {
+    if ((n.from === wallet) === (n.to === wallet)) continue
+    out.push({
+      ...base,
+      direction: n.to === wallet ? "in" : "out",
+      counterparty: n.to === wallet ? n.from : n.to,
+      mint: NATIVE_MINT,
+      symbol: "SOL",
+      amount: ui(n.lamports, 9),
+      amountRaw: n.lamports.toString(),
+      decimals: 9
+    })
+  }
+  for (const t of tx.tokenTransfers) {
+    if ((t.from === wallet) === (t.to === wallet)) continue
+    const into = t.to === wallet
+    out.push({
+      ...base,
+      direction: into ? "in" : "out",
+      // A mint comes from the mint's authority.
+      counterparty: (into ? t.from : t.to) ?? world.mint(t.mint)?.authority ?? t.mint,
+      mint: t.mint,
+      symbol: world.mint(t.mint)?.symbol ?? null,
+      amount: ui(t.amount, t.decimals),
+      amountRaw: t.amount.toString(),
+      decimals: t.decimals
+    })
+  }
+  return out
+}
+
+const worldTransfers = (world: World.World, wallet: string): ReadonlyArray<Transfer> =>
+  world.transactionsOf(wallet).flatMap((tx) => worldTransfersOf(world, wallet, tx))
+
+/** A landed transaction as the wallet's history shows it: the wallet's own balance changes. */
+const worldHistoryEntry = (wallet: string, tx: Events.LandedTransaction, tokenAccounts: string): HistoryEntry => {
+  const changes: Array<{ mint: string; amount: number; decimals: number }> = []
+  for (const a of tx.accounts) {
+    if (a.address === wallet && a.lamportsAfter !== a.lamportsBefore) {
+      changes.push({ mint: "SOL", amount: ui(a.lamportsAfter - a.lamportsBefore, 9), decimals: 9 })
+    }
+    if (a.token !== undefined && a.token.owner === wallet && tokenAccounts !== "none") {
+      const delta = a.token.amountAfter - a.token.amountBefore
+      if (delta !== 0n || tokenAccounts === "all") {
+        changes.push({ mint: a.token.mint, amount: ui(delta, a.token.decimals), decimals: a.token.decimals })
+      }
+    }
+  }
+  return {
+    signature: tx.signature,
+    timestamp: tx.blockTime,
+    slot: tx.slot,
+    fee: ui(tx.fee, 9),
+    feePayer: tx.feePayer,
+    error: tx.err === null ? null : JSON.stringify(tx.err),
     balanceChanges: changes
   }
 }
@@ -407,15 +521,32 @@ const balances = route(
       const showNfts = boolOf(q, "showNfts", false)!
       const showZero = boolOf(q, "showZeroBalance", false)!
       const i = seeded(ctx, request)
-      const tokens = i === undefined ? [] : sortedTokens(ctx, i, showZero)
-      const native = showNative ? [nativeBalance(ctx.dataset, i)] : []
+      const wallet = request.params["wallet"]!
+      const world = World.of(ctx.state)
+      const seededTokens = i === undefined ? [] : sortedTokens(ctx, i, showZero)
+      const own = world.tokenAccountsOf(wallet).filter((t) =>
+        world.mint(t.mint)?.kind === "fungible" && (showZero || t.amount > 0n)
+      )
+      const tokens = own.length === 0
+        ? seededTokens
+        : [...seededTokens, ...own.map((t) => worldBalance(world, t))].sort(byUsdValue)
+      const native = showNative ? [solBalance(world.lamports(wallet))] : []
       // Native SOL is the first entry of page 1; the rest follow it in usdValue order.
       const all = Dataset.lazyList(native.length + tokens.length, (k) =>
         k < native.length ? native[k]! : tokens[k - native.length]!)
       const slice = Paging.pageOf(all, page, limit)
       return {
         balances: slice.items,
-        ...(showNfts ? { nfts: page === 1 && i !== undefined ? nftsOf(ctx.dataset, i) : [] } : {}),
+        ...(showNfts
+          ? {
+            nfts: page === 1
+              ? [...(i === undefined ? [] : nftsOf(ctx.dataset, i)), ...world.nftsOf(wallet).map(worldNft)].slice(
+                0,
+                MAX_NFTS
+              )
+              : []
+          }
+          : {}),
         totalUsdValue: round(
           slice.items.reduce((s, b) =>
             s + (b.usdValue ?? 0), 0),
@@ -443,7 +574,12 @@ const transfers = route(
   (request, ctx) => {
     const i = seeded(ctx, request)
     const n = i === undefined ? 0 : activityCount(ctx.dataset, i)
-    const list = Dataset.lazyList(n, (k) => transferAt(ctx.dataset, i!, k))
+    // What landed since start first (newest first), then the seeded activity (older).
+    const recent = worldTransfers(World.of(ctx.state), request.params["wallet"]!)
+    const list = Dataset.lazyList(
+      recent.length + n,
+      (k) => k < recent.length ? recent[k]! : transferAt(ctx.dataset, i!, k - recent.length)
+    )
     return Effect.map(
       Paging.sliceRest(
         list,
@@ -481,10 +617,18 @@ const history = route(
     Effect.suspend(() => {
       const q = request.query
       const i = seeded(ctx, request)
-      const n = i === undefined ? 0 : activityCount(ctx.dataset, i)
+      const wallet = request.params["wallet"]!
+      // What landed since start first (newest first), then the seeded activity (older).
+      const recent = World.of(ctx.state).transactionsOf(wallet)
+      const w = recent.length
+      const n = w + (i === undefined ? 0 : activityCount(ctx.dataset, i))
       const position = (name: string) => {
         const v = q.get(name)
-        return v === null ? null : i === undefined ? undefined : activityIndex(ctx.dataset, i, n, v)
+        if (v === null) return null
+        const mine = recent.findIndex((tx) => tx.signature === v)
+        if (mine >= 0) return mine
+        const k = i === undefined ? undefined : activityIndex(ctx.dataset, i, n - w, v)
+        return k === undefined ? undefined : k + w
       }
       const before = position("before")
       const after = position("after")
@@ -499,12 +643,17 @@ const history = route(
       let k = before === null ? 0 : before + 1
       let more = false
       for (; k < end; k++) {
-        if (type !== null && type !== "ANY" && historyTypeAt(ctx.dataset, i!, k) !== type) continue
+        const kind = k < w ? recent[k]!.type : historyTypeAt(ctx.dataset, i!, k - w)
+        if (type !== null && type !== "ANY" && kind !== type) continue
         if (data.length === limit) {
           more = true
           break
         }
-        data.push(historyAt(ctx.dataset, i!, k, tokenAccounts))
+        data.push(
+          k < w
+            ? worldHistoryEntry(wallet, recent[k]!, tokenAccounts)
+            : historyAt(ctx.dataset, i!, k - w, tokenAccounts)
+        )
       }
       return Effect.succeed(
         {
@@ -515,18 +664,47 @@ const history = route(
     })
 )
 
+/** Funded-by of a wallet the seed did not fund: its first incoming SOL transfer in the world. */
+const worldFunding = (ctx: AreaContext, wallet: string) => {
+  const world = World.of(ctx.state)
+  const oldestFirst = [...world.transactionsOf(wallet)].reverse()
+  for (const tx of oldestFirst) {
+    const t = tx.err === null ? tx.nativeTransfers.find((n) => n.to === wallet && n.from !== wallet) : undefined
+    if (t === undefined) continue
+    return Effect.succeed(
+      {
+        funder: t.from,
+        funderName: null,
+        funderType: null,
+        mint: NATIVE_MINT,
+        symbol: "SOL",
+        amount: ui(t.lamports, 9),
+        amountRaw: t.lamports.toString(),
+        decimals: 9,
+        signature: tx.signature,
+        timestamp: tx.blockTime,
+        date: new Date(tx.blockTime * 1000).toISOString(),
+        slot: tx.slot,
+        explorerUrl: `https://orbmarkets.io/tx/${tx.signature}`
+      } satisfies Encoded<typeof WalletRecords.FundedBy>
+    )
+  }
+  return Effect.fail(new RestFailure(404, "No funding transaction found"))
+}
+
 const fundedBy = route(
   Endpoints.walletFundedBy,
   checkWallet,
   (request, ctx) => {
     const i = seeded(ctx, request)
-    if (i === undefined || !hasFunder(i)) return Effect.fail(new RestFailure(404, "No funding transaction found"))
+    if (i === undefined || !hasFunder(i)) return worldFunding(ctx, request.params["wallet"]!)
     const ds = ctx.dataset
     const f = 1 + ds.int(`wallet:${i}:funder`, 20)
     const funder = f < walletCount(ds) && hasIdentity(f) ? identityOf(ds, f) : undefined
     const raw = BigInt(1 + ds.int(`wallet:${i}:funding:raw`, 100_000)) * 1_000_000n
     const signature = ds.signature(`wallet:${i}:funding`)
-    const timestamp = timestampAt(ds, i, activityCount(ds, i)) - 3600
+    const fundingSlot = slotAt(ds, i, activityCount(ds, i)) - 9000
+    const timestamp = timeOfSlot(ds, fundingSlot)
     return Effect.succeed(
       {
         funder: walletAt(ds, f),
@@ -540,7 +718,7 @@ const fundedBy = route(
         signature,
         timestamp,
         date: new Date(timestamp * 1000).toISOString(),
-        slot: slotAt(i, activityCount(ds, i)) - 9000,
+        slot: fundingSlot,
         explorerUrl: `https://orbmarkets.io/tx/${signature}`
       } satisfies Encoded<typeof WalletRecords.FundedBy>
     )
