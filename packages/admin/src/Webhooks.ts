@@ -1,15 +1,42 @@
 /**
- * The webhooks configured for the caller's API key (spec §4.7). Read only: this
- * interface has no operations to create or change webhooks (spec §6.6).
+ * The webhooks of the caller's API key: list, create, get, edit, pause or resume
+ * (`toggle`) and delete them. Each method is an entry of the endpoint table
+ * (`Endpoints.listWebhooks`, `createWebhook`, ...), charged 100 credits a call as
+ * the service's price list says; a project has at most `Plans.maxWebhooks[plan]`
+ * webhooks (5 on the free plan, 50 on the others).
+ *
+ * Bad input (an unknown transaction type, an address that is not one, more than
+ * 100,000 addresses, a URL that is not http(s)) fails with `InvalidRequest`
+ * naming the field, before anything is sent. `authHeader` goes in as a
+ * `Redacted` and comes back as one: it is never printed or logged.
  *
  * @example
- * const hooks = yield* (yield* Webhooks.Webhooks).list()
- * hooks.filter((h) => h.active).map((h) => h.webhookURL)
+ * const webhooks = yield* Webhooks.Webhooks
+ * const hook = yield* webhooks.create({
+ *   webhookURL: "https://example.com/hook",
+ *   webhookType: "enhanced",
+ *   accountAddresses: [wallet],
+ *   transactionTypes: ["TRANSFER"],
+ *   authHeader: Redacted.make("Bearer my-secret")
+ * })
+ * yield* webhooks.edit(hook.webhookID, { accountAddresses: [otherWallet] })
+ * yield* webhooks.toggle(hook.webhookID, false)
  * @since 0.1.0
  */
+import { validateInput } from "@solfx/core/Decode"
+import type * as Endpoint from "@solfx/core/Endpoint"
 import * as Endpoints from "@solfx/core/Endpoints"
-import type { ApiError } from "@solfx/core/Errors"
-import type { Webhook } from "@solfx/core/Webhook"
+import type { ApiError, HttpError, InvalidRequest } from "@solfx/core/Errors"
+import {
+  CreateWebhook,
+  type CreateWebhookInput,
+  merge,
+  type Webhook,
+  WebhookChange,
+  type WebhookChangeInput,
+  WebhookId,
+  WebhookNotFound
+} from "@solfx/core/Webhook"
 import * as Derive from "@solfx/http/Derive"
 import { HttpTransport } from "@solfx/http/HttpTransport"
 import * as Context from "effect/Context"
@@ -17,7 +44,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 
 /**
- * The webhook method: list the key's webhooks.
+ * The webhook methods.
  *
  * @since 0.1.0
  * @category models
@@ -28,6 +55,33 @@ export interface WebhooksShape {
    * is `Redacted` (unwrap it with effect's `Redacted` module).
    */
   readonly list: () => Effect.Effect<ReadonlyArray<Webhook>, ApiError>
+  /**
+   * `POST /v0/webhooks`: a new webhook, as the service recorded it (with its
+   * `webhookID`). `transactionTypes` defaults to `["ANY"]`. Not retried unless
+   * certainly not received: sent twice, it would make two webhooks.
+   */
+  readonly create: (input: CreateWebhookInput) => Effect.Effect<Webhook, InvalidRequest | ApiError>
+  /** `GET /v0/webhooks/{webhookID}`: one webhook; `WebhookNotFound` when the key has no such webhook. */
+  readonly get: (webhookID: string) => Effect.Effect<Webhook, InvalidRequest | WebhookNotFound | ApiError>
+  /**
+   * Changes the fields given and keeps the others. The service replaces a
+   * webhook with the whole body of `PUT /v0/webhooks/{webhookID}` (a field left
+   * out is lost), so this reads the webhook first (`get`), applies the change and
+   * sends the whole webhook: two calls, 200 credits. `change` may be a function
+   * of the current webhook (e.g. to add an address). The change is checked
+   * before anything is sent (a function's result, before the `PUT`).
+   */
+  readonly edit: (
+    webhookID: string,
+    change: WebhookChangeInput | ((current: Webhook) => WebhookChangeInput)
+  ) => Effect.Effect<Webhook, InvalidRequest | WebhookNotFound | ApiError>
+  /** `PATCH /v0/webhooks/{webhookID}` with `{ active }`: pauses (false) or resumes (true) deliveries. */
+  readonly toggle: (
+    webhookID: string,
+    active: boolean
+  ) => Effect.Effect<Webhook, InvalidRequest | WebhookNotFound | ApiError>
+  /** `DELETE /v0/webhooks/{webhookID}`; a webhook already gone is `WebhookNotFound`. */
+  readonly delete: (webhookID: string) => Effect.Effect<void, InvalidRequest | WebhookNotFound | ApiError>
 }
 
 /**
@@ -41,6 +95,9 @@ export interface WebhooksShape {
  */
 export class Webhooks extends Context.Tag("@solfx/admin/Webhooks")<Webhooks, WebhooksShape>() {}
 
+const isNotFound = <E extends { readonly _tag: string }>(error: E): error is E & HttpError =>
+  error._tag === "HttpError" && (error as unknown as HttpError).status === 404
+
 /**
  * Builds the service from the `HttpTransport`.
  *
@@ -49,11 +106,59 @@ export class Webhooks extends Context.Tag("@solfx/admin/Webhooks")<Webhooks, Web
  */
 export const make: Effect.Effect<WebhooksShape, never, HttpTransport> = Effect.gen(function*() {
   const transport = yield* HttpTransport
-  const webhooks = Derive.fromTransport(transport, Endpoints.listWebhooks)
+  const redact = transport.redactor.redact
+  const client = <P, A, I, PI>(entry: Endpoint.Endpoint<P, A, I, PI>) => Derive.fromTransport(transport, entry)
+  const listing = client(Endpoints.listWebhooks)
+  const creating = client(Endpoints.createWebhook)
+  const getting = client(Endpoints.getWebhook)
+  const editing = client(Endpoints.editWebhook)
+  const toggling = client(Endpoints.toggleWebhook)
+  const deleting = client(Endpoints.deleteWebhook)
+  const checkId = validateInput(WebhookId, "webhookID", redact)
+  const checkCreate = validateInput(CreateWebhook, "", redact)
+  const checkChange = validateInput(WebhookChange, "", redact)
+
+  /** Sends `f(id)` for a checked id; the service's 404 is `WebhookNotFound`. */
+  const byId = <A, E extends { readonly _tag: string }>(webhookID: string, f: (id: string) => Effect.Effect<A, E>) =>
+    Effect.flatMap(checkId(webhookID), (id) =>
+      f(id).pipe(
+        Effect.catchIf(isNotFound, () => Effect.fail(new WebhookNotFound({ webhookID: redact(id) })))
+      ))
+
   const list = Effect.fn("Webhooks.list")(function*() {
-    return yield* webhooks.send({})
+    return yield* listing.send({})
   })
-  return Webhooks.of({ list })
+
+  const create = Effect.fn("Webhooks.create")(function*(input: CreateWebhookInput) {
+    return yield* creating.send(yield* checkCreate(input))
+  })
+
+  const get = Effect.fn("Webhooks.get")(function*(webhookID: string) {
+    return yield* byId(webhookID, (id) => getting.send({ webhookID: id }))
+  })
+
+  const edit = Effect.fn("Webhooks.edit")(
+    function*(webhookID: string, change: WebhookChangeInput | ((current: Webhook) => WebhookChangeInput)) {
+      // A plain change is checked before the first request; a function's, once it has the webhook.
+      const early = typeof change === "function" ? undefined : yield* checkChange(change)
+      return yield* byId(webhookID, (id) =>
+        Effect.gen(function*() {
+          const current = yield* getting.send({ webhookID: id })
+          const checked = early ?? (yield* checkChange((change as (c: Webhook) => WebhookChangeInput)(current)))
+          return yield* editing.send({ webhookID: id, ...merge(current, checked) })
+        }))
+    }
+  )
+
+  const toggle = Effect.fn("Webhooks.toggle")(function*(webhookID: string, active: boolean) {
+    return yield* byId(webhookID, (id) => toggling.send({ webhookID: id, active }))
+  })
+
+  const remove = Effect.fn("Webhooks.delete")(function*(webhookID: string) {
+    yield* byId(webhookID, (id) => deleting.send({ webhookID: id }))
+  })
+
+  return Webhooks.of({ list, create, get, edit, toggle, delete: remove })
 })
 
 /**

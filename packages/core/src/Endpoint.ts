@@ -247,14 +247,14 @@ export interface Rpc<P = any, A = any, Item = any, PI = any> extends Common<P, A
 
 /**
  * A REST route. `{name}` segments of `path` are taken from the params' fields of
- * that name; the other fields go to the query (GET) or the JSON body (POST).
+ * that name; the other fields go to the query (GET, DELETE) or the JSON body (POST, PUT, PATCH).
  *
  * @since 0.1.0
  * @category models
  */
 export interface Rest<P = any, A = any, Item = any, PI = any> extends Common<P, A, Item, PI> {
   readonly _tag: "Rest"
-  readonly method: "GET" | "POST" | "PUT" | "DELETE"
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
   readonly path: string
   /** `header` sends `X-Api-Key` (the admin host's form); `query` sends `api-key`. */
   readonly auth: "query" | "header"

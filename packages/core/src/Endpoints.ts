@@ -656,6 +656,84 @@ export const listWebhooks = Endpoint.rest({
   bucket: "webhooks"
 })
 
+// Webhook management: each call is 100 credits ("webhook management via API", the
+// service's price list), counted under `api` like the list.
+const webhooks = { area: "webhooks", host: "v0", cost: { credits: 100, usage: "api" }, bucket: "webhooks" } as const
+
+/**
+ * POST /v0/webhooks: creates a webhook; the answer is the webhook with its id.
+ * Not idempotent: sent twice, it makes two webhooks.
+ *
+ * @since 0.1.0
+ * @category webhooks
+ */
+export const createWebhook = Endpoint.rest({
+  ...webhooks,
+  method: "POST",
+  path: "/v0/webhooks",
+  params: Webhook.CreateWebhook,
+  result: Webhook.Webhook,
+  idempotent: false
+})
+
+/**
+ * GET /v0/webhooks/{webhookID}: one webhook of the key (404 when there is none).
+ *
+ * @since 0.1.0
+ * @category webhooks
+ */
+export const getWebhook = Endpoint.rest({
+  ...webhooks,
+  method: "GET",
+  path: "/v0/webhooks/{webhookID}",
+  params: Schema.Struct({ webhookID: Webhook.WebhookId }),
+  result: Webhook.Webhook
+})
+
+/**
+ * PUT /v0/webhooks/{webhookID}: replaces the webhook with the whole body sent.
+ *
+ * @since 0.1.0
+ * @category webhooks
+ */
+export const editWebhook = Endpoint.rest({
+  ...webhooks,
+  method: "PUT",
+  path: "/v0/webhooks/{webhookID}",
+  params: Schema.extend(Schema.Struct({ webhookID: Webhook.WebhookId }), Webhook.WebhookBody),
+  result: Webhook.Webhook
+})
+
+/**
+ * PATCH /v0/webhooks/{webhookID} with `{ active }`: pauses or resumes deliveries.
+ *
+ * @since 0.1.0
+ * @category webhooks
+ */
+export const toggleWebhook = Endpoint.rest({
+  ...webhooks,
+  method: "PATCH",
+  path: "/v0/webhooks/{webhookID}",
+  params: Schema.Struct({ webhookID: Webhook.WebhookId, active: Schema.Boolean }),
+  result: Webhook.Webhook
+})
+
+/**
+ * DELETE /v0/webhooks/{webhookID}: the answer carries nothing (an empty body or a
+ * message). Not idempotent: a second delete is a 404.
+ *
+ * @since 0.1.0
+ * @category webhooks
+ */
+export const deleteWebhook = Endpoint.rest({
+  ...webhooks,
+  method: "DELETE",
+  path: "/v0/webhooks/{webhookID}",
+  params: Schema.Struct({ webhookID: Webhook.WebhookId }),
+  result: Schema.Unknown,
+  idempotent: false
+})
+
 /**
  * Every entry of the table.
  *
@@ -700,7 +778,12 @@ export const all: ReadonlyArray<Endpoint.Endpoint> = [
   walletTransfers,
   walletFundedBy,
   projectUsage,
-  listWebhooks
+  listWebhooks,
+  createWebhook,
+  getWebhook,
+  editWebhook,
+  toggleWebhook,
+  deleteWebhook
 ]
 
 /**

@@ -55,3 +55,13 @@ export const limitsFor = (plan: Plan | undefined, overrides?: Limits): Limits =>
   ...(plan === undefined ? { admin: ADMIN } : plans[plan]),
   ...overrides
 })
+
+/**
+ * The most webhooks a project may have, by plan, as the service documents.
+ *
+ * @example
+ * Plans.maxWebhooks.free // 5
+ * @since 0.1.0
+ * @category plans
+ */
+export const maxWebhooks: { readonly [P in Plan]: number } = { free: 5, developer: 50, business: 50, professional: 50 }

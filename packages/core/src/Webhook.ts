@@ -1,5 +1,6 @@
 /**
- * The webhook record of `GET /v0/webhooks` (spec §2.10, REAL-WORLD §7).
+ * The webhook record the service answers (`GET /v0/webhooks` and the other
+ * webhook routes), and what creating or changing one takes.
  *
  * `authHeader` is a secret the receiver uses to verify the sender: it decodes
  * into a `Redacted`, so printing, `JSON.stringify`, `util.inspect` and logs of a
@@ -11,7 +12,11 @@
  * Redacted.value(hook.authHeader) // the secret, when you mean it
  * @since 0.1.0
  */
+import * as ParseResult from "effect/ParseResult"
+import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
+import { TRANSACTION_TYPES } from "./internal/transactionTypes.js"
+import { Address } from "./Primitives.js"
 
 /**
  * The kind of a webhook.
@@ -37,43 +42,27 @@ export const WebhookType = Schema.Literal(
 export type WebhookType = typeof WebhookType.Type
 
 /**
- * The members of the transaction-type vocabulary the spec names, plus a few of
- * the most used ones. The service's list is long and grows with protocols, so
- * these are typed and the rest decode as `OtherTransactionType`.
+ * The transaction-type vocabulary the service documents for webhooks: `ANY`, then
+ * every type its parser names (over 500, e.g. `TRANSFER`, `SWAP`, `NFT_SALE`,
+ * `COMPRESSED_NFT_MINT`). The list grows with protocols: a type the service sends
+ * back that is not here still decodes, as `OtherTransactionType`; a webhook
+ * created or edited through the SDK takes only these.
  *
  * @since 0.1.0
  * @category constants
  */
-export const knownTransactionTypes = [
-  "ANY",
-  "TRANSFER",
-  "SWAP",
-  "BURN",
-  "BURN_NFT",
-  "STAKE",
-  "UNSTAKE",
-  "NFT_SALE",
-  "NFT_LISTING",
-  "NFT_CANCEL_LISTING",
-  "NFT_BID",
-  "NFT_BID_CANCELLED",
-  "NFT_MINT",
-  "TOKEN_MINT",
-  "COMPRESSED_NFT_MINT",
-  "COMPRESSED_NFT_TRANSFER",
-  "COMPRESSED_NFT_BURN",
-  "UNKNOWN",
-  "UNLABELED"
-] as const
+export const knownTransactionTypes = TRANSACTION_TYPES
 
 /**
- * A transaction type the SDK names.
+ * A transaction type of the documented vocabulary (`knownTransactionTypes`).
  *
  * @since 0.1.0
  * @category schemas
  */
 export const KnownTransactionType = Schema.Literal(...knownTransactionTypes).annotations({
-  identifier: "KnownTransactionType"
+  identifier: "KnownTransactionType",
+  // Not the default message: it would list the whole vocabulary.
+  message: () => "a transaction type of the service's vocabulary (Webhook.knownTransactionTypes), e.g. ANY or TRANSFER"
 })
 
 /**
@@ -125,12 +114,16 @@ export type TransactionType = typeof TransactionType.Type
 /**
  * A webhook record.
  *
- * `wallet` and `accountAddresses` stay plain strings: the list is informational
- * (this interface cannot create webhooks), and one odd entry must not make the
- * whole list undecodable.
+ * `wallet` and `accountAddresses` stay plain strings as the service sends them:
+ * one odd entry must not make the whole list undecodable. (What the SDK sends is
+ * checked strictly: `CreateWebhook`, `WebhookChange`.)
  *
  * @example
- * import * as Schema from "effect/Schema"
+ * import * as ParseResult from "effect/ParseResult"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import { TRANSACTION_TYPES } from "./internal/transactionTypes.js"
+import { Address } from "./Primitives.js"
  * const hooks = Schema.decodeUnknownSync(Schema.Array(Webhook))(body)
  * String(hooks[0].authHeader) // "<redacted>"
  * @since 0.1.0
@@ -153,8 +146,12 @@ export const Webhook = Schema.Struct({
     Schema.Redacted(Schema.String.annotations({ message: () => "a string (the value is a secret: not shown)" })),
     { nullable: true }
   ),
-  /** False when the service disabled it; absent means true. */
-  active: Schema.optionalWith(Schema.Boolean, { default: () => true })
+  /** False when paused (`toggle`) or disabled by the service; absent means true. */
+  active: Schema.optionalWith(Schema.Boolean, { default: () => true }),
+  /** Which outcomes are delivered (`all`, `success`, `failed`), when the service says. */
+  txnStatus: Schema.optional(Schema.String),
+  /** The payload encoding, when the service says. */
+  encoding: Schema.optional(Schema.String)
 }).annotations({
   identifier: "Webhook",
   // Not "actual {...}": a record holds its auth header.
@@ -179,3 +176,257 @@ export const WebhookList = Schema.Array(Webhook).annotations({
   identifier: "WebhookList",
   message: () => "an array of webhook records (not shown: they hold secret auth headers)"
 })
+
+// -- Creating and changing webhooks ---------------------------------------------
+
+/**
+ * The most accounts one webhook may watch, as the service documents for its API.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const MAX_ACCOUNT_ADDRESSES = 100_000
+
+/**
+ * Which transactions are delivered by outcome. The service documents `all`,
+ * `success` and `failed`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const TxnStatus = Schema.Literal("all", "success", "failed").annotations({ identifier: "TxnStatus" })
+
+/**
+ * A decoded `TxnStatus`: the type of the schema of the same name.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type TxnStatus = typeof TxnStatus.Type
+
+/**
+ * A webhook id as the caller gives it: the service's are UUIDs; any id made of
+ * letters, digits, `-` and `_` is accepted, so the path stays one segment.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const WebhookId = Schema.String.pipe(
+  Schema.pattern(/^[A-Za-z0-9_-]{1,128}$/, {
+    message: () => "a webhook id such as 123e4567-e89b-12d3-a456-426614174000"
+  }),
+  Schema.annotations({ identifier: "WebhookId" })
+)
+
+const isWebUrl = (s: string): boolean => {
+  if (s.length > 2048 || !URL.canParse(s)) return false
+  const protocol = new URL(s).protocol
+  return protocol === "https:" || protocol === "http:"
+}
+
+/**
+ * The URL deliveries are POSTed to.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const WebhookUrl = Schema.String.pipe(
+  Schema.filter(isWebUrl, { message: () => "an http(s) URL of at most 2,048 characters" }),
+  Schema.annotations({ identifier: "WebhookUrl" })
+)
+
+/**
+ * The accounts a webhook watches: 1 to `MAX_ACCOUNT_ADDRESSES` addresses.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const AccountAddresses = Schema.Array(Address).pipe(
+  Schema.filter((a) => a.length >= 1 && a.length <= MAX_ACCOUNT_ADDRESSES, {
+    message: () => `1 to ${MAX_ACCOUNT_ADDRESSES.toLocaleString("en-US")} addresses`
+  })
+)
+
+/**
+ * The types that trigger an enhanced webhook: at least one, each of the vocabulary.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const TransactionTypes = Schema.Array(KnownTransactionType).pipe(
+  Schema.filter((a) => a.length >= 1, { message: () => "at least one transaction type (ANY for every type)" })
+)
+
+const SECRET_RULE = "a string of 1 to 1,024 characters (the value is a secret: not shown)"
+
+const secretText = (v: unknown): string | undefined => {
+  const text = Redacted.isRedacted(v) ? Redacted.value(v) : v
+  return typeof text === "string" && text.length >= 1 && text.length <= 1024 ? text : undefined
+}
+
+/**
+ * An `authHeader` as the caller gives it: a `Redacted` string (a plain string is
+ * accepted too). It decodes to the text sent in the request body, the only place
+ * the service needs it. One check of its own, so no error ever quotes the value.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const AuthHeaderInput = Schema.transformOrFail(Schema.Unknown, Schema.String, {
+  strict: true,
+  decode: (v, _, ast) => {
+    const text = secretText(v)
+    return text === undefined
+      ? ParseResult.fail(new ParseResult.Type(ast, "<redacted>", SECRET_RULE))
+      : ParseResult.succeed(text)
+  },
+  encode: (s) => ParseResult.succeed(Redacted.make(s))
+}).annotations({ identifier: "AuthHeaderInput", message: () => SECRET_RULE })
+
+/**
+ * The payload encoding (the service's example is `json`).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Encoding = Schema.String.pipe(
+  Schema.pattern(/^[A-Za-z0-9]{1,32}$/, { message: () => "an encoding name such as json" })
+)
+
+/**
+ * A new webhook, as `Webhooks.create` takes it and as it is sent (`POST /v0/webhooks`).
+ * `transactionTypes` defaults to `["ANY"]` (the raw kinds ignore it).
+ *
+ * @example
+ * const input: typeof Webhook.CreateWebhook.Encoded = {
+ *   webhookURL: "https://example.com/hook",
+ *   webhookType: "enhanced",
+ *   accountAddresses: [wallet],
+ *   transactionTypes: ["TRANSFER"],
+ *   authHeader: Redacted.make("Bearer my-secret")
+ * }
+ * @since 0.1.0
+ * @category schemas
+ */
+export const CreateWebhook = Schema.Struct({
+  webhookURL: WebhookUrl,
+  webhookType: WebhookType,
+  accountAddresses: AccountAddresses,
+  transactionTypes: Schema.optionalWith(TransactionTypes, { default: () => ["ANY"] as const }),
+  authHeader: Schema.optional(AuthHeaderInput),
+  txnStatus: Schema.optional(TxnStatus),
+  encoding: Schema.optional(Encoding)
+}).annotations({ identifier: "CreateWebhook" })
+
+/**
+ * What a caller passes to `Webhooks.create`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CreateWebhookInput {
+  readonly webhookURL: string
+  readonly webhookType: WebhookType
+  readonly accountAddresses: ReadonlyArray<string>
+  /** Default `["ANY"]`. */
+  readonly transactionTypes?: ReadonlyArray<KnownTransactionType> | undefined
+  /** Sent back in each delivery's `Authorization` header. */
+  readonly authHeader?: Redacted.Redacted<string> | undefined
+  readonly txnStatus?: TxnStatus | undefined
+  readonly encoding?: string | undefined
+}
+
+/**
+ * A change to a webhook: the fields to replace, each checked as on create.
+ * `authHeader: null` removes the header.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const WebhookChange = Schema.Struct({
+  webhookURL: Schema.optional(WebhookUrl),
+  webhookType: Schema.optional(WebhookType),
+  accountAddresses: Schema.optional(AccountAddresses),
+  transactionTypes: Schema.optional(TransactionTypes),
+  authHeader: Schema.optional(Schema.NullOr(AuthHeaderInput)),
+  txnStatus: Schema.optional(TxnStatus),
+  encoding: Schema.optional(Encoding)
+}).annotations({ identifier: "WebhookChange" })
+
+/**
+ * What a caller passes to `Webhooks.edit`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface WebhookChangeInput extends Partial<Omit<CreateWebhookInput, "authHeader">> {
+  /** A new header, or `null` to send deliveries without one. */
+  readonly authHeader?: Redacted.Redacted<string> | null | undefined
+}
+
+/**
+ * The whole webhook as `PUT /v0/webhooks/{webhookID}` takes it: the service
+ * replaces the webhook with this body, so a field left out is lost. Types the
+ * service sent back that are not in the vocabulary pass through.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const WebhookBody = Schema.Struct({
+  webhookURL: WebhookUrl,
+  webhookType: WebhookType,
+  accountAddresses: Schema.Array(Schema.String).pipe(Schema.maxItems(MAX_ACCOUNT_ADDRESSES)),
+  transactionTypes: Schema.Array(TransactionType),
+  authHeader: Schema.optional(Schema.String),
+  txnStatus: Schema.optional(Schema.String),
+  encoding: Schema.optional(Schema.String)
+}).annotations({ identifier: "WebhookBody" })
+
+/**
+ * A decoded `WebhookBody`: the type of the schema of the same name.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type WebhookBody = typeof WebhookBody.Type
+
+/**
+ * The body an edit sends: the webhook as it is, with the change applied.
+ *
+ * @example
+ * const body = Webhook.merge(current, { accountAddresses: [other] })
+ * @since 0.1.0
+ * @category constructors
+ */
+export const merge = (current: Webhook, change: typeof WebhookChange.Type): WebhookBody => {
+  const authHeader = change.authHeader === undefined
+    ? (current.authHeader === undefined ? undefined : Redacted.value(current.authHeader))
+    : change.authHeader ?? undefined
+  const txnStatus = change.txnStatus ?? current.txnStatus
+  const encoding = change.encoding ?? current.encoding
+  return {
+    webhookURL: change.webhookURL ?? current.webhookURL,
+    webhookType: change.webhookType ?? current.webhookType,
+    accountAddresses: change.accountAddresses ?? current.accountAddresses,
+    transactionTypes: change.transactionTypes ?? current.transactionTypes,
+    ...(authHeader === undefined ? {} : { authHeader }),
+    ...(txnStatus === undefined ? {} : { txnStatus }),
+    ...(encoding === undefined ? {} : { encoding })
+  }
+}
+
+/**
+ * The service answered 404 for a webhook id: there is no such webhook for this
+ * key (never created, deleted, or another key's).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class WebhookNotFound extends Schema.TaggedError<WebhookNotFound>("@solfx/WebhookNotFound")(
+  "WebhookNotFound",
+  { webhookID: Schema.String }
+) {
+  override get message(): string {
+    return `no webhook ${this.webhookID} for this API key`
+  }
+}

@@ -537,7 +537,7 @@ const app = (instance: Instance, routes: Routes) => {
       draft.projectId = account.project.id
 
       let body: unknown = undefined
-      if (route.method === "POST") {
+      if (route.method === "POST" || route.method === "PUT" || route.method === "PATCH") {
         const read = yield* readBody(request, instance.maxBodyBytes)
         if (read._tag === "TooLarge") {
           return yield* fail(413, `request body too large: at most ${instance.maxBodyBytes} bytes`)

@@ -1,5 +1,5 @@
 /**
- * Webhook delivery (spec §6, REAL-WORLD §7): when transactions land (the
+ * Webhook delivery, as the service documents it: when transactions land (the
  * `Events.transactionsLanded` channel), each one that touches a monitored
  * account (a static key of the message) is POSTed to every active webhook that
  * watches it, as a JSON array of one enhanced or raw transaction, with the
@@ -8,6 +8,7 @@
  * - Enhanced kinds deliver only the types in `transactionTypes` (`ANY` or the
  *   type: `TRANSFER` when the transaction makes System transfers, else `UNKNOWN`).
  *   Raw kinds deliver every matching transaction. Discord kinds are not emulated.
+ *   Every landed transaction succeeded, so `txnStatus: "failed"` matches none.
  * - A non-2xx answer, a connection error or a timeout is retried up to
  *   `maxRetries` times (default 3), `retrySpacing` apart (default 60 s, as the
  *   real service; tests use milliseconds).
@@ -82,6 +83,8 @@ export interface Target {
   readonly accountAddresses: ReadonlyArray<string>
   readonly transactionTypes: ReadonlyArray<string>
   readonly authHeader?: string | null | undefined
+  /** `failed` asks for failed transactions only: none land here, so nothing is sent. */
+  readonly txnStatus?: string | undefined
   active: boolean
 }
 
@@ -286,14 +289,15 @@ export const rawOf = (
 
 /**
  * Whether a webhook wants a transaction: a monitored static key, and for the
- * enhanced kinds a listed type (or `ANY`).
+ * enhanced kinds a listed type (or `ANY`); not when it asks for failed ones only.
  *
  * @since 0.1.0
  * @category payloads
  */
 export const matches = (webhook: Target, tx: Transaction.ParsedTransaction): boolean => {
   const kind = kindOf(webhook.webhookType)
-  if (kind === undefined) return false
+  // Every transaction that lands here succeeded: a webhook of failed ones only never matches.
+  if (kind === undefined || webhook.txnStatus === "failed") return false
   const watched = new Set(webhook.accountAddresses)
   if (!tx.staticKeys.some((k) => watched.has(k))) return false
   return kind === "raw" || webhook.transactionTypes.includes("ANY") || webhook.transactionTypes.includes(typeOf(tx))

@@ -11,7 +11,7 @@ import * as Endpoints from "@solfx/core/Endpoints"
 import { build, signer, TIP, transfer } from "@solfx/testing/Kit"
 import * as Effect from "effect/Effect"
 import * as Emulator from "../src/Emulator.js"
-import { get, post, type Reply, rpc } from "./support/Http.js"
+import { get, post, type Reply, rpc, send } from "./support/Http.js"
 
 const tipped = (async () => {
   const payer = await signer()
@@ -19,6 +19,9 @@ const tipped = (async () => {
 })()
 
 type Call = (emu: Emulator.Emulator) => Effect.Effect<Reply>
+
+/** The id of the webhook the create sample made. */
+let created: string | undefined
 
 /** One valid request per entry; the test iterates the table, so an entry missing here fails it. */
 const calls: Readonly<Record<string, Call>> = {
@@ -81,7 +84,27 @@ const calls: Readonly<Record<string, Call>> = {
   "GET /v1/wallet/{wallet}/funded-by": (emu) => get(emu, `/v1/wallet/${emu.samples["wallet"]}/funded-by`),
   "GET /v0/admin/projects/{id}/usage": (emu) =>
     get(emu, `/v0/admin/projects/${emu.projectId}/usage`, { key: null, headers: { "x-api-key": emu.apiKey } }),
-  "GET /v0/webhooks": (emu) => get(emu, "/v0/webhooks")
+  "GET /v0/webhooks": (emu) => get(emu, "/v0/webhooks"),
+  // The table lists create first: the calls after it act on the webhook it made.
+  "POST /v0/webhooks": (emu) =>
+    Effect.tap(
+      send(emu, "POST", "/v0/webhooks", {
+        webhookURL: "http://127.0.0.1:9/hook",
+        webhookType: "raw",
+        accountAddresses: [emu.samples["wallet"]]
+      }),
+      (reply) => Effect.sync(() => void (created = reply.json?.webhookID))
+    ),
+  "GET /v0/webhooks/{webhookID}": (emu) => get(emu, `/v0/webhooks/${created}`),
+  "PUT /v0/webhooks/{webhookID}": (emu) =>
+    send(emu, "PUT", `/v0/webhooks/${created}`, {
+      webhookURL: "http://127.0.0.1:9/other",
+      webhookType: "enhanced",
+      accountAddresses: [emu.samples["wallet"]],
+      transactionTypes: ["TRANSFER"]
+    }),
+  "PATCH /v0/webhooks/{webhookID}": (emu) => send(emu, "PATCH", `/v0/webhooks/${created}`, { active: false }),
+  "DELETE /v0/webhooks/{webhookID}": (emu) => send(emu, "DELETE", `/v0/webhooks/${created}`)
 }
 
 /** How the emulator names an entry among its operations: REST path parameters as `:name`. */

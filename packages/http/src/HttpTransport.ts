@@ -31,7 +31,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import type * as Schema from "effect/Schema"
+import * as Schema from "effect/Schema"
 import * as Credits from "./Credits.js"
 import { DEFAULT_MAX_BODY_BYTES as SEND_MAX_BODY, makeSend } from "./internal/send.js"
 import { type RawResponse, restBodyError, rpcResult } from "./internal/status.js"
@@ -67,7 +67,7 @@ export interface RestRequest extends AttemptHooks {
   /** A name for errors and spans, e.g. `GET /v1/wallet/{wallet}/balances`. Never contains the key. */
   readonly operation: string
   readonly host: Host
-  readonly method: "GET" | "POST" | "PUT" | "DELETE"
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
   readonly path: string
   readonly query?: Readonly<Record<string, string | number | boolean | undefined>> | undefined
   readonly body?: unknown
@@ -217,6 +217,11 @@ export const make = (
 
     const rest = <A, I>(request: RestRequest, schema: Schema.Schema<A, I>) =>
       Effect.flatMap(send(request), (raw) => {
+        // A delete may answer with no body at all: that is its answer when its schema takes no value.
+        if (raw.text === "") {
+          const none = Schema.decodeUnknownOption(schema)(undefined)
+          if (Option.isSome(none)) return Effect.succeed(none.value)
+        }
         const body = parseBody(request.operation, raw)
         if (body instanceof DecodeError) return Effect.fail(body)
         return restBodyError(request.operation, exactIfError(body, raw.text), redactor) ??

@@ -1,26 +1,41 @@
 /**
- * `GET /v0/webhooks` (spec §2.10, §4.7): the webhooks of the caller's API key,
- * and the store of webhooks the emulator keeps (webhook delivery reads it too).
+ * The webhooks of the caller's API key (`/v0/webhooks`), and the store of webhooks
+ * the emulator keeps (webhook delivery reads it too).
  *
- * - Each API key has its own webhooks; the list shows only the caller's.
- * - By default every key gets `webhooks.perKey` (default 3) seeded webhooks,
- *   derived from the dataset and the key: kinds in turn (enhanced, raw,
- *   discord, …), 1 to 3 monitored addresses, an `authHeader` on every other one,
- *   and the third one `active: false`. Their URLs are under `.invalid`, so no
- *   delivery can leave the machine.
+ * - `GET /v0/webhooks` lists the caller's webhooks; `POST /v0/webhooks` creates
+ *   one; `GET`, `PUT` (the whole webhook), `PATCH` (`{ active }`) and `DELETE`
+ *   `/v0/webhooks/{webhookID}` read, replace, pause/resume and delete one. Every
+ *   call is charged by its entry of `Endpoints` (100 credits, "webhook management
+ *   via API" in the real price list); answers the Billing rule does not bill
+ *   (400, 403, 404) are not charged.
+ * - A body that is not a webhook (an unknown transaction type, a bad address,
+ *   more than 100,000 addresses) is a 400 `{ "error": "<field>: <rule>" }`; an id
+ *   the key does not own (never created, deleted, another key's) is a 404.
+ * - A project has at most `Plans.maxWebhooks[plan]` webhooks (5 free, 50 on the
+ *   others): one more is a 403. (The real service's answer to this is not
+ *   documented; 403 is what it answers when a plan does not allow a call.)
+ * - Each API key has its own webhooks. By default every key gets `webhooks.perKey`
+ *   (default 3) seeded webhooks, derived from the dataset and the key: kinds in
+ *   turn (enhanced, raw, discord, …), 1 to 3 monitored addresses, an `authHeader`
+ *   on every other one, and the third one `active: false`. Their URLs are under
+ *   `.invalid`, so no delivery can leave the machine.
  * - With the emulator option `webhooks`, exactly the configured webhooks are
- *   served instead (each owned by its `apiKey`/`projectId`, by default the
- *   default project's key), so tests control what delivery sees.
- * - A call is charged by `Endpoints.listWebhooks` ("webhook management via
- *   API", the real price list).
+ *   served at start instead (each owned by its `apiKey`/`projectId`, by default
+ *   the default project's key), so tests control what delivery sees.
+ * - A webhook is one live record: an edit, a toggle or a delete applies to the
+ *   deliveries that follow, retries of earlier ones included.
  *
  * @since 0.1.0
  */
 import * as Endpoints from "@solfx/core/Endpoints"
+import { maxWebhooks, type Plan } from "@solfx/core/Plans"
 import * as Webhook from "@solfx/core/Webhook"
 import * as Effect from "effect/Effect"
-import type { Area, AreaContext, Project } from "../Area.js"
-import { restRoute } from "../Area.js"
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import type { Area, AreaContext, Project, RestRequest } from "../Area.js"
+import { RestFailure, restRoute } from "../Area.js"
 import type { Dataset } from "../Dataset.js"
 
 /**
@@ -50,7 +65,9 @@ export interface WebhookOptions {
 }
 
 /**
- * A webhook as the store keeps it: live, delivery may set `active` to false.
+ * A webhook as the store keeps it: one live record, changed in place by edits and
+ * toggles (so deliveries and their retries see the change); delivery may set
+ * `active` to false.
  *
  * @since 0.1.0
  * @category models
@@ -58,11 +75,13 @@ export interface WebhookOptions {
 export interface StoredWebhook {
   readonly webhookID: string
   readonly wallet: string
-  readonly webhookURL: string
-  readonly webhookType: Webhook.WebhookType
-  readonly accountAddresses: ReadonlyArray<string>
-  readonly transactionTypes: ReadonlyArray<string>
-  readonly authHeader?: string | undefined
+  webhookURL: string
+  webhookType: Webhook.WebhookType
+  accountAddresses: ReadonlyArray<string>
+  transactionTypes: ReadonlyArray<string>
+  authHeader?: string | undefined
+  txnStatus?: string | undefined
+  encoding?: string | undefined
   active: boolean
 }
 
@@ -87,7 +106,14 @@ export interface WebhookStore {
   readonly ofKey: (apiKey: string, project: Project) => ReadonlyArray<StoredWebhook>
   /** Every webhook with its owner. */
   readonly all: () => ReadonlyArray<OwnedWebhook>
+  /** A new webhook of the key, with a fresh id. */
+  readonly add: (apiKey: string, project: Project, body: Body) => StoredWebhook
+  /** Removes a webhook of the key (and stops its pending deliveries); false when the key has none of that id. */
+  readonly remove: (apiKey: string, project: Project, webhookID: string) => boolean
 }
+
+/** A create or replace body, checked. */
+type Body = typeof Webhook.CreateWebhook.Type
 
 /** An account as the store needs it (the emulator's `Projects.Account`). */
 interface Owner {
@@ -174,19 +200,40 @@ const makeStore = (
       byKey.set(owner.apiKey, { project: owner.project, hooks: seeded(dataset, owner.apiKey) })
     }
   }
+  const hooksOf = (apiKey: string, project: Project): Array<StoredWebhook> => {
+    let entry = byKey.get(apiKey)
+    if (entry === undefined) {
+      entry = { project, hooks: options === undefined ? seeded(dataset, apiKey) : [] }
+      byKey.set(apiKey, entry)
+    }
+    return entry.hooks
+  }
+  let created = 0
   return {
-    ofKey: (apiKey, project) => {
-      let entry = byKey.get(apiKey)
-      if (entry === undefined) {
-        entry = { project, hooks: options === undefined ? seeded(dataset, apiKey) : [] }
-        byKey.set(apiKey, entry)
-      }
-      return entry.hooks
-    },
+    ofKey: hooksOf,
     all: () =>
       [...byKey.entries()].flatMap(([apiKey, { hooks, project }]) =>
         hooks.map((webhook) => ({ apiKey, project, webhook }))
-      )
+      ),
+    add: (apiKey, project, body) => {
+      const hook: StoredWebhook = {
+        webhookID: uuidOf(dataset.bytes(`webhook:created:${created++}:id`, 16)),
+        wallet: dataset.address(`webhook:owner:${apiKey}`),
+        ...fieldsOf(body),
+        active: true
+      }
+      hooksOf(apiKey, project).push(hook)
+      return hook
+    },
+    remove: (apiKey, project, webhookID) => {
+      const hooks = hooksOf(apiKey, project)
+      const at = hooks.findIndex((h) => h.webhookID === webhookID)
+      if (at < 0) return false
+      // A delivery waiting to retry holds the record: inactive, it sends nothing more.
+      hooks[at]!.active = false
+      hooks.splice(at, 1)
+      return true
+    }
   }
 }
 
@@ -224,11 +271,95 @@ const render = (hook: StoredWebhook): typeof Webhook.Webhook.Encoded => ({
   accountAddresses: [...hook.accountAddresses],
   webhookType: hook.webhookType,
   ...(hook.authHeader === undefined ? {} : { authHeader: hook.authHeader }),
-  active: hook.active
+  active: hook.active,
+  ...(hook.txnStatus === undefined ? {} : { txnStatus: hook.txnStatus }),
+  ...(hook.encoding === undefined ? {} : { encoding: hook.encoding })
 })
 
-const route = restRoute(Endpoints.listWebhooks, {
+/** The fields a create or replace body sets. */
+const fieldsOf = (body: Body) => ({
+  webhookURL: body.webhookURL,
+  webhookType: body.webhookType,
+  accountAddresses: [...body.accountAddresses],
+  transactionTypes: [...body.transactionTypes],
+  authHeader: body.authHeader,
+  txnStatus: body.txnStatus,
+  encoding: body.encoding
+})
+
+const decodeBody = Schema.decodeUnknownEither(Webhook.CreateWebhook, { errors: "first" })
+
+/** The request body as a webhook, or a 400 naming the first bad field. */
+const bodyOf = (request: RestRequest): Effect.Effect<Body, RestFailure> => {
+  const decoded = decodeBody(request.body)
+  if (Either.isRight(decoded)) return Effect.succeed(decoded.right)
+  const [issue] = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)
+  const field = (issue?.path ?? []).map((
+    k,
+    i
+  ) => (typeof k === "number" ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`))
+    .join("")
+  return Effect.fail(new RestFailure(400, `${field === "" ? "body" : field}: ${issue?.message ?? "not a webhook"}`))
+}
+
+/** The caller's webhook of the path's id, or a 404. */
+const ownedHook = (request: RestRequest, ctx: AreaContext): Effect.Effect<StoredWebhook, RestFailure> => {
+  const id = request.params["webhookID"]
+  const hook = storeOf(ctx).ofKey(ctx.apiKey, ctx.project).find((h) => h.webhookID === id)
+  return hook === undefined ? Effect.fail(new RestFailure(404, "webhook not found")) : Effect.succeed(hook)
+}
+
+const listRoute = restRoute(Endpoints.listWebhooks, {
   handle: (_request, ctx) => Effect.sync(() => storeOf(ctx).ofKey(ctx.apiKey, ctx.project).map(render))
+})
+
+const createRoute = restRoute(Endpoints.createWebhook, {
+  handle: (request, ctx) =>
+    Effect.flatMap(bodyOf(request), (body) => {
+      const store = storeOf(ctx)
+      const max = maxWebhooks[ctx.project.plan as Plan] as number | undefined
+      const owned = store.all().filter((o) => o.project.id === ctx.project.id).length
+      if (max !== undefined && owned >= max) {
+        return Effect.fail(
+          new RestFailure(403, `webhook limit reached: the ${ctx.project.plan} plan allows ${max} webhooks`)
+        )
+      }
+      return Effect.succeed(render(store.add(ctx.apiKey, ctx.project, body)))
+    })
+})
+
+const getRoute = restRoute(Endpoints.getWebhook, {
+  handle: (request, ctx) => Effect.map(ownedHook(request, ctx), render)
+})
+
+const editRoute = restRoute(Endpoints.editWebhook, {
+  handle: (request, ctx) =>
+    Effect.flatMap(ownedHook(request, ctx), (hook) =>
+      Effect.map(bodyOf(request), (body) => {
+        // The whole webhook is replaced: a field the body leaves out is gone.
+        Object.assign(hook, fieldsOf(body))
+        return render(hook)
+      }))
+})
+
+const ToggleBody = Schema.Struct({ active: Schema.Boolean })
+
+const toggleRoute = restRoute(Endpoints.toggleWebhook, {
+  handle: (request, ctx) =>
+    Effect.flatMap(ownedHook(request, ctx), (hook) => {
+      const body = Schema.decodeUnknownEither(ToggleBody)(request.body)
+      if (Either.isLeft(body)) return Effect.fail(new RestFailure(400, "active: a boolean"))
+      hook.active = body.right.active
+      return Effect.succeed(render(hook))
+    })
+})
+
+const deleteRoute = restRoute(Endpoints.deleteWebhook, {
+  handle: (request, ctx) =>
+    Effect.flatMap(ownedHook(request, ctx), (hook) => {
+      storeOf(ctx).remove(ctx.apiKey, ctx.project, hook.webhookID)
+      return Effect.succeed({ message: "webhook deleted" })
+    })
 })
 
 /**
@@ -239,5 +370,5 @@ const route = restRoute(Endpoints.listWebhooks, {
  */
 export const area: Area = {
   name: "webhooks",
-  routes: [route]
+  routes: [listRoute, createRoute, getRoute, editRoute, toggleRoute, deleteRoute]
 }

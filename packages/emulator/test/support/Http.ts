@@ -62,6 +62,15 @@ export const get = (
     fetch(urlFor(emu, path, options.key, options.query), { headers: options.headers ?? {} }).then(read)
   )
 
+/** A request of any method, with a JSON body when one is given. */
+export const send = (emu: Emulator, method: string, path: string, body?: unknown) =>
+  Effect.promise(() =>
+    fetch(urlFor(emu, path), {
+      method,
+      ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+    }).then(read)
+  )
+
 /** A request expected to fail at the transport level: the error's message, or the reply. */
 export const attempt = (run: () => Promise<Reply>) =>
   Effect.promise(() =>

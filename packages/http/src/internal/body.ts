@@ -68,6 +68,8 @@ export const readBounded = (
         at += part.length
       }
       return utf8.decode(all)
-    })
+    }),
+    // A response with no body at all (a 204, or a 200 a client gives no stream): its text is empty.
+    Effect.catchIf((e) => e._tag === "ResponseError" && e.reason === "EmptyBody", () => Effect.succeed(""))
   )
 }
