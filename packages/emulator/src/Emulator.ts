@@ -243,14 +243,21 @@ export class EmulatorHandle extends Context.Tag("@solfx/emulator/EmulatorHandle"
 const urlHost = (host: string): string =>
   host === "0.0.0.0" || host === "::" || host === "" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host
 
-/** The JSON answer to a request Node could not parse, or one too slow to arrive. */
-const clientErrorAnswer = (error: NodeJS.ErrnoException): string => {
+/** The status and JSON body answering a request Node could not parse, or one too slow to arrive. */
+const clientError = (error: NodeJS.ErrnoException) => {
   const [status, reason, message] = error.code === "ERR_HTTP_REQUEST_TIMEOUT"
     ? [408, "Request Timeout", "request timeout"]
     : error.code === "HPE_HEADER_OVERFLOW"
     ? [431, "Request Header Fields Too Large", "request headers too large"]
+    : error.code === "HPE_INVALID_CHUNK_SIZE"
+    ? [400, "Bad Request", "malformed chunked body: invalid chunk size"]
     : [400, "Bad Request", "malformed request"]
-  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message }, id: null })
+  return { status, reason, body: JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message }, id: null }) }
+}
+
+/** The whole answer of `clientError`, for a socket with no response under way. */
+const clientErrorAnswer = (error: NodeJS.ErrnoException): string => {
+  const { body, reason, status } = clientError(error)
   return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${
     Buffer.byteLength(body)
   }\r\nConnection: close\r\n\r\n${body}`
@@ -274,17 +281,34 @@ const makeNodeServer = (options: Options, log: RequestLog.RequestLog): Http.Serv
   server.maxConnections = Math.max(1, options.maxConnections ?? 1_024)
   // Requests in progress per socket: a socket is idle only when it has none.
   const active = new WeakMap<object, number>()
+  // The response of the request whose body is being read, per socket.
+  const current = new WeakMap<object, Http.ServerResponse>()
   server.on("connection", (socket) => log.watch(socket))
   server.on("request", (req: Http.IncomingMessage, res: Http.ServerResponse) => {
     active.set(req.socket, (active.get(req.socket) ?? 0) + 1)
+    current.set(req.socket, res)
     res.once("close", () => active.set(req.socket, (active.get(req.socket) ?? 1) - 1))
   })
   server.setTimeout(idleMs, (socket) => {
     if ((active.get(socket) ?? 0) === 0) socket.destroy()
   })
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
-    // A response already under way cannot be replaced: the socket just closes.
-    if (error.code === "ECONNRESET" || !socket.writable || (active.get(socket) ?? 0) > 0) return socket.destroy()
+    if (error.code === "ECONNRESET" || !socket.writable) return socket.destroy()
+    if ((active.get(socket) ?? 0) > 0) {
+      // A body Node cannot parse (a malformed chunk size) under a request already handed to
+      // the app: answered through its response, which the app then finds ended and leaves.
+      // A response already under way cannot be replaced: the socket just closes.
+      const res = current.get(socket)
+      if (res === undefined || res.headersSent || res.writableEnded) return socket.destroy()
+      const { body, status } = clientError(error)
+      res.writeHead(status, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(body),
+        connection: "close"
+      })
+      res.end(body, () => socket.destroy())
+      return
+    }
     socket.end(clientErrorAnswer(error))
   })
   return server

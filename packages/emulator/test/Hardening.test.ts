@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Http from "node:http"
 import * as Net from "node:net"
 import * as Compression from "../src/areas/Compression.js"
+import * as TokenMetadata from "../src/areas/TokenMetadata.js"
 import * as Emulator from "../src/Emulator.js"
 import { rpc } from "./support/Http.js"
 
@@ -188,6 +189,27 @@ describe("emulator hardening", () => {
         expect(answer.text.startsWith("HTTP/1.1 400")).toBe(true)
         expect(answer.text.toLowerCase()).toContain("content-type: application/json")
         expect(bodyOf(answer.text)).toHaveProperty("error")
+      }
+    }))
+
+  it.scopedLive("a chunked body with a malformed chunk size gets 400 with a JSON body", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ areas: [Compression.area, TokenMetadata.area] })
+      // (Keyless, the key is refused first, before the body is read: 401, also JSON.)
+      const key = `api-key=${emu.apiKey}`
+      for (const target of [`/?${key}`, `/v0/token-metadata?${key}`, `/emulator/world/fund?${key}`]) {
+        for (const size of ["ZZ", "-1", "1x"]) {
+          const answer = yield* Effect.promise(() =>
+            raw(
+              emu.port,
+              `POST ${target} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+                `Transfer-Encoding: chunked\r\n\r\n${size}\r\n{}\r\n0\r\n\r\n`
+            )
+          )
+          expect(answer.text.startsWith("HTTP/1.1 400"), `${target} ${size}: ${answer.text}`).toBe(true)
+          expect(answer.text.toLowerCase()).toContain("content-type: application/json")
+          expect(bodyOf(answer.text)).toHaveProperty("error")
+        }
       }
     }))
 
