@@ -4,16 +4,11 @@
  * and its credits from the budget (`BudgetStore`); both in memory by default, or
  * in Redis to share one project's limits among processes (`RateLimitsRedis`).
  *
- * The server's rule is a sliding 1 s window. The library's `consume` algorithms,
- * configured as "L per second", allow up to 2L in a sliding second (a full token
- * bucket plus its refill; two fixed windows back to back), and a schedule of start
- * slots spaced 1/L apart (GCRA, tried first) breaks as soon as a request reaches the
- * server later than its slot by more than a margin, which a loaded machine with
- * several processes does often. So a bucket limited to L holds L permits; an attempt
- * holds one from before it starts until 1 s after it ended (`WindowStore` proves
- * why no closed 1 s window at the server can then see L + 1). The library cannot
- * express "held until a window after the response", hence `WindowStore`'s own
- * small Redis script.
+ * The server's rule is a sliding 1 s window: a bucket limited to L holds L permits,
+ * and an attempt holds one from before it starts until 1 s after it ended
+ * (`WindowStore` says why no closed second at the server can then see L + 1, which
+ * the library's token bucket, fixed window and GCRA cannot promise). Waiters are
+ * served in the order they asked; one that gives up cancels its place.
  *
  * - Webhooks count as enhanced (they share its key).
  * - `validityProof` counts against both its own bucket and Photon: one permit in
@@ -34,8 +29,6 @@
  * @since 0.1.0
  */
 import * as RateLimiter from "@effect/experimental/RateLimiter"
-import { sha256 } from "@noble/hashes/sha2.js"
-import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js"
 import { SolfxConfig } from "@solfx/core/Config"
 import { CreditBudgetExceeded } from "@solfx/core/CreditBudget"
 import type * as Endpoint from "@solfx/core/Endpoint"
@@ -45,8 +38,8 @@ import * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
 import * as BudgetStore from "./BudgetStore.js"
+import { fingerprint } from "./Fingerprint.js"
 import * as WindowStore from "./WindowStore.js"
 
 /**
@@ -59,6 +52,7 @@ export type Bucket = Endpoint.Bucket
 
 export type { Limits, Plan } from "@solfx/core/Plans"
 export { limitsFor, plans } from "@solfx/core/Plans"
+export { fingerprint }
 
 /**
  * The stores a limiter needs: the windows' permits and the budget's counter.
@@ -94,6 +88,12 @@ export interface Options {
   readonly scope: string
   /** A ceiling on the credits spent through this scope. */
   readonly creditBudget?: number | undefined
+  /**
+   * The longest a permit in flight counts before it is taken for lost, in ms: default
+   * 61,000, the transport's default call budget (60 s) and the 1 s hold. Give a longer
+   * call budget a longer lease.
+   */
+  readonly leaseMs?: number | undefined
 }
 
 /**
@@ -128,16 +128,6 @@ export interface RateLimitsShape {
 export class RateLimits extends Context.Tag("@solfx/http/RateLimits")<RateLimits, RateLimitsShape>() {}
 
 /**
- * A scope for an API key that does not reveal it: a truncated SHA-256 of the key.
- *
- * @since 0.1.0
- * @category scope
- */
-export const fingerprint = (apiKey: Redacted.Redacted<string> | string): string =>
-  bytesToHex(sha256(utf8ToBytes(`solfx-rate-limits:${typeof apiKey === "string" ? apiKey : Redacted.value(apiKey)}`)))
-    .slice(0, 16)
-
-/**
  * What `aroundAttempt` returns for a call with nothing to take (no permit, no budget):
  * the attempt itself. A caller may compare against it to leave such attempts unwrapped.
  *
@@ -152,8 +142,8 @@ const keyBucket = (bucket: Bucket): Bucket => bucket === "webhooks" ? "enhanced"
 /** The sliding window of the server's rule, in ms. */
 const WINDOW_MS = 1000
 
-/** Longer than any attempt can take (the transport's timeouts are shorter): a dead process' permits return. */
-const LEASE_MS = 10 * 60 * 1000
+/** The transport's default call budget and the hold after it: no attempt outlasts it. */
+const LEASE_MS = 61_000
 
 const positive = (n: number | undefined) => n === undefined || (Number.isFinite(n) && n > 0)
 
@@ -169,11 +159,12 @@ const validate = (options: Options): Effect.Effect<void, InvalidRequest> => {
   }
   if (options.scope === "") return fail("scope", "a non-empty string (a key fingerprint)", "")
   if (!positive(options.creditBudget)) return fail("creditBudget", "a positive number of credits", options.creditBudget)
+  if (!positive(options.leaseMs)) return fail("leaseMs", "a positive number of milliseconds", options.leaseMs)
   return Effect.void
 }
 
 /**
- * The limiter over a stores.
+ * The limiter over its stores.
  *
  * @since 0.1.0
  * @category constructors
@@ -196,18 +187,24 @@ export const make = (
       slots.set(bucket, slotsOf(bucket))
     }
     const timingOf = (held: ReadonlyArray<WindowStore.Slot>): WindowStore.Timing => ({
-      leaseMs: LEASE_MS,
+      leaseMs: options.leaseMs ?? LEASE_MS,
       windowMs: WINDOW_MS,
       // While every permit is in flight: ask again about twice per 1/L s of the tightest limit.
       pollMs: Math.max(5, Math.floor(WINDOW_MS / (2 * Math.max(...held.map((h) => h.limit)))))
     })
 
-    /** Takes the permits of `held` under `id`, waiting while they are all held. */
+    /**
+     * Takes the permits of `held` under `id`, asking again until its turn comes. Interrupted or failed
+     * while waiting: the ticket is cancelled, and so is a permit granted by a request still on its way.
+     */
     const acquire = (held: ReadonlyArray<WindowStore.Slot>, id: string, timing: WindowStore.Timing) =>
       windows.acquire(held, id, timing).pipe(
-        Effect.flatMap((wait) => wait === 0 ? Effect.succeed(true) : Effect.as(Effect.sleep(wait), false)),
-        Effect.repeat({ until: (taken) => taken }),
-        Effect.asVoid
+        Effect.flatMap((a): Effect.Effect<WindowStore.Acquired> =>
+          a.granted ? Effect.succeed(a) : Effect.as(Effect.sleep(a.waitMs), a)
+        ),
+        Effect.repeat({ until: (a) => a.granted }),
+        Effect.tap((a) => a.granted && Effect.annotateCurrentSpan({ "solfx.permit.ticket": a.ticket })),
+        Effect.onError(() => Effect.ignore(windows.cancel(held, id)))
       )
 
     const budget = options.creditBudget

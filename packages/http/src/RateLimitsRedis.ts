@@ -3,11 +3,25 @@
  * limiter has the same `scope` (a key fingerprint) and Redis shares each bucket
  * and the budget. A separate module so that only its users need `ioredis`.
  *
- * The budget is a counter of ours; the windows' permits are a
- * `WindowStore` of two small scripts of ours (the library has no "held until a
- * window after the response"). Both scripts read Redis' own clock (`TIME`), so the
- * processes' clocks never meet, and take or release a permit in every key of a
- * call atomically (a validity proof holds one in its bucket and one in Photon).
+ * The permits and the budget are small Lua scripts of ours (`internal/redisScripts`):
+ * the library's stores have no "held until a window after the response", no queue
+ * and no holder. What a fleet can count on:
+ * - **A process that dies gives its permits back within `livenessTtlMs`** (default
+ *   5 s) and one window: each process keeps a liveness key that it refreshes every
+ *   fifth of that, every permit names its process, and the next request of any
+ *   process treats the leases of a process without a liveness key as released then.
+ *   A lease lost otherwise (a release that failed) ends after `leaseMs` (`RateLimits`).
+ * - **Nothing runs late**: the connection queues nothing while it is down and resends
+ *   nothing after a reconnect, each request gives up after `commandTimeoutMs`
+ *   (default 2 s), and a permit or budget request carries that deadline, which the
+ *   script checks against Redis' own clock: a request that arrives later does nothing.
+ * - **Fair waits**: permits go to waiters in the order they first asked (a ticket
+ *   queue per bucket).
+ * - **Outages are typed and bounded**: while Redis is unreachable each call fails at
+ *   once with a `TransportError` (`reason: "connect"`, `sent: false`) saying the
+ *   rate-limit store could not be reached; nothing is sent un-paced. The client's
+ *   errors are logged once per outage (a warning through Effect's logger). It
+ *   reconnects by itself (at most 2 s apart).
  *
  * @example
  * const limits = RateLimitsRedis.layer(
@@ -18,138 +32,93 @@
  */
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import type { InvalidRequest } from "@solfx/core/Errors"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Runtime from "effect/Runtime"
+import * as Schedule from "effect/Schedule"
 import { Redis, type RedisOptions } from "ioredis"
 import * as BudgetStore from "./BudgetStore.js"
+import * as Scripts from "./internal/redisScripts.js"
 import * as RateLimits from "./RateLimits.js"
 import * as WindowStore from "./WindowStore.js"
 
 const PREFIX = "solfx:limits:"
 
-// KEYS: the call's windows. ARGV: id, leaseMs, windowMs, pollMs, then each key's limit.
-// A permit's score is when it stops counting; only scores before now are dropped.
-const ACQUIRE = `
-local t = redis.call("TIME")
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local lease = tonumber(ARGV[2])
-local window = tonumber(ARGV[3])
-local wait = 0
-for i, key in ipairs(KEYS) do
-  redis.call("ZREMRANGEBYSCORE", key, "-inf", "(" .. now)
-  if redis.call("ZCARD", key) >= tonumber(ARGV[4 + i]) then
-    local first = tonumber(redis.call("ZRANGE", key, 0, 0, "WITHSCORES")[2])
-    local w = tonumber(ARGV[4])
-    if first - now <= window then w = math.max(1, first - now + 1) end
-    if w > wait then wait = w end
-  end
-end
-if wait == 0 then
-  for _, key in ipairs(KEYS) do
-    redis.call("ZADD", key, now + lease, ARGV[1])
-    redis.call("PEXPIRE", key, lease + window)
-  end
-end
-return wait
-`
-
-// KEYS: the call's windows. ARGV: id, windowMs. The permit counts until a window from now.
-const RELEASE = `
-local t = redis.call("TIME")
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-for _, key in ipairs(KEYS) do
-  if redis.call("ZSCORE", key, ARGV[1]) then redis.call("ZADD", key, "XX", now + tonumber(ARGV[2]), ARGV[1]) end
-end
-return 0
-`
-
-// KEYS: the budget's count. ARGV: credits, ceiling. 1 when counted, 0 when it would pass the ceiling.
-const SPEND = `
-local spent = tonumber(redis.call("GET", KEYS[1]) or "0")
-if spent + tonumber(ARGV[1]) > tonumber(ARGV[2]) then return 0 end
-redis.call("INCRBYFLOAT", KEYS[1], ARGV[1])
-return 1
-`
-
-// KEYS: the budget's count. ARGV: credits. Never below 0.
-const REFUND = `
-if tonumber(redis.call("INCRBYFLOAT", KEYS[1], -tonumber(ARGV[1]))) < 0 then redis.call("SET", KEYS[1], "0") end
-return 0
-`
+/**
+ * How the Redis store keeps time.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StoreOptions {
+  /** How long a process' permits outlive it, at most (plus one window), in ms: default 5,000. */
+  readonly livenessTtlMs?: number | undefined
+  /** How long one request to Redis may take, in ms: default 2,000. */
+  readonly commandTimeoutMs?: number | undefined
+}
 
 interface Scripted extends Redis {
-  solfxSpend(key: string, credits: number, ceiling: number): Promise<number>
-  solfxRefund(key: string, credits: number): Promise<number>
-  solfxAcquire(...args: Array<string | number>): Promise<number>
+  solfxAcquire(...args: Array<string | number>): Promise<Array<number>>
   solfxRelease(...args: Array<string | number>): Promise<number>
+  solfxCancel(...args: Array<string | number>): Promise<number>
+  solfxHeartbeat(key: string, ttl: number): Promise<number>
+  solfxSpend(key: string, credits: number, ceiling: number, validUntil: number): Promise<number>
+  solfxRefund(key: string, credits: number): Promise<number>
 }
 
 const storeError = (what: string) => (cause: unknown) =>
   new RateLimiter.RateLimitStoreError({ message: `Failed to ${what} in Redis`, cause })
 
-/** One connection with our scripts, closed with the scope. */
-const connect = (redis: RedisOptions) =>
-  Effect.acquireRelease(
-    Effect.sync(() => {
-      const c = new Redis({ ...redis, keyPrefix: PREFIX }) as Scripted
-      c.defineCommand("solfxAcquire", { lua: ACQUIRE })
-      c.defineCommand("solfxRelease", { lua: RELEASE })
-      c.defineCommand("solfxSpend", { lua: SPEND, numberOfKeys: 1 })
-      c.defineCommand("solfxRefund", { lua: REFUND, numberOfKeys: 1 })
-      return c
-    }),
-    (c) => Effect.promise(() => c.quit().catch(() => undefined))
-  )
+const late = (what: string) =>
+  new RateLimiter.RateLimitStoreError({ message: `Redis answered a request to ${what} after its deadline` })
 
-const budgetStore = (client: Scripted): BudgetStore.BudgetStoreShape => ({
-  spend: (key, credits, ceiling) =>
-    Effect.tryPromise({ try: () => client.solfxSpend(key, credits, ceiling), catch: storeError("count credits") }).pipe(
-      Effect.map((taken) => taken === 1)
-    ),
-  refund: (key, credits) =>
-    Effect.asVoid(
-      Effect.tryPromise({ try: () => client.solfxRefund(key, credits), catch: storeError("refund credits") })
-    ),
-  spent: (key) =>
-    Effect.tryPromise({ try: () => client.get(key), catch: storeError("read the credits spent") }).pipe(
-      Effect.map((v) => v === null ? 0 : Number(v))
+/** One connection with our scripts: no offline queue, no resend, a timeout on every request; closed with the scope. */
+const connect = (redis: RedisOptions, commandTimeout: number) =>
+  Effect.gen(function*() {
+    const runtime = yield* Effect.runtime<never>()
+    const client = yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        const c = new Redis({
+          ...redis,
+          keyPrefix: PREFIX,
+          enableOfflineQueue: false,
+          autoResendUnfulfilledCommands: false,
+          maxRetriesPerRequest: 0,
+          commandTimeout,
+          connectTimeout: redis.connectTimeout ?? commandTimeout
+        }) as Scripted
+        for (const [name, lua] of Object.entries({ Release: Scripts.RELEASE, Acquire: Scripts.ACQUIRE })) {
+          c.defineCommand(`solfx${name}`, { lua })
+        }
+        c.defineCommand("solfxCancel", { lua: Scripts.CANCEL })
+        c.defineCommand("solfxHeartbeat", { lua: Scripts.HEARTBEAT, numberOfKeys: 1 })
+        c.defineCommand("solfxSpend", { lua: Scripts.SPEND, numberOfKeys: 1 })
+        c.defineCommand("solfxRefund", { lua: Scripts.REFUND, numberOfKeys: 1 })
+        // Handled, so never "[ioredis] Unhandled error event": one warning per outage, through Effect's logger.
+        let down = false
+        c.on("ready", () => (down = false))
+        c.on("error", (error: Error) => {
+          if (down) return
+          down = true
+          Runtime.runFork(runtime)(
+            Effect.logWarning(
+              `rate-limit store: Redis unreachable (${error.message}); calls fail with TransportError until it is back`
+            )
+          )
+        })
+        return c
+      }),
+      (c) => Effect.promise(() => c.quit().catch(() => c.disconnect()))
     )
-})
-
-/**
- * The windows' permits in Redis (one connection, closed with the layer).
- *
- * @since 0.1.0
- * @category layers
- */
-export const layerWindowStore = (redis: RedisOptions): Layer.Layer<WindowStore.WindowStore> =>
-  Layer.scoped(
-    WindowStore.WindowStore,
-    Effect.gen(function*() {
-      const client = yield* connect(redis)
-      return {
-        acquire: (slots, id, timing) =>
-          Effect.tryPromise({
-            try: () =>
-              client.solfxAcquire(
-                slots.length,
-                ...slots.map((s) => s.key),
-                id,
-                timing.leaseMs,
-                timing.windowMs,
-                timing.pollMs,
-                ...slots.map((s) => s.limit)
-              ),
-            catch: storeError("take a rate-limit permit")
-          }),
-        release: (slots, id, timing) =>
-          Effect.tryPromise({
-            try: () => client.solfxRelease(slots.length, ...slots.map((s) => s.key), id, timing.windowMs),
-            catch: storeError("release a rate-limit permit")
-          }).pipe(Effect.asVoid)
-      }
-    })
-  )
+    // Ready before the first call (or given up after the connect timeout: calls then fail until it is).
+    yield* Effect.async<void>((resume) => {
+      if (client.status === "ready") return resume(Effect.void)
+      const done = () => resume(Effect.void)
+      client.once("ready", done).once("error", done)
+    }).pipe(Effect.timeout(commandTimeout), Effect.ignore)
+    return client
+  })
 
 /**
  * Both stores over Redis, on one connection: the windows' permits and the budget's
@@ -160,17 +129,87 @@ export const layerWindowStore = (redis: RedisOptions): Layer.Layer<WindowStore.W
  * @since 0.1.0
  * @category layers
  */
-export const layerStore = (redis: RedisOptions): Layer.Layer<RateLimits.Stores> =>
-  Layer.merge(layerWindowStore(redis), layerBudgetStore(redis))
+export const layerStore = (redis: RedisOptions, options: StoreOptions = {}): Layer.Layer<RateLimits.Stores> =>
+  Layer.scopedContext(Effect.gen(function*() {
+    const ttl = options.livenessTtlMs ?? 5_000
+    const commandTimeout = options.commandTimeoutMs ?? 2_000
+    const client = yield* connect(redis, commandTimeout)
+    const holder = globalThis.crypto.randomUUID()
+    const live = `live:${holder}`
+    // Redis' clock minus ours, so that a deadline of ours can be checked by Redis.
+    let offset = 0
+    const validUntil = () => Date.now() + offset + commandTimeout
+    const call = <A>(what: string, f: () => Promise<A>) => Effect.tryPromise({ try: f, catch: storeError(what) })
 
-/**
- * The budget's count in Redis (one connection, closed with the layer).
- *
- * @since 0.1.0
- * @category layers
- */
-export const layerBudgetStore = (redis: RedisOptions): Layer.Layer<BudgetStore.BudgetStore> =>
-  Layer.scoped(BudgetStore.BudgetStore, Effect.map(connect(redis), budgetStore))
+    // Cancels that could not reach Redis are tried again with the next heartbeat.
+    const pending = new Map<string, Array<string>>()
+    const cancel = (member: string, keys: Array<string>) =>
+      call("cancel a permit request", () => client.solfxCancel(keys.length, ...keys, member)).pipe(
+        Effect.tapError(() => Effect.sync(() => pending.set(member, keys))),
+        Effect.asVoid
+      )
+    const beat = Effect.gen(function*() {
+      const t0 = Date.now()
+      const now = yield* call("refresh the liveness key", () => client.solfxHeartbeat(live, ttl))
+      offset = now - (t0 + Date.now()) / 2
+      for (const [member, keys] of pending) {
+        pending.delete(member)
+        yield* Effect.ignore(cancel(member, keys))
+      }
+    })
+    yield* Effect.ignore(beat)
+    yield* Effect.forkScoped(Effect.repeat(Effect.ignore(beat), Schedule.spaced(Math.max(50, ttl / 5))))
+    // A process that closes its layer is gone at once: its leases count as released by the next request.
+    yield* Effect.addFinalizer(() => Effect.ignore(call("drop the liveness key", () => client.del(live))))
+
+    const member = (id: string) => `${holder}|${id}`
+    const queueKeys = (slots: ReadonlyArray<WindowStore.Slot>, suffixes: ReadonlyArray<string>) =>
+      slots.flatMap((s) => suffixes.map((x) => s.key + x))
+    const windows: WindowStore.WindowStoreShape = {
+      acquire: (slots, id, timing) => {
+        const keys = [...queueKeys(slots, ["", ":queue", ":seen", ":tickets", ":grants"]), live]
+        const args = [member(id), PREFIX + "live:", timing.leaseMs, timing.windowMs, timing.pollMs, ttl]
+        return call("take a rate-limit permit", () =>
+          client.solfxAcquire(
+            keys.length,
+            ...keys,
+            ...args,
+            validUntil(),
+            Math.max(2_000, 4 * timing.pollMs),
+            ...slots.map((s) => s.limit)
+          )).pipe(
+            Effect.flatMap((r): Effect.Effect<WindowStore.Acquired, RateLimiter.RateLimitStoreError> =>
+              r[0] === 1
+                ? Effect.succeed({ granted: true, ticket: r[1]!, grant: r[2]! })
+                : r[0] === 0
+                ? Effect.succeed({ granted: false, waitMs: r[1]! })
+                : Effect.fail(late("take a rate-limit permit"))
+            )
+          )
+      },
+      release: (slots, id, timing) =>
+        Effect.asVoid(
+          call("release a rate-limit permit", () =>
+            client.solfxRelease(
+              slots.length,
+              ...slots.map((s) => s.key),
+              member(id),
+              timing.windowMs
+            ))
+        ),
+      cancel: (slots, id) => cancel(member(id), queueKeys(slots, ["", ":queue", ":seen"]))
+    }
+    const budget: BudgetStore.BudgetStoreShape = {
+      spend: (key, credits, ceiling) =>
+        call("count credits", () => client.solfxSpend(key, credits, ceiling, validUntil())).pipe(
+          Effect.flatMap((r) => r === -1 ? Effect.fail(late("count credits")) : Effect.succeed(r === 1))
+        ),
+      refund: (key, credits) => Effect.asVoid(call("refund credits", () => client.solfxRefund(key, credits))),
+      spent: (key) =>
+        Effect.map(call("read the credits spent", () => client.get(key)), (v) => v === null ? 0 : Number(v))
+    }
+    return Context.make(BudgetStore.BudgetStore, budget).pipe(Context.add(WindowStore.WindowStore, windows))
+  }))
 
 /**
  * The limiter over Redis.
@@ -180,6 +219,7 @@ export const layerBudgetStore = (redis: RedisOptions): Layer.Layer<BudgetStore.B
  */
 export const layer = (
   options: RateLimits.Options,
-  redis: RedisOptions
+  redis: RedisOptions,
+  store?: StoreOptions
 ): Layer.Layer<RateLimits.RateLimits, InvalidRequest> =>
-  RateLimits.layer(options).pipe(Layer.provide(layerStore(redis)))
+  RateLimits.layer(options).pipe(Layer.provide(layerStore(redis, store)))

@@ -12,6 +12,8 @@
  */
 
 /** @since 0.1.0 */
+export * as BudgetStore from "./BudgetStore.js"
+/** @since 0.1.0 */
 export * as Credits from "./Credits.js"
 /** @since 0.1.0 */
 export * as Derive from "./Derive.js"

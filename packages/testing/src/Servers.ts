@@ -207,23 +207,32 @@ const runToEnd = (server: Server, command: Command.Command) =>
  * @example
  * const { host, port } = yield* Servers.redis
  */
-export const redis: Effect.Effect<Redis, ServerError, Scope.Scope> = Effect.gen(function*() {
-  const binary = onPath("redis-server")
-  if (binary === undefined) return yield* new ServerError({ server: "redis", message: "redis-server not installed" })
-  const fs = yield* FileSystem.FileSystem
-  const dir = yield* fs.makeTempDirectoryScoped({ prefix: "solfx-redis-" })
-  const port = yield* freePort
-  yield* startUntilReady(
-    "redis",
-    Command.make(
-      binary,
-      ...["--port", String(port), "--bind", HOST, "--dir", dir, "--save", "", "--appendonly", "no"],
-      ...["--daemonize", "no", "--protected-mode", "yes", "--logfile", ""]
-    ),
-    /Ready to accept connections/
-  )
-  return { host: HOST, port, url: `redis://${HOST}:${port}`, dir }
-}).pipe(Effect.mapError(platformError("redis")), Effect.provide(NodeContext.layer))
+export const redis: Effect.Effect<Redis, ServerError, Scope.Scope> = Effect.flatMap(freePort, (port) => redisOn(port))
+
+/**
+ * A redis-server on `port` (one stopped earlier, started again: a Redis restart), no persistence,
+ * in a temp dir; stopped and removed at scope end.
+ *
+ * @example
+ * yield* Effect.scoped(Servers.redisOn(redis.port)) // up, then down again
+ */
+export const redisOn = (port: number): Effect.Effect<Redis, ServerError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const binary = onPath("redis-server")
+    if (binary === undefined) return yield* new ServerError({ server: "redis", message: "redis-server not installed" })
+    const fs = yield* FileSystem.FileSystem
+    const dir = yield* fs.makeTempDirectoryScoped({ prefix: "solfx-redis-" })
+    yield* startUntilReady(
+      "redis",
+      Command.make(
+        binary,
+        ...["--port", String(port), "--bind", HOST, "--dir", dir, "--save", "", "--appendonly", "no"],
+        ...["--daemonize", "no", "--protected-mode", "yes", "--logfile", ""]
+      ),
+      /Ready to accept connections/
+    )
+    return { host: HOST, port, url: `redis://${HOST}:${port}`, dir }
+  }).pipe(Effect.mapError(platformError("redis")), Effect.provide(NodeContext.layer))
 
 /**
  * A PostgreSQL cluster (`initdb`, then `postgres`) on a free loopback port, its
