@@ -9,6 +9,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import type { CompressionMethod as Method } from "./Endpoints.js"
 import { Address, decodeBase58, Hash32, Signature } from "./Primitives.js"
 
 /**
@@ -254,25 +255,10 @@ export const TransactionWithCompressionInfoParams = Schema.Struct({ signature: S
 export type TransactionWithCompressionInfoParams = typeof TransactionWithCompressionInfoParams.Encoded
 
 /**
- * The compression methods: spec §4.2's, and the Photon V2 and indexer methods
- * stateless.js 0.23 calls by default. Their costs are the entries' in `Endpoints`.
+ * The name of a compression method: a key of `Endpoints.compression`.
  *
+ * @deprecated Use `Endpoints.CompressionMethod`.
  * @since 0.1.0
  * @category methods
  */
-export type CompressionMethod =
-  | "getCompressionSignaturesForAddress"
-  | "getCompressedMintTokenHolders"
-  | "getLatestNonVotingSignatures"
-  | "getCompressedTokenAccountsByOwner"
-  | "getValidityProof"
-  | "getCompressedTokenBalancesByOwnerV2"
-  | "getCompressionSignaturesForTokenOwner"
-  | "getTransactionWithCompressionInfo"
-  | "getCompressionSignaturesForOwner"
-  | "getCompressedTokenAccountsByOwnerV2"
-  | "getMultipleCompressedAccountsV2"
-  | "getValidityProofV2"
-  | "getTransactionWithCompressionInfoV2"
-  | "getIndexerSlot"
-  | "getIndexerHealth"
+export type CompressionMethod = Method

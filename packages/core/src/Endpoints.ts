@@ -432,6 +432,39 @@ export const getIndexerHealth = Endpoint.rpc({
   result: IndexerStatus.IndexerHealth
 })
 
+/**
+ * The compression (Photon) entries, by method name: the `Compression` service and the
+ * emulator's compression area are both declared from this record.
+ *
+ * @since 0.1.0
+ * @category photon
+ */
+export const compression = {
+  getCompressionSignaturesForAddress,
+  getCompressedMintTokenHolders,
+  getLatestNonVotingSignatures,
+  getCompressedTokenAccountsByOwner,
+  getValidityProof,
+  getCompressedTokenBalancesByOwnerV2,
+  getCompressionSignaturesForTokenOwner,
+  getTransactionWithCompressionInfo,
+  getCompressionSignaturesForOwner,
+  getCompressedTokenAccountsByOwnerV2,
+  getMultipleCompressedAccountsV2,
+  getValidityProofV2,
+  getTransactionWithCompressionInfoV2,
+  getIndexerSlot,
+  getIndexerHealth
+} as const
+
+/**
+ * The name of a compression method.
+ *
+ * @since 0.1.0
+ * @category photon
+ */
+export type CompressionMethod = keyof typeof compression
+
 // -- Bundles (JSON-RPC, positional params) ------------------------------------
 
 /**
@@ -753,21 +786,7 @@ export const all: ReadonlyArray<Endpoint.Endpoint> = [
   getAssetsByCreator,
   searchAssets,
   getNftEditions,
-  getCompressionSignaturesForAddress,
-  getCompressedMintTokenHolders,
-  getLatestNonVotingSignatures,
-  getCompressedTokenAccountsByOwner,
-  getValidityProof,
-  getCompressedTokenBalancesByOwnerV2,
-  getCompressionSignaturesForTokenOwner,
-  getTransactionWithCompressionInfo,
-  getCompressionSignaturesForOwner,
-  getCompressedTokenAccountsByOwnerV2,
-  getMultipleCompressedAccountsV2,
-  getValidityProofV2,
-  getTransactionWithCompressionInfoV2,
-  getIndexerSlot,
-  getIndexerHealth,
+  ...Object.values(compression),
   sendBundle,
   getBundleStatuses,
   tokenMetadata,

@@ -22,6 +22,8 @@ export * as HttpTesting from "./HttpTesting.js"
 /** @since 0.1.0 */
 export * as HttpTransport from "./HttpTransport.js"
 /** @since 0.1.0 */
+export * as Operations from "./Operations.js"
+/** @since 0.1.0 */
 export * as RateLimits from "./RateLimits.js"
 /** @since 0.1.0 */
 export * as Redactor from "./Redactor.js"

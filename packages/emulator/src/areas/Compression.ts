@@ -498,7 +498,7 @@ const page = <A>(ctx: AreaContext, params: Params, list: Dataset.LazyList<A>, sc
   })
 
 const method = (
-  name: Request.CompressionMethod,
+  name: Endpoints.CompressionMethod,
   handle: (params: unknown, ctx: AreaContext) => Effect.Effect<unknown, RpcFailure>
 ): RpcMethod => ({ entry: Endpoints[name], handle })
 
@@ -1010,6 +1010,7 @@ const getIndexerHealth = method("getIndexerHealth", (raw) => Effect.as(noParams(
  */
 export const area: Area = {
   name: "compression",
+  // Typed by the table: a method of `Endpoints.compression` without a handler, or a handler of no entry, does not compile.
   rpc: {
     getCompressionSignaturesForAddress,
     getCompressedMintTokenHolders,
@@ -1026,7 +1027,7 @@ export const area: Area = {
     getTransactionWithCompressionInfoV2,
     getIndexerSlot,
     getIndexerHealth
-  },
+  } satisfies { readonly [K in Endpoints.CompressionMethod]: RpcMethod },
   samples: (ds) => {
     const owner = featuredOwner(ds, 0)
     // Featured owner 0 is the top holder of mint 0; its last account there was opened by a transfer.
