@@ -28,7 +28,6 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Json from "@solfx/core/Json"
 import { encodeBase58 } from "@solfx/core/Primitives"
-import type * as Transaction from "@solfx/core/Transaction"
 import * as WebhookDelivery from "@solfx/core/WebhookDelivery"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -132,9 +131,6 @@ export interface Deliverer {
 
 // -- payloads ----------------------------------------------------------------------
 
-/** Lamports per signature, the base fee. */
-const LAMPORTS_PER_SIGNATURE = 5000n
-
 const kindOf = (webhookType: string): "enhanced" | "raw" | undefined =>
   webhookType === "enhanced" || webhookType === "enhancedDevnet"
     ? "enhanced"
@@ -142,165 +138,180 @@ const kindOf = (webhookType: string): "enhanced" | "raw" | undefined =>
     ? "raw"
     : undefined
 
-/**
- * The enhanced type the emulator gives a transaction.
- *
- * @since 0.1.0
- * @category payloads
- */
-export const typeOf = (tx: Transaction.ParsedTransaction): "TRANSFER" | "UNKNOWN" =>
-  tx.transfers.length > 0 ? "TRANSFER" : "UNKNOWN"
-
-const feeOf = (tx: Transaction.ParsedTransaction): bigint =>
-  LAMPORTS_PER_SIGNATURE * BigInt(tx.header.numRequiredSignatures)
-
-const staticTransfers = (tx: Transaction.ParsedTransaction) =>
-  tx.transfers.flatMap((t) =>
-    t.from._tag === "Static" && t.to._tag === "Static"
-      ? [{ from: t.from.address, to: t.to.address, lamports: t.lamports }]
-      : []
-  )
-
-/** Net lamport change of each static key: transfers, and the fee for the payer. */
-const balanceChanges = (tx: Transaction.ParsedTransaction): Array<bigint> => {
-  const changes = tx.staticKeys.map(() => 0n)
-  for (const t of tx.transfers) {
-    if (t.from._tag === "Static") changes[t.from.index] = changes[t.from.index]! - t.lamports
-    if (t.to._tag === "Static") changes[t.to.index] = changes[t.to.index]! + t.lamports
-  }
-  changes[0] = changes[0]! - feeOf(tx)
-  return changes
-}
-
 const sol = (lamports: bigint): string => {
   const whole = lamports / 1_000_000_000n
   const frac = (lamports % 1_000_000_000n).toString().padStart(9, "0").replace(/0+$/, "")
   return frac === "" ? whole.toString() : `${whole}.${frac}`
 }
 
+/** The instructions of a bundle's transaction as the wire carried them; the world API's have none. */
+const wireInstructions = (tx: Events.LandedTransaction) =>
+  tx.wire?.instructions.map((ix) => ({
+    programId: ix.programId,
+    accounts: ix.accounts.flatMap((a) => (a._tag === "Static" ? [a.address] : [])),
+    data: encodeBase58(ix.data),
+    innerInstructions: []
+  })) ?? []
+
 /**
- * An enhanced item for a landed transaction.
+ * An enhanced item for a landed transaction: its transfers, and each touched
+ * account's lamport and token balance change, as the world applied them.
  *
  * @since 0.1.0
  * @category payloads
  */
-export const enhancedOf = (
-  tx: Transaction.ParsedTransaction,
-  slot: number,
-  blockTime: number
-): WebhookDelivery.EnhancedTransaction => {
-  const transfers = staticTransfers(tx)
-  const changes = balanceChanges(tx)
-  const first = transfers[0]
+export const enhancedOf = (tx: Events.LandedTransaction): WebhookDelivery.EnhancedTransaction => {
+  const first = tx.nativeTransfers[0]
   return {
     kind: "enhanced",
-    signature: tx.signatures[0]!,
-    slot,
-    timestamp: blockTime,
-    type: typeOf(tx),
-    source: "SYSTEM_PROGRAM",
+    signature: tx.signature as WebhookDelivery.EnhancedTransaction["signature"],
+    slot: tx.slot,
+    timestamp: tx.blockTime,
+    type: tx.type,
+    source: tx.tokenTransfers.length > 0 ? "SOLANA_PROGRAM_LIBRARY" : "SYSTEM_PROGRAM",
     description: first === undefined ? "" : `${first.from} transferred ${sol(first.lamports)} SOL to ${first.to}.`,
-    fee: feeOf(tx),
-    feePayer: tx.staticKeys[0]!,
-    nativeTransfers: transfers.map((t) => ({ fromUserAccount: t.from, toUserAccount: t.to, amount: t.lamports })),
-    tokenTransfers: [],
-    accountData: tx.staticKeys.map((account, i) => ({
-      account,
-      nativeBalanceChange: changes[i]!,
-      tokenBalanceChanges: []
+    fee: tx.fee,
+    feePayer: tx.feePayer as WebhookDelivery.EnhancedTransaction["feePayer"],
+    nativeTransfers: tx.nativeTransfers.map((t) => ({
+      fromUserAccount: t.from as WebhookDelivery.NativeTransfer["fromUserAccount"],
+      toUserAccount: t.to as WebhookDelivery.NativeTransfer["toUserAccount"],
+      amount: t.lamports
+    })),
+    tokenTransfers: tx.tokenTransfers.map((t) => ({
+      fromUserAccount: (t.from ?? "") as WebhookDelivery.TokenTransfer["fromUserAccount"],
+      toUserAccount: (t.to ?? "") as WebhookDelivery.TokenTransfer["toUserAccount"],
+      fromTokenAccount: (t.fromTokenAccount ?? "") as WebhookDelivery.TokenTransfer["fromTokenAccount"],
+      toTokenAccount: (t.toTokenAccount ?? "") as WebhookDelivery.TokenTransfer["toTokenAccount"],
+      mint: t.mint as WebhookDelivery.TokenTransfer["mint"],
+      tokenAmount: Number(t.amount) / 10 ** t.decimals
+    })),
+    accountData: tx.accounts.map((a) => ({
+      account: a.address as WebhookDelivery.AccountData["account"],
+      nativeBalanceChange: a.lamportsAfter - a.lamportsBefore,
+      tokenBalanceChanges: a.token === undefined ? [] : [{
+        userAccount: a.token.owner as WebhookDelivery.TokenBalanceChange["userAccount"],
+        tokenAccount: a.address as WebhookDelivery.TokenBalanceChange["tokenAccount"],
+        mint: a.token.mint as WebhookDelivery.TokenBalanceChange["mint"],
+        rawTokenAmount: { tokenAmount: a.token.amountAfter - a.token.amountBefore, decimals: a.token.decimals }
+      }]
     })),
     events: {},
-    transactionError: null,
-    instructions: tx.instructions.map((ix) => ({
-      programId: ix.programId,
-      accounts: ix.accounts.flatMap((a) => (a._tag === "Static" ? [a.address] : [])),
-      data: encodeBase58(ix.data),
-      innerInstructions: []
-    }))
+    transactionError: tx.err === null ? null : { error: JSON.stringify(tx.err) },
+    instructions: wireInstructions(tx)
   }
 }
 
+const tokenBalance = (index: number, a: Events.AccountChange, amount: bigint): WebhookDelivery.TokenBalance => ({
+  accountIndex: index,
+  mint: a.token!.mint as WebhookDelivery.TokenBalance["mint"],
+  owner: a.token!.owner as WebhookDelivery.TokenBalance["mint"],
+  programId: a.program as WebhookDelivery.TokenBalance["mint"],
+  uiTokenAmount: {
+    amount,
+    decimals: a.token!.decimals,
+    uiAmount: Number(amount) / 10 ** a.token!.decimals
+  }
+})
+
 /**
- * A raw item for a landed transaction. Pre-balances are derived from the dataset
- * (large enough for the transaction to succeed); post = pre + change.
+ * A raw item for a landed transaction. A bundle's carries its wire message; a
+ * transaction of the world API (no wire form) lists its touched accounts, signers
+ * first, with no instructions. Balances are the world's, before and after.
  *
  * @since 0.1.0
  * @category payloads
  */
-export const rawOf = (
-  tx: Transaction.ParsedTransaction,
-  slot: number,
-  blockTime: number,
-  indexWithinBlock: number,
-  dataset: Dataset
-): WebhookDelivery.RawTransaction => {
-  const changes = balanceChanges(tx)
-  const programs = new Set(tx.instructions.map((ix) => ix.programIdIndex))
-  const pre = tx.staticKeys.map((key, i) =>
-    programs.has(i) ? 1n : 10_000_000_000n + BigInt(dataset.int(`webhook:balance:${key}`, 1_000_000_000_000))
+export const rawOf = (tx: Events.LandedTransaction, dataset: Dataset): WebhookDelivery.RawTransaction => {
+  const wire = tx.wire
+  const byAddress = new Map(tx.accounts.map((a) => [a.address, a]))
+  const signers = tx.accounts.filter((a) => a.signer)
+  const others = tx.accounts.filter((a) => !a.signer)
+  const keys = wire?.staticKeys ?? [...signers, ...others].map((a) => a.address).concat(
+    tx.programs.filter((p) => !byAddress.has(p))
   )
-  const lookups = tx.lookups.map((l) => ({
-    accountKey: l.table,
-    writableIndexes: l.writableIndexes,
-    readonlyIndexes: l.readonlyIndexes
-  }))
+  // An account the world did not report (a program) holds its rent-exempt lamport, unchanged.
+  const pre = keys.map((k) => byAddress.get(k)?.lamportsBefore ?? 1n)
+  const post = keys.map((k) => byAddress.get(k)?.lamportsAfter ?? 1n)
+  const tokens = keys.flatMap((k, i) => {
+    const a = byAddress.get(k)
+    return a?.token === undefined ? [] : [{ i, a }]
+  })
+  const addresses = keys as unknown as WebhookDelivery.RawTransaction["transaction"]["message"]["accountKeys"]
   return {
     kind: "raw",
-    slot,
-    blockTime: Option.some(blockTime),
-    indexWithinBlock,
-    version: tx.version,
+    slot: tx.slot,
+    blockTime: Option.some(tx.blockTime),
+    indexWithinBlock: tx.index,
+    version: wire?.version ?? "legacy",
     meta: {
-      err: null,
-      fee: feeOf(tx),
+      err: tx.err,
+      fee: tx.fee,
       preBalances: pre,
-      postBalances: pre.map((b, i) => b + changes[i]!),
+      postBalances: post,
       innerInstructions: [],
       loadedAddresses: { writable: [], readonly: [] },
-      logMessages: tx.instructions.flatMap((
-        ix
-      ) => [`Program ${ix.programId} invoke [1]`, `Program ${ix.programId} success`]),
-      preTokenBalances: [],
-      postTokenBalances: [],
-      rewards: [],
-      computeUnitsConsumed: 150 * tx.instructions.length
+      logMessages: [...tx.logs],
+      preTokenBalances: tokens.map(({ a, i }) => tokenBalance(i, a, a.token!.amountBefore)),
+      postTokenBalances: tokens.map(({ a, i }) => tokenBalance(i, a, a.token!.amountAfter)),
+      rewards: []
     },
     transaction: {
       message: {
-        accountKeys: tx.staticKeys,
-        header: {
-          numRequiredSignatures: tx.header.numRequiredSignatures,
-          numReadonlySignedAccounts: tx.header.numReadonlySigned,
-          numReadonlyUnsignedAccounts: tx.header.numReadonlyUnsigned
-        },
-        instructions: tx.instructions.map((ix) => ({
+        accountKeys: addresses,
+        header: wire === undefined
+          ? {
+            numRequiredSignatures: Math.max(1, signers.length),
+            numReadonlySignedAccounts: 0,
+            numReadonlyUnsignedAccounts: keys.length - signers.length - others.filter((a) => a.writable).length
+          }
+          : {
+            numRequiredSignatures: wire.header.numRequiredSignatures,
+            numReadonlySignedAccounts: wire.header.numReadonlySigned,
+            numReadonlyUnsignedAccounts: wire.header.numReadonlyUnsigned
+          },
+        instructions: wire?.instructions.map((ix) => ({
           programIdIndex: ix.programIdIndex,
           accounts: ix.accounts.map((a) => a.index),
           data: encodeBase58(ix.data),
           stackHeight: null
-        })),
-        recentBlockhash: tx.recentBlockhash,
-        ...(tx.version === "legacy" ? {} : { addressTableLookups: lookups })
+        })) ?? [],
+        recentBlockhash: wire?.recentBlockhash ?? encodeBase58(dataset.bytes(`webhook:blockhash:${tx.slot}`, 32)),
+        ...(wire === undefined || wire.version === "legacy" ? {} : {
+          addressTableLookups: wire.lookups.map((l) => ({
+            accountKey: l.table,
+            writableIndexes: l.writableIndexes,
+            readonlyIndexes: l.readonlyIndexes
+          }))
+        })
       },
-      signatures: tx.signatures as unknown as WebhookDelivery.RawTransaction["transaction"]["signatures"]
+      signatures: (wire?.signatures ?? [tx.signature]) as unknown as WebhookDelivery.RawTransaction["transaction"][
+        "signatures"
+      ]
     }
   }
 }
 
 /**
- * Whether a webhook wants a transaction: a monitored static key, and for the
- * enhanced kinds a listed type (or `ANY`); not when it asks for failed ones only.
+ * Whether a webhook wants a transaction: it touched a monitored account (or
+ * called a monitored program); the enhanced kinds want a listed type (or `ANY`)
+ * and, as the service documents, no failed transaction; `txnStatus` keeps only
+ * successes (`success`) or only failures (`failed`).
  *
  * @since 0.1.0
  * @category payloads
  */
-export const matches = (webhook: Target, tx: Transaction.ParsedTransaction): boolean => {
+export const matches = (webhook: Target, tx: Events.LandedTransaction): boolean => {
   const kind = kindOf(webhook.webhookType)
-  // Every transaction that lands here succeeded: a webhook of failed ones only never matches.
-  if (kind === undefined || webhook.txnStatus === "failed") return false
+  if (kind === undefined) return false
+  const failed = tx.err !== null && tx.err !== undefined
+  if ((kind === "enhanced" || webhook.txnStatus === "success") && failed) return false
+  if (webhook.txnStatus === "failed" && !failed) return false
   const watched = new Set(webhook.accountAddresses)
-  if (!tx.staticKeys.some((k) => watched.has(k))) return false
-  return kind === "raw" || webhook.transactionTypes.includes("ANY") || webhook.transactionTypes.includes(typeOf(tx))
+  const touched = tx.accounts.some((a) =>
+    watched.has(a.address) || (a.token !== undefined && watched.has(a.token.owner))
+  )
+  if (!touched && !tx.programs.some((p) => watched.has(p))) return false
+  return kind === "raw" || webhook.transactionTypes.includes("ANY") || webhook.transactionTypes.includes(tx.type)
 }
 
 // -- delivery --------------------------------------------------------------------
@@ -391,27 +402,24 @@ export const start = (params: {
         Effect.ensuring(Effect.suspend(() => (--pending === 0 ? idleLatch.open : Effect.void)))
       )
 
-    const landed = yield* Queue.unbounded<Events.TransactionsLanded>()
-    const unsubscribe = Events.transactionsLanded(params.state).subscribe((event) => {
+    const landed = yield* Queue.unbounded<Events.WorldLanded>()
+    const unsubscribe = Events.worldLanded(params.state).subscribe((event) => {
       pending++
       idleLatch.unsafeClose()
       Queue.unsafeOffer(landed, event)
     })
     yield* Effect.addFinalizer(() => Effect.sync(unsubscribe))
 
-    const dispatch = (event: Events.TransactionsLanded) =>
+    const dispatch = (event: Events.WorldLanded) =>
       Effect.gen(function*() {
-        const blockTime = Math.floor(params.now() / 1000)
         const hooks = params.webhooks().filter((o) => o.webhook.active)
-        for (const [index, tx] of event.transactions.entries()) {
+        for (const tx of event.transactions) {
           for (const owned of hooks) {
             if (!matches(owned.webhook, tx)) continue
-            const item = kindOf(owned.webhook.webhookType) === "raw"
-              ? rawOf(tx, event.slot, blockTime, index, params.dataset)
-              : enhancedOf(tx, event.slot, blockTime)
+            const item = kindOf(owned.webhook.webhookType) === "raw" ? rawOf(tx, params.dataset) : enhancedOf(tx)
             const body = Json.stringify(WebhookDelivery.encode([item]))
             pending++
-            yield* FiberSet.run(running, deliver({ owned, signature: tx.signatures[0]!, body }))
+            yield* FiberSet.run(running, deliver({ owned, signature: tx.signature, body }))
           }
         }
       }).pipe(Effect.ensuring(Effect.suspend(() => (--pending === 0 ? idleLatch.open : Effect.void))))

@@ -1,12 +1,12 @@
 /**
- * The emulator's webhook deliverer on its own: payloads built from kit-signed
- * transactions decode with core's delivery schema and agree with what kit built;
- * and the delivery loop (matching, Authorization, retries, usage, disabling)
- * against a plain node:http server on loopback.
+ * The emulator's webhook deliverer on its own: payloads built from the world's
+ * landed transactions (kit-signed bundles sent to an emulator) decode with core's
+ * delivery schema and agree with what kit built and what the world applied; and
+ * the delivery loop (matching, Authorization, retries, usage, disabling) against a
+ * plain node:http server on loopback.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Json from "@solfx/core/Json"
-import * as Transaction from "@solfx/core/Transaction"
 import * as WebhookDelivery from "@solfx/core/WebhookDelivery"
 import { build, LOOKUP_TABLE, memo, signer, TIP, transfer } from "@solfx/testing/Kit"
 import * as Effect from "effect/Effect"
@@ -14,9 +14,11 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Http from "node:http"
 import * as Dataset from "../src/Dataset.js"
+import * as Emulator from "../src/Emulator.js"
 import * as Events from "../src/Events.js"
 import * as Projects from "../src/Projects.js"
 import * as WebhookDeliveries from "../src/WebhookDeliveries.js"
+import { post, rpc } from "./support/Http.js"
 
 const dataset = Dataset.make(7)
 
@@ -38,7 +40,32 @@ const fixtures = (async () => {
   return { payer: payer.address, wallet: wallet.address, legacy, v0, memoOnly }
 })()
 const kit = Effect.promise(() => fixtures)
-const parsed = (base64: string) => Either.getOrThrow(Transaction.parseEither(base64, "base64"))
+
+/**
+ * The world's record of each transaction of `bundles` (one bundle each), landed in
+ * a fresh emulator: what delivery reads.
+ */
+const landedOf = (payer: string, bundles: ReadonlyArray<ReadonlyArray<string>>) =>
+  Effect.gen(function*() {
+    const emu = yield* Emulator.make({ webhooks: [] })
+    // Unfunded payers cannot pay: the bundle would be accepted but not land.
+    yield* Effect.orDie(emu.world.fund({ address: payer, lamports: 10_000_000_000n }))
+    const seen: Array<Events.LandedTransaction> = []
+    const unsubscribe = emu.events.worldLanded.subscribe((e) => void seen.push(...e.transactions))
+    for (const bundle of bundles) {
+      const reply = yield* rpc(emu, "sendBundle", [bundle, { encoding: "base64" }])
+      expect(reply.json?.result, reply.text).toBeTypeOf("string")
+    }
+    unsubscribe()
+    return seen
+  })
+
+/** The kit fixtures, landed: legacy (pays the wallet and tips), v0 (memo, pays the wallet), memo-only (tips). */
+const world = Effect.flatMap(kit, (k) =>
+  Effect.map(
+    landedOf(k.payer, [[k.legacy.base64], [k.v0.base64, k.memoOnly.base64]]),
+    ([legacy, v0, memoOnly]) => ({ legacy: legacy!, v0: v0!, memoOnly: memoOnly! })
+  ))
 
 const roundTrip = (item: WebhookDelivery.DeliveryItem) => {
   const decoded = WebhookDelivery.decode(Json.parse(Json.stringify(WebhookDelivery.encode([item]))))
@@ -47,11 +74,11 @@ const roundTrip = (item: WebhookDelivery.DeliveryItem) => {
 }
 
 describe("webhook payloads", () => {
-  it.effect("enhanced: the signature, the transfers kit built, balance changes summing to minus the fee", () =>
+  it.scopedLive("enhanced: the signature, the transfers kit built, balance changes summing to minus the fee", () =>
     Effect.gen(function*() {
       const k = yield* kit
-      const tx = parsed(k.legacy.base64)
-      const item = roundTrip(WebhookDeliveries.enhancedOf(tx, 123, 1_700_000_000))
+      const tx = (yield* world).legacy
+      const item = roundTrip(WebhookDeliveries.enhancedOf(tx))
       if (item.kind !== "enhanced") return expect.fail("not enhanced")
       expect(item.signature).toBe(k.legacy.signatures[0])
       expect(item.type).toBe("TRANSFER")
@@ -66,14 +93,16 @@ describe("webhook payloads", () => {
       expect(change(k.payer)).toBe(-(1_234_567n + 1000n + 5000n))
       expect(item.accountData.reduce((s, d) => s + d.nativeBalanceChange, 0n)).toBe(-5000n)
       expect(item.description).toBe(`${k.payer} transferred 0.001234567 SOL to ${k.wallet}.`)
+      expect([item.slot, item.timestamp]).toEqual([tx.slot, tx.blockTime])
     }))
 
-  it.effect("raw: the message as kit compiled it, post = pre + change, lookups for v0", () =>
+  it.scopedLive("raw: the message as kit compiled it, the world's balances before and after, lookups for v0", () =>
     Effect.gen(function*() {
       const k = yield* kit
+      const w = yield* world
       for (const built of [k.legacy, k.v0]) {
-        const tx = parsed(built.base64)
-        const item = roundTrip(WebhookDeliveries.rawOf(tx, 99, 1_700_000_001, 2, dataset))
+        const tx = built === k.legacy ? w.legacy : w.v0
+        const item = roundTrip(WebhookDeliveries.rawOf(tx, dataset))
         if (item.kind !== "raw") return expect.fail("not raw")
         const compiled = built.compiled as any
         expect(item.transaction.signatures).toEqual(built.signatures)
@@ -87,7 +116,8 @@ describe("webhook payloads", () => {
         expect(item.transaction.message.instructions.map((ix) => ix.programIdIndex)).toEqual(
           compiled.instructions.map((ix: any) => ix.programAddressIndex)
         )
-        expect(item.blockTime).toEqual(Option.some(1_700_000_001))
+        expect(item.blockTime).toEqual(Option.some(tx.blockTime))
+        expect(item.indexWithinBlock).toBe(tx.index)
         expect(item.version).toBe(built === k.v0 ? 0 : "legacy")
         expect(item.transaction.message.addressTableLookups === undefined).toBe(built === k.legacy)
         const payerIndex = 0
@@ -97,9 +127,10 @@ describe("webhook payloads", () => {
       }
     }))
 
-  it.effect("matching: a static key watched; enhanced kinds filter by type, raw ones do not", () =>
+  it.scopedLive("matching: a touched account watched; enhanced kinds filter by type, raw ones do not", () =>
     Effect.gen(function*() {
       const k = yield* kit
+      const w = yield* world
       const target = (over: Partial<WebhookDeliveries.Target>): WebhookDeliveries.Target => ({
         webhookID: "w",
         webhookURL: "http://127.0.0.1:1/",
@@ -109,8 +140,8 @@ describe("webhook payloads", () => {
         active: true,
         ...over
       })
-      const transferTx = parsed(k.legacy.base64)
-      const memoTx = parsed(k.memoOnly.base64)
+      const transferTx = w.legacy
+      const memoTx = w.memoOnly
       expect(WebhookDeliveries.matches(target({}), transferTx)).toBe(true)
       expect(WebhookDeliveries.matches(target({ transactionTypes: ["TRANSFER"] }), transferTx)).toBe(true)
       expect(WebhookDeliveries.matches(target({ transactionTypes: ["SWAP"] }), transferTx)).toBe(false)
@@ -163,6 +194,7 @@ describe("webhook delivery loop", () => {
   it.scopedLive("retries a 500, sends Authorization, counts each attempt in the owner's usage", () =>
     Effect.gen(function*() {
       const k = yield* kit
+      const w = yield* world
       const server = yield* receiver([500, 200])
       const state = stateFn()
       const project = Projects.makeAccount({}, Date.now()).project
@@ -183,10 +215,7 @@ describe("webhook delivery loop", () => {
         webhooks: () => [{ webhook: hook, project }, { webhook: swaps, project }],
         options: { retrySpacing: "20 millis" }
       })
-      Events.transactionsLanded(state).publish({
-        slot: 5,
-        transactions: [parsed(k.legacy.base64), parsed(k.memoOnly.base64)]
-      })
+      Events.worldLanded(state).publish({ slot: 5, transactions: [w.legacy, w.memoOnly] })
       yield* deliverer.idle
       expect(deliverer.attempts().map((a) => [a.webhookID, a.attempt, a.status])).toEqual([
         ["hook-1", 1, 500],
@@ -204,6 +233,7 @@ describe("webhook delivery loop", () => {
   it.scopedLive("gives up after maxRetries, and disables a webhook at the failure threshold", () =>
     Effect.gen(function*() {
       const k = yield* kit
+      const w = yield* world
       const server = yield* receiver([503])
       const state = stateFn()
       const project = Projects.makeAccount({}, Date.now()).project
@@ -222,20 +252,20 @@ describe("webhook delivery loop", () => {
         webhooks: () => [{ webhook: hook, project }],
         options: { retrySpacing: "10 millis", failureThreshold: 6 }
       })
-      const landed = Events.transactionsLanded(state)
-      landed.publish({ slot: 5, transactions: [parsed(k.legacy.base64)] })
+      const landed = Events.worldLanded(state)
+      landed.publish({ slot: 5, transactions: [w.legacy] })
       yield* deliverer.idle
       // 1 attempt + 3 retries, all failed; no Authorization when none is set.
       expect(deliverer.attempts().length).toBe(4)
       expect(server.seen.every((s) => s.auth === undefined)).toBe(true)
       expect(hook.active).toBe(true)
-      landed.publish({ slot: 6, transactions: [parsed(k.v0.base64)] })
+      landed.publish({ slot: 6, transactions: [w.v0] })
       yield* deliverer.idle
       // The 6th consecutive failure disables it: the 7th attempt is never made.
       expect(deliverer.attempts().length).toBe(6)
       expect(hook.active).toBe(false)
       expect(project.usage.webhook).toBe(6)
-      landed.publish({ slot: 7, transactions: [parsed(k.memoOnly.base64)] })
+      landed.publish({ slot: 7, transactions: [w.memoOnly] })
       yield* deliverer.idle
       expect(server.seen.length).toBe(6)
     }))
@@ -243,6 +273,7 @@ describe("webhook delivery loop", () => {
   it.scopedLive("a refused connection is a failed attempt too", () =>
     Effect.gen(function*() {
       const k = yield* kit
+      const w = yield* world
       const state = stateFn()
       const project = Projects.makeAccount({}, Date.now()).project
       const hook: WebhookDeliveries.Target = {
@@ -260,9 +291,48 @@ describe("webhook delivery loop", () => {
         webhooks: () => [{ webhook: hook, project }],
         options: { retrySpacing: "5 millis", maxRetries: 1 }
       })
-      Events.transactionsLanded(state).publish({ slot: 5, transactions: [parsed(k.legacy.base64)] })
+      Events.worldLanded(state).publish({ slot: 5, transactions: [w.legacy] })
       yield* deliverer.idle
       expect(deliverer.attempts().map((a) => a.status)).toEqual([0, 0])
       expect(project.usage.webhook).toBe(2)
+    }))
+
+  it.scopedLive("a world API transfer and mint (no bundle) reach the webhooks watching their accounts", () =>
+    Effect.gen(function*() {
+      const server = yield* receiver([200])
+      const emu = yield* Emulator.make({ webhooks: [] })
+      const [from, to] = [dataset.address("deliveries:from"), dataset.address("deliveries:to")]
+      const hooks = [
+        { webhookURL: server.url, webhookType: "raw", accountAddresses: [to] },
+        { webhookURL: server.url, webhookType: "enhanced", accountAddresses: [to], transactionTypes: ["TRANSFER"] },
+        { webhookURL: server.url, webhookType: "raw", accountAddresses: [to], txnStatus: "failed" }
+      ]
+      for (const hook of hooks) {
+        expect((yield* post(emu, hook, { path: "/v0/webhooks" })).status).toBe(200)
+      }
+      yield* Effect.orDie(emu.world.fund({ address: from, lamports: 5_000_000_000n }))
+      const sent = yield* Effect.orDie(emu.world.transfer({ from, to, lamports: 1_500_000n }))
+      yield* Effect.orDie(emu.world.mintFungible({ owner: to, amount: 7n }))
+      yield* emu.webhookDeliveries.idle
+      const items = server.seen.map((s) => {
+        const decoded = WebhookDelivery.decode(JSON.parse(s.body))
+        if (Either.isLeft(decoded)) throw new Error(decoded.left.message)
+        return decoded.right[0]!
+      })
+      // The transfer to both matching kinds; the mint (TOKEN_MINT) to the raw one only; none to failed-only.
+      // (Deliveries run concurrently: their order of arrival is not asserted.)
+      const isTransfer = (i: WebhookDelivery.DeliveryItem) => WebhookDelivery.signatureOf(i) === sent.signature
+      expect(items.map((i) => `${i.kind} ${isTransfer(i) ? "transfer" : "mint"}`).sort()).toEqual([
+        "enhanced transfer",
+        "raw mint",
+        "raw transfer"
+      ])
+      const enhanced = items.find((i) => i.kind === "enhanced")!
+      if (enhanced.kind !== "enhanced") return expect.fail("not enhanced")
+      expect(enhanced.nativeTransfers).toEqual([{ fromUserAccount: from, toUserAccount: to, amount: 1_500_000n }])
+      const raw = items.find((i) => i.kind === "raw" && isTransfer(i))!
+      if (raw.kind !== "raw") return expect.fail("not raw")
+      const at = raw.transaction.message.accountKeys.indexOf(to as never)
+      expect(raw.meta.postBalances[at]! - raw.meta.preBalances[at]!).toBe(1_500_000n)
     }))
 })

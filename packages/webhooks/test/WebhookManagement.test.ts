@@ -25,13 +25,14 @@ const AUTH_A = "Bearer management-test-a"
 const AUTH_B = "Bearer management-test-b"
 
 /** A bundle of one kit-signed transaction paying each of `to` and the tip account. */
-const bundleTo = (to: ReadonlyArray<Address>) =>
-  Effect.promise(async () => {
-    const payer = await Kit.signer()
-    const built = await Kit.buildTransfers(payer, [...to.map((a) => [a, 1_000_000n] as const), [Kit.TIP, 2000n]], {
-      version: "legacy"
-    })
-    return built
+const bundleTo = (emu: Emulator.Emulator, to: ReadonlyArray<Address>) =>
+  Effect.gen(function*() {
+    const payer = yield* Effect.promise(() => Kit.signer())
+    // Unfunded payers cannot pay: the world would not land the bundle.
+    yield* Effect.orDie(emu.world.fund({ address: payer.address, lamports: 1_000_000_000n }))
+    return yield* Effect.promise(() =>
+      Kit.buildTransfers(payer, [...to.map((a) => [a, 1_000_000n] as const), [Kit.TIP, 2000n]], { version: "legacy" })
+    )
   })
 
 const sendBundle = (emu: Emulator.Emulator, transactions: ReadonlyArray<string>) =>
@@ -84,7 +85,7 @@ describe("webhook management: SDK -> emulator -> receiver", () => {
       const webhooks = Context.get(sdk, Webhooks.Webhooks)
       const landed = (to: ReadonlyArray<Address>) =>
         Effect.gen(function*() {
-          const built = yield* bundleTo(to)
+          const built = yield* bundleTo(emu, to)
           expect((yield* sendBundle(emu, [built.base64])).error).toBeUndefined()
           yield* emu.webhookDeliveries.idle
           yield* a.receiver.idle
