@@ -155,3 +155,13 @@ export type MultipleCompressedAccountsParams = typeof MultipleCompressedAccounts
 export const MultipleAccountsV2Result = withContext(
   Schema.Struct({ items: Schema.Array(Schema.NullOr(CompressedAccountV2)) })
 ).annotations({ identifier: "MultipleAccountsV2Result" })
+
+/**
+ * The answer of getCompressedAccountsByOwnerV2: a page of the owner's V2 accounts at a slot.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const AccountsV2Result = withContext(cursorPage(CompressedAccountV2)).annotations({
+  identifier: "AccountsV2Result"
+})

@@ -193,6 +193,24 @@ export const SignaturesForOwnerParams = Schema.Struct({ owner: Address, ...pagin
 export type SignaturesForOwnerParams = typeof SignaturesForOwnerParams.Encoded
 
 /**
+ * The params of getCompressedAccountsByOwnerV2: the owner, and the cursor and limit of the page.
+ *
+ * @since 0.1.0
+ * @category params
+ */
+export const AccountsByOwnerParams = Schema.Struct({ owner: Address, ...paging }).annotations({
+  identifier: "AccountsByOwnerParams"
+})
+
+/**
+ * `AccountsByOwnerParams` as callers write it: the input (encoded) side of the schema of the same name.
+ *
+ * @since 0.1.0
+ * @category params
+ */
+export type AccountsByOwnerParams = typeof AccountsByOwnerParams.Encoded
+
+/**
  * A new address to prove creatable, with the address tree it goes into.
  *
  * @since 0.1.0

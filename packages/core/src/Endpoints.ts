@@ -366,6 +366,20 @@ export const getCompressedTokenAccountsByOwnerV2 = Endpoint.rpc({
 })
 
 /**
+ * getCompressedAccountsByOwnerV2: the owner's compressed accounts, each with its Merkle context, by slot cursor.
+ *
+ * @since 0.1.0
+ * @category photon
+ */
+export const getCompressedAccountsByOwnerV2 = Endpoint.rpc({
+  ...photon(10),
+  method: "getCompressedAccountsByOwnerV2",
+  params: Request.AccountsByOwnerParams,
+  result: CompressedAccountV2.AccountsV2Result,
+  paging: slotCursor<CompressedAccountV2.CompressedAccountV2>()
+})
+
+/**
  * getMultipleCompressedAccountsV2: accounts by hash or address, in request order,
  * `null` for an unknown one; up to 1000 a request.
  *
@@ -450,6 +464,7 @@ export const compression = {
   getTransactionWithCompressionInfo,
   getCompressionSignaturesForOwner,
   getCompressedTokenAccountsByOwnerV2,
+  getCompressedAccountsByOwnerV2,
   getMultipleCompressedAccountsV2,
   getValidityProofV2,
   getTransactionWithCompressionInfoV2,

@@ -59,6 +59,8 @@ const calls: Readonly<Record<string, Call>> = {
     rpc(emu, "getCompressionSignaturesForOwner", { owner: emu.samples["compressionProgram"], limit: 1 }),
   getCompressedTokenAccountsByOwnerV2: (emu) =>
     rpc(emu, "getCompressedTokenAccountsByOwnerV2", { owner: emu.samples["compressedTokenOwner"], limit: 1 }),
+  getCompressedAccountsByOwnerV2: (emu) =>
+    rpc(emu, "getCompressedAccountsByOwnerV2", { owner: emu.samples["compressionProgram"], limit: 1 }),
   getMultipleCompressedAccountsV2: (emu) =>
     rpc(emu, "getMultipleCompressedAccountsV2", { hashes: [emu.samples["compressedAccountHash"]] }),
   getValidityProofV2: (emu) =>

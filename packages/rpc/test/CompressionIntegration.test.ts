@@ -263,4 +263,29 @@ describe("Compression V2 and indexer (integration, loopback emulator)", () => {
         )
       }
     }).pipe(Effect.provide(TestLayer())))
+
+  it.live("getCompressedAccountsByOwnerV2: one entry gives the call, .pages and .stream; a page's next resumes", () =>
+    Effect.gen(function*() {
+      const { compression, emu, s } = yield* setup
+      const owner = s["compressionProgram"]!
+      const accounts = yield* all(compression.getCompressedAccountsByOwnerV2.stream({ owner, limit: 3 }))
+      expect(accounts.length).toBeGreaterThan(3)
+      expect(new Set(accounts.map((a) => a.hash)).size).toBe(accounts.length)
+      // Each is the current account of its address, as getMultipleCompressedAccountsV2 gives it.
+      const byAddress = yield* compression.getMultipleCompressedAccountsV2({
+        addresses: accounts.slice(0, 3).map((a) => a.address!)
+      })
+      expect(byAddress.value.items.map((a) => a?.hash)).toEqual(accounts.slice(0, 3).map((a) => a.hash))
+      const pages = yield* all(compression.getCompressedAccountsByOwnerV2.pages({ owner, limit: 3 }))
+      expect(pages.every((p) => p.slot > 0)).toBe(true)
+      const resumed = yield* all(
+        compression.getCompressedAccountsByOwnerV2.stream({ owner, limit: 3 }, { start: pages[0]!.next! })
+      )
+      expect(resumed.map((a) => a.hash)).toEqual(accounts.slice(3).map((a) => a.hash))
+      // Another owner has none: one request, an empty last page.
+      const first = yield* compression.getCompressedAccountsByOwnerV2({ owner: s["compressedTokenOwner"]! })
+      expect([first.value.items.length, first.value.cursor]).toEqual([0, null])
+      // The stream, the pages, the resumed stream (one page fewer), the empty call.
+      expect(emu.count("getCompressedAccountsByOwnerV2")).toBe(3 * pages.length)
+    }).pipe(Effect.provide(TestLayer())))
 })

@@ -845,6 +845,18 @@ const getCompressedTokenAccountsByOwnerV2 = tokenAccountsByOwner(
   ({ account, tokenData }) => ({ account: accountV2(account), tokenData })
 )
 
+/** The owner's current accounts: only the program owning the address accounts has compressed accounts of its own. */
+const getCompressedAccountsByOwnerV2 = method("getCompressedAccountsByOwnerV2", (raw, ctx) =>
+  Effect.gen(function*() {
+    const params = yield* paramsOf(raw, { required: ["owner"], ...paging })
+    const owner = yield* requiredPubkey(params, "owner")
+    const ds = ctx.dataset
+    const list = owner === programOwner(ds)
+      ? Dataset.lazyList(addressCount(ds), (n) => accountV2(addressAccount(ds, n, signatureCount(ds, n))))
+      : arrayList([])
+    return yield* page(ctx, params, list, ["getCompressedAccountsByOwnerV2", owner])
+  }))
+
 /** The current (unspent) account of a hash or an address, as getMultipleCompressedAccounts finds it. */
 const currentAccount = (ds: Dataset.Dataset, key: string, by: "hash" | "address") => {
   if (by === "address") {
@@ -1022,6 +1034,7 @@ export const area: Area = {
     getTransactionWithCompressionInfo,
     getCompressionSignaturesForOwner,
     getCompressedTokenAccountsByOwnerV2,
+    getCompressedAccountsByOwnerV2,
     getMultipleCompressedAccountsV2,
     getValidityProofV2,
     getTransactionWithCompressionInfoV2,
