@@ -187,3 +187,59 @@ describe("the more-pages note", () => {
     { timeout: 240_000 }
   )
 })
+
+describe("solfx emulator's flags", () => {
+  it.scopedLive(
+    "every flag of the emulator's own program is reachable from `solfx emulator`, and takes effect",
+    () =>
+      Effect.gen(function*() {
+        const projectId = "0f7e3c1a-5b2d-4e8f-9a6c-1d2e3f4a5b6c"
+        const child = yield* Effect.acquireRelease(
+          Effect.sync(() =>
+            start([
+              "emulator",
+              "--port",
+              "0",
+              "--api-key",
+              KEY,
+              "--plan",
+              "developer",
+              "--project-id",
+              projectId,
+              "--max-body-bytes",
+              "2000",
+              "--latency-ms",
+              "1",
+              "--sizes",
+              "das.bigAuthorityAssets=10",
+              "--item-cache-chars",
+              "1000000",
+              "--idle-timeout-ms",
+              "4000",
+              "--max-connections",
+              "50"
+            ])
+          ),
+          (c) => Effect.promise(() => (c.kill("SIGINT"), exited(c)))
+        )
+        const info = JSON.parse(yield* Effect.promise(() => firstLine(child))) as { url: string; projectId: string }
+        expect(info.projectId).toBe(projectId)
+        const usage = yield* inProcess(["--url", info.url, "usage", projectId, "--json"], { SOLFX_API_KEY: KEY })
+        expect(usage.code, usage.stderr).toBe(0)
+        expect(jsonLines(usage.stdout)[0]).toMatchObject({ subscriptionDetails: { plan: "developer" } })
+        // Past --max-body-bytes: 413, before the body is read.
+        const big = yield* Effect.promise(() =>
+          fetch(`${info.url}/?api-key=${KEY}`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getAsset", params: { id: "x".repeat(3000) } })
+          })
+        )
+        expect(big.status).toBe(413)
+        const wrong = yield* inProcess(["emulator", "--plan", "gold"])
+        expect(wrong.code).toBe(2)
+        expect(wrong.stderr).toContain("developer")
+      }),
+    { timeout: 240_000 }
+  )
+})

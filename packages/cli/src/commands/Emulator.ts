@@ -1,7 +1,9 @@
 /**
- * `solfx emulator [--port 8899] [--host 127.0.0.1] [--seed N] [--api-key K] [--faults SPEC]`:
- * the emulator in the foreground until Ctrl-C. Its start line
- * `{url, apiKey, projectId, samples}` is the first line on stdout.
+ * `solfx emulator [--port 8899] [--host 127.0.0.1] [--seed N] [--api-key K] [--faults SPEC] [--plan P]
+ * [--project-id ID] [--latency-ms N] [--sizes knob=n,...] [--max-body-bytes N] [--item-cache-chars N]
+ * [--idle-timeout-ms N] [--max-connections N]`: the emulator in the foreground until Ctrl-C, with
+ * every flag of the emulator's own program. Its start line `{url, apiKey, projectId, samples}` is
+ * the first line on stdout.
  *
  * @since 0.1.0
  */
@@ -9,6 +11,7 @@ import * as Command from "@effect/cli/Command"
 import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as ValidationError from "@effect/cli/ValidationError"
+import { plans } from "@solfx/core/Plans"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -27,7 +30,35 @@ const faults = Options.text("faults").pipe(
   Options.optional
 )
 
+const count = (name: string, description: string) =>
+  Options.integer(name).pipe(
+    Options.withDescription(description),
+    Options.mapEffect((n) =>
+      n >= 0 ? Effect.succeed(n) : Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--${name} must be 0 or more`)))
+    ),
+    Options.optional
+  )
+
+// `knob=n,knob=n`, as the emulator's own program takes it.
+const sizes = Options.text("sizes").pipe(
+  Options.withDescription("Dataset size knobs, e.g. das.bigAuthorityAssets=100000"),
+  Options.mapEffect((value) => {
+    const out: Record<string, number> = {}
+    for (const pair of value.split(",").filter((p) => p !== "")) {
+      const m = /^([\w.]+)=(\d+)$/.exec(pair)
+      if (m === null) {
+        return Effect.fail(ValidationError.invalidValue(HelpDoc.p("--sizes takes knob=n pairs separated by commas")))
+      }
+      out[m[1]!] = Number(m[2])
+    }
+    return Effect.succeed(out)
+  }),
+  Options.optional
+)
+
 /**
+ * `solfx emulator`, with every flag of the emulator's own program.
+ *
  * @since 0.1.0
  * @category commands
  */
@@ -37,7 +68,18 @@ export const command = Command.make(
     port: Options.integer("port").pipe(Options.withDescription("Port (0 picks a free one)"), Options.withDefault(8899)),
     host: Options.text("host").pipe(Options.withDescription("Interface to bind"), Options.withDefault("127.0.0.1")),
     seed: Options.integer("seed").pipe(Options.withDescription("Seed of the dataset (default 42)"), Options.optional),
-    faults
+    faults,
+    plan: Options.choice("plan", Object.keys(plans) as [keyof typeof plans, ...Array<keyof typeof plans>]).pipe(
+      Options.withDescription("The project's plan, its rate limits enforced (default: business, not enforced)"),
+      Options.optional
+    ),
+    projectId: Options.text("project-id").pipe(Options.withDescription("The project's id"), Options.optional),
+    latencyMs: count("latency-ms", "Latency added to every answer, in ms"),
+    sizes,
+    maxBodyBytes: count("max-body-bytes", "Largest request body (default 4 MiB)"),
+    itemCacheChars: count("item-cache-chars", "Item cache size in bytes (default 64 Mi)"),
+    idleTimeoutMs: count("idle-timeout-ms", "Idle connection timeout in ms (default 5,000)"),
+    maxConnections: count("max-connections", "Most connections at once (default 1,024)")
   },
   (o) =>
     Effect.gen(function*() {
@@ -48,7 +90,15 @@ export const command = Command.make(
         host: o.host,
         seed: Option.getOrUndefined(o.seed),
         apiKey: Option.getOrUndefined(Option.map(globals.apiKey, Redacted.value)),
-        faults: Option.getOrUndefined(o.faults)
+        faults: Option.getOrUndefined(o.faults),
+        plan: Option.getOrUndefined(o.plan),
+        projectId: Option.getOrUndefined(o.projectId),
+        latencyMs: Option.getOrUndefined(o.latencyMs),
+        sizes: Option.getOrUndefined(o.sizes),
+        maxBodyBytes: Option.getOrUndefined(o.maxBodyBytes),
+        itemCacheChars: Option.getOrUndefined(o.itemCacheChars),
+        timeouts: { idleMs: Option.getOrUndefined(o.idleTimeoutMs) },
+        maxConnections: Option.getOrUndefined(o.maxConnections)
       })
       yield* Effect.sync(() => {
         process.stdout.write(emulator.startLine + "\n")
