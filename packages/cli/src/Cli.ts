@@ -23,6 +23,7 @@ import * as Demo from "./commands/Demo.js"
 import * as EmulatorCommand from "./commands/Emulator.js"
 import * as Metadata from "./commands/Metadata.js"
 import * as WalletCommands from "./commands/Wallet.js"
+import * as WebhooksCommand from "./commands/Webhooks.js"
 import * as Zk from "./commands/Zk.js"
 import * as Failure from "./Failure.js"
 import { hoist, root, takesValue } from "./Globals.js"
@@ -43,6 +44,7 @@ export const command = root.pipe(
     WalletCommands.command,
     Metadata.command,
     ...Admin.commands,
+    WebhooksCommand.command,
     Demo.command
   ])
 )

@@ -1,17 +1,15 @@
 /**
- * `solfx usage [projectId]` and `solfx webhooks`.
+ * `solfx usage [projectId]`, and the webhook table `solfx webhooks` shows (`Webhooks.ts`).
  *
  * @since 0.1.0
  */
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import { Admin } from "@solfx/admin/Admin"
-import { Webhooks } from "@solfx/admin/Webhooks"
 import type { ProjectUsage } from "@solfx/core/ProjectUsage"
 import type { Webhook } from "@solfx/core/Webhook"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Stream from "effect/Stream"
 import { UsageError } from "../Failure.js"
 import * as Format from "../Format.js"
 import { withServices } from "../Handler.js"
@@ -86,14 +84,8 @@ export const webhookColumns: ReadonlyArray<Format.Column<Webhook>> = [
   { header: "url", cell: (w) => w.webhookURL }
 ]
 
-const webhooks = Command.make("webhooks", {}, () =>
-  withServices(Effect.gen(function*() {
-    const list = yield* (yield* Webhooks).list()
-    yield* (yield* Output).rows(Stream.fromIterable(list), { columns: webhookColumns })
-  }))).pipe(Command.withDescription("The webhooks of the API key (auth headers stay redacted)"))
-
 /**
  * @since 0.1.0
  * @category commands
  */
-export const commands = [usage, webhooks] as const
+export const commands = [usage] as const
