@@ -215,6 +215,26 @@ export const getNftEditions = Endpoint.rpc({
   paging: dasPages((r: NftEdition.NftEditionList) => r.editions)
 })
 
+/**
+ * The DAS entries the `DigitalAssets` service gives as operations, by method name: the
+ * lists (each a call, `.pages` and `.stream`) and `getAsset`. The batch and proof methods
+ * are the service's own (chunking, request batching, proof checks).
+ *
+ * @since 0.1.0
+ * @category das
+ */
+export const digitalAssets = {
+  getTokenAccounts,
+  getAssetsByAuthority,
+  getSignaturesForAsset,
+  getAsset,
+  getAssetsByOwner,
+  getAssetsByGroup,
+  getAssetsByCreator,
+  searchAssets,
+  getNftEditions
+} as const
+
 // -- ZK compression (Photon JSON-RPC, usage `photon`) -------------------------
 
 const photon = (credits: number) => ({ area: "photon", cost: { credits, usage: "photon" }, bucket: "photon" }) as const

@@ -55,23 +55,25 @@ export type Page<Item, A, Position = string | number> =
 export type WalkOptions<Position = string | number> = Derive.PagesOptions<Position & (string | number)>
 
 /**
- * One operation: the call, and, for a paged entry, its pages and its items.
+ * One operation: the call, and, for a paged entry, its pages and its items. `Options` is
+ * what a walk takes (default `WalkOptions`: `start` and `concurrency`).
  *
  * @since 0.1.0
  * @category models
  */
-export type Operation<E, Position = string | number> = E extends Endpoint.Endpoint<any, infer A, infer Item, infer PI> ?
-  & ((...args: Args<PI>) => Effect.Effect<A, ApiError | InvalidRequest>)
-  & ([Item] extends [never] ? unknown : {
-    /** Pages from the first (or `start`), lazily. */
-    readonly pages: (
-      ...args: [...Args<PI>, options?: WalkOptions<Position>]
-    ) => Stream.Stream<Page<Item, A, Position>, ApiError | InvalidRequest>
-    /** Every item of every page, lazily: `Stream.take(n)` stops fetching. */
-    readonly stream: (
-      ...args: [...Args<PI>, options?: WalkOptions<Position>]
-    ) => Stream.Stream<Item, ApiError | InvalidRequest>
-  })
+export type Operation<E, Position = string | number, Options = WalkOptions<Position>> = E extends
+  Endpoint.Endpoint<any, infer A, infer Item, infer PI> ?
+    & ((...args: Args<PI>) => Effect.Effect<A, ApiError | InvalidRequest>)
+    & ([Item] extends [never] ? unknown : {
+      /** Pages from the first (or `start`), lazily. */
+      readonly pages: (
+        ...args: [...Args<PI>, options?: Options]
+      ) => Stream.Stream<Page<Item, A, Position>, ApiError | InvalidRequest>
+      /** Every item of every page, lazily: `Stream.take(n)` stops fetching. */
+      readonly stream: (
+        ...args: [...Args<PI>, options?: Options]
+      ) => Stream.Stream<Item, ApiError | InvalidRequest>
+    })
   : never
 
 /** The names of the paged entries. */
@@ -88,20 +90,37 @@ type PagedKeys<R extends Entries> = {
  * @since 0.1.0
  * @category models
  */
-export type Operations<R extends Entries, Position = string | number> =
-  & { readonly [K in keyof R]: Operation<R[K], Position> }
+export type Operations<R extends Entries, Position = string | number, Options = WalkOptions<Position>> =
+  & { readonly [K in keyof R]: Operation<R[K], Position, Options> }
   & {
     readonly [
       /** @deprecated Use `x.stream`. */
       K in PagedKeys<R> as `${K}Stream`
-    ]: Operation<R[K], Position> extends { readonly stream: infer S } ? S : never
+    ]: Operation<R[K], Position, Options> extends { readonly stream: infer S } ? S : never
   }
   & {
     readonly [
       /** @deprecated Use `x.pages`. */
       K in PagedKeys<R> as `${K}Pages`
-    ]: Operation<R[K], Position> extends { readonly pages: infer S } ? S : never
+    ]: Operation<R[K], Position, Options> extends { readonly pages: infer S } ? S : never
   }
+
+/**
+ * How one entry is run: its call and, for a paged entry, its walk. `make` runs every entry
+ * through `Derive`; a service with paging of its own (DAS's two modes) gives its own.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Runner {
+  readonly call: (input: unknown) => Effect.Effect<unknown, ApiError | InvalidRequest>
+  readonly pages?:
+    | ((
+      input: unknown,
+      options: unknown
+    ) => Stream.Stream<Pagination.Page<unknown, unknown>, ApiError | InvalidRequest>)
+    | undefined
+}
 
 /**
  * Options of `make`: a caller's own credit prices, method by method.
@@ -123,7 +142,35 @@ const slotOf = (result: unknown): number | undefined => {
 }
 
 /**
- * The operations of `entries` over the transport `t`.
+ * The operations of `entries`, each run by `run`: the one place where a call gets its
+ * `.pages`, its `.stream` and its deprecated aliases.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const assemble = <R extends Entries, Position = string | number, O = WalkOptions<Position>>(
+  entries: R,
+  run: (entry: Endpoint.Endpoint, name: string) => Runner
+): Operations<R, Position, O> => {
+  const out: Record<string, unknown> = {}
+  for (const [name, entry] of Object.entries(entries)) {
+    const runner = run(entry, name)
+    const empty = emptyParams(entry)
+    const call = (input?: unknown) => runner.call(input ?? empty)
+    out[name] = call
+    const walk = runner.pages
+    if (entry.paging._tag === "None" || walk === undefined) continue
+    const pages = (input?: unknown, o?: unknown) => walk(input ?? empty, o)
+    const stream = (input?: unknown, o?: unknown) => Pagination.flattenPages(pages(input, o))
+    Object.assign(call, { pages, stream })
+    out[`${name}Stream`] = stream
+    out[`${name}Pages`] = pages
+  }
+  return out as Operations<R, Position, O>
+}
+
+/**
+ * The operations of `entries` over the transport `t`, each derived from its entry (`Derive`).
  *
  * @since 0.1.0
  * @category constructors
@@ -132,24 +179,15 @@ export const make = <R extends Entries, Position = string | number>(
   t: HttpTransportShape,
   entries: R,
   options: Options = {}
-): Operations<R, Position> => {
-  const out: Record<string, unknown> = {}
-  for (const [name, entry] of Object.entries(entries)) {
+): Operations<R, Position> =>
+  assemble(entries, (entry, name) => {
     const client = Derive.fromTransport(t, entry, { credits: options.costs?.[name] })
-    const empty = emptyParams(entry)
-    const call = (input?: unknown) => client.call(input ?? empty)
-    out[name] = call
-    if (entry.paging._tag === "None") continue
-    const pages = (input?: unknown, o?: Derive.PagesOptions<string | number>) =>
-      client.pages(input ?? empty, o).pipe(Stream.map((page) => {
-        const slot = slotOf(page.result)
-        return slot === undefined ? page : { ...page, slot }
-      }))
-    const stream = (input?: unknown, o?: Derive.PagesOptions<string | number>) =>
-      Pagination.flattenPages(client.pages(input ?? empty, o))
-    Object.assign(call, { pages, stream })
-    out[`${name}Stream`] = stream
-    out[`${name}Pages`] = pages
-  }
-  return out as Operations<R, Position>
-}
+    return {
+      call: client.call,
+      pages: (input, o) =>
+        client.pages(input, o as Derive.PagesOptions<string | number>).pipe(Stream.map((page) => {
+          const slot = slotOf(page.result)
+          return slot === undefined ? page : { ...page, slot }
+        }))
+    }
+  })

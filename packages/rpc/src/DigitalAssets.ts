@@ -1,23 +1,22 @@
 /**
- * The digital-asset (DAS) methods: spec §4.2's token accounts, assets by authority,
- * asset signatures and Merkle proofs, and the read API real clients call by default
- * (getAsset, getAssetBatch, getAssetProof, assets by owner, group and creator,
- * searchAssets, getNftEditions). Every paged method also comes as a lazy Stream of
- * items and a Stream of pages whose `next` position resumes a job; batches take any
- * number of ids, and proofs can be verified locally.
+ * The digital-asset (DAS) methods: the token accounts, assets by authority, asset
+ * signatures and Merkle proofs the service documents, and the read API real clients call
+ * by default (getAsset, getAssetBatch, getAssetProof, assets by owner, group and creator,
+ * searchAssets, getNftEditions). The service is declared from `Endpoints.digitalAssets`:
+ * every list is a call, `.stream` (every item, lazily) and `.pages` (each page with the
+ * `next` position that resumes a job, as `{ start: next }`); batches take any number of
+ * ids, and proofs can be verified locally.
  *
  * @example
  * const das = yield* DigitalAssets.DigitalAssets
  * const page = yield* das.getAssetsByAuthority({ authorityAddress, page: 1, limit: 1000 })
- * const all = yield* das.getAssetsByAuthorityStream({ authorityAddress }, { concurrency: 4 }).pipe(Stream.runCollect)
+ * const all = yield* das.getAssetsByAuthority.stream({ authorityAddress }, { concurrency: 4 }).pipe(Stream.runCollect)
  * const proofs = yield* das.getAssetProofBatchVerified(assetIds)
- * const mine = yield* das.getAssetsByOwnerStream({ ownerAddress }).pipe(Stream.take(10), Stream.runCollect)
+ * const mine = yield* das.getAssetsByOwner.stream({ ownerAddress }).pipe(Stream.take(10), Stream.runCollect)
  * @since 0.1.0
  */
 import * as AssetProof from "@solfx/core/AssetProof"
 import type * as AssetQuery from "@solfx/core/AssetQuery"
-import type * as AssetSearch from "@solfx/core/AssetSearch"
-import * as AssetSignature from "@solfx/core/AssetSignature"
 import * as DasParams from "@solfx/core/DasParams"
 import * as Decode from "@solfx/core/Decode"
 import type * as DigitalAsset from "@solfx/core/DigitalAsset"
@@ -25,12 +24,10 @@ import * as Endpoint from "@solfx/core/Endpoint"
 import * as Endpoints from "@solfx/core/Endpoints"
 import { type ApiError, DecodeError, InvalidProof, InvalidRequest } from "@solfx/core/Errors"
 import * as MerkleProof from "@solfx/core/MerkleProof"
-import type * as NftEdition from "@solfx/core/NftEdition"
-import * as Pagination from "@solfx/core/Pagination"
 import { Address } from "@solfx/core/Primitives"
-import * as TokenAccount from "@solfx/core/TokenAccount"
 import * as Derive from "@solfx/http/Derive"
 import { HttpTransport } from "@solfx/http/HttpTransport"
+import * as Operations from "@solfx/http/Operations"
 import type * as Arr from "effect/Array"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -42,23 +39,12 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 
 /**
- * The JSON-RPC methods of this service.
+ * The JSON-RPC methods of this service: its operations (`Endpoints.digitalAssets`) and its batch methods.
  *
  * @since 0.1.0
  * @category models
  */
-export type Operation =
-  | "getTokenAccounts"
-  | "getAssetsByAuthority"
-  | "getSignaturesForAsset"
-  | "getAssetProofBatch"
-  | "getAsset"
-  | "getAssetBatch"
-  | "getAssetsByOwner"
-  | "getAssetsByGroup"
-  | "getAssetsByCreator"
-  | "searchAssets"
-  | "getNftEditions"
+export type Operation = keyof typeof Endpoints.digitalAssets | "getAssetProofBatch" | "getAssetBatch"
 
 /**
  * Options of the service: a caller's own credit prices for the `solfx.credits` estimate.
@@ -124,68 +110,17 @@ export type ProofMap = ReadonlyMap<string, Option.Option<AssetProof.AssetProof>>
  */
 export type AssetBatch = ReadonlyArray<Option.Option<DigitalAsset.DigitalAsset>>
 
-type StreamParams<I> = Omit<I, "page" | "cursor" | "before" | "after">
-
-/** A DAS list method: one page, every item lazily, and pages with their resume position. */
-type Listing<I, L> = (params: I) => Effect.Effect<L, ApiError | InvalidRequest>
-type ListStream<I, Item> = (
-  params: StreamParams<I>,
-  options?: StreamOptions
-) => Stream.Stream<Item, ApiError | InvalidRequest>
-type ListPages<I, Item> = (
-  params: StreamParams<I>,
-  options?: StreamOptions
-) => Stream.Stream<Pagination.Page<Item, Position>, ApiError | InvalidRequest>
-
 /**
- * The DAS methods, the paged ones also as Streams of items and of pages.
+ * The DAS methods: one operation per entry of `Endpoints.digitalAssets` (each list a call,
+ * `.pages` and `.stream`; the `…Stream` / `…Pages` names are deprecated aliases), and the
+ * batch and proof methods of the service's own.
  *
  * @since 0.1.0
  * @category models
  */
-export interface DigitalAssetsShape {
-  /** One page of token accounts of an owner and/or a mint. */
-  readonly getTokenAccounts: (
-    params: TokenAccount.GetTokenAccountsInput
-  ) => Effect.Effect<TokenAccount.TokenAccountList, ApiError | InvalidRequest>
-  /** Every token account, lazily (`limit` is the page size, default 1000). */
-  readonly getTokenAccountsStream: (
-    params: StreamParams<TokenAccount.GetTokenAccountsInput>,
-    options?: StreamOptions
-  ) => Stream.Stream<TokenAccount.TokenAccount, ApiError | InvalidRequest>
-  /** Pages of token accounts, each with the position that resumes after it. */
-  readonly getTokenAccountsPages: (
-    params: StreamParams<TokenAccount.GetTokenAccountsInput>,
-    options?: StreamOptions
-  ) => Stream.Stream<Pagination.Page<TokenAccount.TokenAccount, Position>, ApiError | InvalidRequest>
-  /** One page of the assets an authority controls. */
-  readonly getAssetsByAuthority: (
-    params: DigitalAsset.GetAssetsByAuthorityInput
-  ) => Effect.Effect<DigitalAsset.DigitalAssetList, ApiError | InvalidRequest>
-  /** Every asset of an authority, lazily, in the requested sort order. */
-  readonly getAssetsByAuthorityStream: (
-    params: StreamParams<DigitalAsset.GetAssetsByAuthorityInput>,
-    options?: StreamOptions
-  ) => Stream.Stream<DigitalAsset.DigitalAsset, ApiError | InvalidRequest>
-  /** Pages of an authority's assets, each with the position that resumes after it. */
-  readonly getAssetsByAuthorityPages: (
-    params: StreamParams<DigitalAsset.GetAssetsByAuthorityInput>,
-    options?: StreamOptions
-  ) => Stream.Stream<Pagination.Page<DigitalAsset.DigitalAsset, Position>, ApiError | InvalidRequest>
-  /** One page of an asset's transaction signatures. */
-  readonly getSignaturesForAsset: (
-    params: AssetSignature.GetSignaturesForAssetInput
-  ) => Effect.Effect<AssetSignature.AssetSignatureList, ApiError | InvalidRequest>
-  /** Every signature of an asset, lazily. */
-  readonly getSignaturesForAssetStream: (
-    params: StreamParams<AssetSignature.GetSignaturesForAssetInput>,
-    options?: StreamOptions
-  ) => Stream.Stream<AssetSignature.AssetSignature, ApiError | InvalidRequest>
-  /** Pages of an asset's signatures, each with the position that resumes after it. */
-  readonly getSignaturesForAssetPages: (
-    params: StreamParams<AssetSignature.GetSignaturesForAssetInput>,
-    options?: StreamOptions
-  ) => Stream.Stream<Pagination.Page<AssetSignature.AssetSignature, Position>, ApiError | InvalidRequest>
+export interface DigitalAssetsShape
+  extends Operations.Operations<typeof Endpoints.digitalAssets, Position, StreamOptions>
+{
   /** Proofs of any number of assets, chunked into requests of `batchSize` ids. */
   readonly getAssetProofBatch: (
     ids: ReadonlyArray<string>,
@@ -196,10 +131,6 @@ export interface DigitalAssetsShape {
     ids: ReadonlyArray<string>,
     options?: BatchOptions
   ) => Effect.Effect<ProofMap, ApiError | InvalidRequest | InvalidProof>
-  /** One asset by id; an unknown id fails with the service's error. */
-  readonly getAsset: (
-    params: AssetQuery.GetAssetInput
-  ) => Effect.Effect<DigitalAsset.DigitalAsset, ApiError | InvalidRequest>
   /** Assets of any number of ids, chunked into requests of `batchSize` ids; in order, `Option.none()` where unknown. */
   readonly getAssetBatch: (
     params: { readonly ids: ReadonlyArray<string>; readonly options?: AssetQuery.GetAssetInput["options"] },
@@ -213,28 +144,6 @@ export interface DigitalAssetsShape {
   readonly getAssetProof: (
     params: AssetQuery.GetAssetProofInput
   ) => Effect.Effect<Option.Option<AssetProof.AssetProof>, ApiError | InvalidRequest>
-  /** One page of the assets an owner holds. */
-  readonly getAssetsByOwner: Listing<AssetQuery.GetAssetsByOwnerInput, DigitalAsset.DigitalAssetList>
-  /** Every asset of an owner, lazily, in the requested sort order. */
-  readonly getAssetsByOwnerStream: ListStream<AssetQuery.GetAssetsByOwnerInput, DigitalAsset.DigitalAsset>
-  /** Pages of an owner's assets, each with the position that resumes after it. */
-  readonly getAssetsByOwnerPages: ListPages<AssetQuery.GetAssetsByOwnerInput, DigitalAsset.DigitalAsset>
-  /** One page of the assets of a group (`groupKey: "collection"`, `groupValue`). */
-  readonly getAssetsByGroup: Listing<AssetQuery.GetAssetsByGroupInput, DigitalAsset.DigitalAssetList>
-  readonly getAssetsByGroupStream: ListStream<AssetQuery.GetAssetsByGroupInput, DigitalAsset.DigitalAsset>
-  readonly getAssetsByGroupPages: ListPages<AssetQuery.GetAssetsByGroupInput, DigitalAsset.DigitalAsset>
-  /** One page of the assets a creator is listed on. */
-  readonly getAssetsByCreator: Listing<AssetQuery.GetAssetsByCreatorInput, DigitalAsset.DigitalAssetList>
-  readonly getAssetsByCreatorStream: ListStream<AssetQuery.GetAssetsByCreatorInput, DigitalAsset.DigitalAsset>
-  readonly getAssetsByCreatorPages: ListPages<AssetQuery.GetAssetsByCreatorInput, DigitalAsset.DigitalAsset>
-  /** One page of the assets matching every filter given. */
-  readonly searchAssets: Listing<AssetSearch.SearchAssetsInput, DigitalAsset.DigitalAssetList>
-  readonly searchAssetsStream: ListStream<AssetSearch.SearchAssetsInput, DigitalAsset.DigitalAsset>
-  readonly searchAssetsPages: ListPages<AssetSearch.SearchAssetsInput, DigitalAsset.DigitalAsset>
-  /** One page of the print editions of a master edition. */
-  readonly getNftEditions: Listing<NftEdition.GetNftEditionsInput, NftEdition.NftEditionList>
-  readonly getNftEditionsStream: ListStream<NftEdition.GetNftEditionsInput, NftEdition.NftEdition>
-  readonly getNftEditionsPages: ListPages<NftEdition.GetNftEditionsInput, NftEdition.NftEdition>
 }
 
 /**
@@ -243,7 +152,7 @@ export interface DigitalAssetsShape {
  * @example
  * const program = Effect.gen(function*() {
  *   const das = yield* DigitalAssets
- *   const assets = yield* das.getAssetsByAuthorityStream({ authorityAddress }, { concurrency: 8 }).pipe(
+ *   const assets = yield* das.getAssetsByAuthority.stream({ authorityAddress }, { concurrency: 8 }).pipe(
  *     Stream.runCollect
  *   )
  * }).pipe(Effect.provide(DigitalAssets.layer))
@@ -301,11 +210,12 @@ const rejectPaging = (params: object): Effect.Effect<void, InvalidRequest> => {
     : Effect.fail(new InvalidRequest({ field: key, rule: "is set by the stream: pass options.start to resume" }))
 }
 
-/** The keyset (cursor) reading of a DAS list entry: the same method, walked by `cursor`. */
-const byCursor = <P, A extends { readonly cursor?: string | null | undefined }, Item, PI>(
-  entry: Endpoint.Rpc<P, A, Item, PI>,
-  items: (result: A) => ReadonlyArray<Item>
-): Endpoint.Rpc<P, A, Item, PI> => ({ ...entry, paging: Endpoint.cursor({ items, next: (r: A) => r.cursor }) })
+/** The keyset (cursor) reading of a DAS list entry: the same method and items, walked by `cursor`. */
+const byCursor = (entry: Endpoint.Rpc): Endpoint.Rpc =>
+  entry.paging._tag === "None" ? entry : {
+    ...entry,
+    paging: Endpoint.cursor({ items: entry.paging.items, next: (r: { readonly cursor?: string | null }) => r.cursor })
+  }
 
 /**
  * Builds the service from the transport: every method is derived from its entry
@@ -326,50 +236,35 @@ export const make = (options: Options = {}): Effect.Effect<DigitalAssetsShape, n
     const validateAssetBatch = Decode.validateInput(AssetBatchParams, "", redact)
 
     /** A DAS list: numbered pages (page 1 alone, then `concurrency` at a time, in order) or by cursor. */
-    const listing = <P, A extends { readonly cursor?: string | null | undefined }, Item, PI>(
-      entry: Endpoint.Rpc<P, A, Item, PI>,
-      items: (result: A) => ReadonlyArray<Item>
-    ) => {
+    const listing = (entry: Endpoint.Rpc): Operations.Runner => {
       const numbered = derive(entry)
-      const keyset = derive(byCursor(entry, items))
-      const pages = (params: object, streamOptions: StreamOptions | undefined) =>
+      if (entry.paging._tag === "None") return { call: numbered.call }
+      const keyset = derive(byCursor(entry))
+      const pages = (params: unknown, streamOptions: unknown) =>
         Stream.unwrap(Effect.gen(function*() {
-          yield* rejectPaging(params)
+          yield* rejectPaging(params as object)
           const o = yield* validateStreamOptions(streamOptions ?? {})
           const start = o.start
           if (o.mode === "cursor" || (start !== undefined && "cursor" in start)) {
-            return keyset.pages<string>(params as PI, {
+            return keyset.pages<string>(params, {
               start: start !== undefined && "cursor" in start ? start.cursor : undefined
-            }).pipe(Stream.map((page): Pagination.Page<Item, Position> => ({
-              items: page.items,
-              next: page.next === undefined ? undefined : { cursor: page.next }
+            }).pipe(Stream.map((page) => ({
+              ...page,
+              next: page.next === undefined ? undefined : { cursor: page.next } as Position
             })))
           }
-          return numbered.pages<number>(params as PI, {
+          return numbered.pages<number>(params, {
             concurrency: o.concurrency,
             start: start !== undefined && "page" in start ? start.page : undefined
-          }).pipe(Stream.map((page): Pagination.Page<Item, Position> => ({
-            items: page.items,
-            next: page.next === undefined ? undefined : { page: page.next }
+          }).pipe(Stream.map((page) => ({
+            ...page,
+            next: page.next === undefined ? undefined : { page: page.next } as Position
           })))
         }))
-      return {
-        call: numbered.call,
-        pages,
-        stream: (p: object, o?: StreamOptions) => Pagination.flattenPages(pages(p, o))
-      }
+      return { call: numbered.call, pages }
     }
 
-    const tokenAccounts = listing(Endpoints.getTokenAccounts, (l) => l.token_accounts)
-    const assets = listing(Endpoints.getAssetsByAuthority, (l) => l.items)
-    const signatures = listing(Endpoints.getSignaturesForAsset, (l) => l.items)
-    const owned = listing(Endpoints.getAssetsByOwner, (l) => l.items)
-    const grouped = listing(Endpoints.getAssetsByGroup, (l) => l.items)
-    const created = listing(Endpoints.getAssetsByCreator, (l) => l.items)
-    const search = listing(Endpoints.searchAssets, (l) => l.items)
-    const editions = listing(Endpoints.getNftEditions, (l) => l.editions)
     const proofs = derive(Endpoints.getAssetProofBatch)
-    const asset = derive(Endpoints.getAsset)
     const assetBatch = derive(Endpoints.getAssetBatch)
 
     const getAssetBatch: DigitalAssetsShape["getAssetBatch"] = (params, batch) =>
@@ -431,38 +326,17 @@ export const make = (options: Options = {}): Effect.Effect<DigitalAssetsShape, n
       return Effect.succeed(proofs)
     }
 
-    return DigitalAssets.of({
-      getTokenAccounts: tokenAccounts.call,
-      getTokenAccountsPages: tokenAccounts.pages,
-      getTokenAccountsStream: tokenAccounts.stream,
-      getAssetsByAuthority: assets.call,
-      getAssetsByAuthorityPages: assets.pages,
-      getAssetsByAuthorityStream: assets.stream,
-      getSignaturesForAsset: signatures.call,
-      getSignaturesForAssetPages: signatures.pages,
-      getSignaturesForAssetStream: signatures.stream,
+    return {
+      ...Operations.assemble<typeof Endpoints.digitalAssets, Position, StreamOptions>(
+        Endpoints.digitalAssets,
+        (entry) => listing(entry as Endpoint.Rpc)
+      ),
       getAssetProofBatch,
       getAssetProofBatchVerified: (ids, batch) => Effect.flatMap(getAssetProofBatch(ids, batch), verifyAll),
-      getAsset: asset.call,
       getAssetBatch,
       getAssetProof: (params) =>
-        Effect.flatMap(validateProof(params), ({ id }) => Effect.request(new GetAssetProof({ id }), proofResolver)),
-      getAssetsByOwner: owned.call,
-      getAssetsByOwnerStream: owned.stream,
-      getAssetsByOwnerPages: owned.pages,
-      getAssetsByGroup: grouped.call,
-      getAssetsByGroupStream: grouped.stream,
-      getAssetsByGroupPages: grouped.pages,
-      getAssetsByCreator: created.call,
-      getAssetsByCreatorStream: created.stream,
-      getAssetsByCreatorPages: created.pages,
-      searchAssets: search.call,
-      searchAssetsStream: search.stream,
-      searchAssetsPages: search.pages,
-      getNftEditions: editions.call,
-      getNftEditionsStream: editions.stream,
-      getNftEditionsPages: editions.pages
-    })
+        Effect.flatMap(validateProof(params), ({ id }) => Effect.request(new GetAssetProof({ id }), proofResolver))
+    } satisfies DigitalAssetsShape
   })
 
 /**

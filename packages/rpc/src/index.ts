@@ -5,7 +5,7 @@
  * import { DigitalAssets } from "@solfx/rpc"
  *
  * const das = yield* DigitalAssets.DigitalAssets
- * const assets = yield* das.getAssetsByAuthorityStream({ authorityAddress }).pipe(Stream.take(100), Stream.runCollect)
+ * const assets = yield* das.getAssetsByAuthority.stream({ authorityAddress }).pipe(Stream.take(100), Stream.runCollect)
  * @since 0.1.0
  */
 
