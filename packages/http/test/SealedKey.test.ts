@@ -120,7 +120,7 @@ describe("the key sealed", () => {
       )
       expect(exits.every((e) => Exit.isSuccess(e) || e.cause._tag === "Fail")).toBe(true)
       expect([...tags].sort()).toEqual(
-        ["DecodeError", "HttpError", "JsonRpcError", "RateLimited", "TransportError", "Unauthorized"]
+        ["DecodeError", "HttpError", "JsonRpcError", "RateLimited", "RedirectRefused", "TransportError", "Unauthorized"]
       )
       // The middleware saw every attempt (requests and, for each, a response or an error).
       expect(seen.length).toBeGreaterThan(1000 * 4)
