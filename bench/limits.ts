@@ -1,108 +1,228 @@
 /**
- * Comparison 6: the plan-aware limits shared by three processes through one
- * redis-server, against the emulator enforcing plan developer (DAS 10/s). Each
- * process streams another batch-job authority (5,000 assets, 250 a page) at
- * concurrency 16 through `Solfx.layer`'s `rateLimits`; the emulator's request log
- * gives the combined rate (DAS requests over the span from the first to the last,
- * against 10/s), its 429s and the most DAS requests it saw in any second.
+ * Comparison 7: the plan-aware limits shared by SDK processes through one
+ * redis-server, against the emulator enforcing plan developer (DAS 10/s), in three
+ * scenes, each timed from the emulator's request log:
+ * - contention: 4 processes, 60 calls each, 16 at once: every call's time and outcome;
+ * - a kill: two processes calling, one SIGKILLed while it holds permits: the time from
+ *   the kill until the emulator sees the plan's rate again (7 DAS requests in a second,
+ *   70% of the limit: a permit is held a second past each answer, so the steady rate
+ *   is 10 / (1 s + latency));
+ * - a Redis restart: redis-server stopped for 10 s while both call, then started on the
+ *   same port: the time from the restart until that rate again.
+ * With `LIMITS_OLD_ROOT` set to a checkout of an older commit (node_modules installed),
+ * every scene runs again with that code (the same worker file, copied there), beside.
  */
 import * as Emulator from "@solfx/emulator/Emulator"
 import * as Servers from "@solfx/testing/Servers"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
-import { spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
+import { copyFileSync } from "node:fs"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { NODE_ARGS } from "./lib/emulator.js"
 import { fmtMs, log } from "./lib/harness.js"
 import { emit, type Row, type Target } from "./lib/result.js"
 
-const PROCESSES = 3
 const LIMIT = 10
+/** "The plan's rate again": this many DAS requests within one second at the emulator. */
+const BACK = 0.7 * LIMIT
+/** How long after a kill or a restart the rate is watched for. */
+const HORIZON_MS = 30_000
 const worker = fileURLToPath(new URL("./lib/limits-worker.ts", import.meta.url))
+const oldRoot = process.env["LIMITS_OLD_ROOT"]
 
-const runWorker = (args: ReadonlyArray<string>): Promise<{ readonly items: number }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_ARGS, worker, ...args], { stdio: ["ignore", "pipe", "inherit"] })
-    let out = ""
-    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()))
-    child.on(
-      "exit",
-      (code) =>
-        code === 0 ? resolve(JSON.parse(out.trim()) as { items: number }) : reject(new Error(`worker exited ${code}`))
-    )
-  })
+interface Version {
+  readonly name: string
+  readonly worker: string
+}
+const versions: Array<Version> = [{ name: "this code", worker }]
+if (oldRoot !== undefined) {
+  const copy = join(oldRoot, "bench", "lib", "limits-worker-current.ts")
+  copyFileSync(worker, copy)
+  versions.push({ name: `before (${oldRoot})`, worker: copy })
+}
 
-const rows: Array<Row> = []
-const targets: Array<Target> = []
-const raw: Array<string> = []
-const missing = Servers.unavailable("redis")
-if (missing !== undefined) {
-  targets.push({
-    name: "limits: combined rate",
-    target: `≥ 90% of ${LIMIT}/s`,
-    measured: `not measured (${missing})`,
-    met: undefined
+interface Call {
+  readonly ms: number
+  readonly outcome: string
+}
+
+const start = (v: Version, args: ReadonlyArray<string>, env: Record<string, string>) => {
+  const child = spawn(process.execPath, [...NODE_ARGS, v.worker, ...args], {
+    stdio: ["ignore", "pipe", "ignore"],
+    env: { ...process.env, ...env }
   })
-} else {
+  let out = ""
+  child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()))
+  const done = new Promise<ReadonlyArray<Call>>((resolve) =>
+    // Its last line is the JSON of its calls (a killed one prints none; log lines may come before).
+    child.on("exit", () => {
+      const last = out.trim().split("\n").pop() ?? ""
+      resolve(last.startsWith("[") ? JSON.parse(last) as ReadonlyArray<Call> : [])
+    })
+  )
+  return { child, done }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+
+/** ms from `from` until the first second (of DAS request arrivals) holding BACK of them; undefined: not seen. */
+const backAfter = (emu: Emulator.Emulator, from: number): number | undefined => {
+  const times = emu.requests.filter((r) => r.operation === "getAssetsByAuthority" && r.startedAt >= from).map((r) =>
+    r.startedAt
+  )
+  for (let i = BACK - 1; i < times.length; i++) {
+    if (times[i]! - times[i - BACK + 1]! <= 1000) return times[i]! - from
+  }
+  return undefined
+}
+
+/** Waits until the emulator has seen `n` DAS requests since `from`. */
+const untilRequests = async (emu: Emulator.Emulator, n: number) => {
+  while (emu.count("getAssetsByAuthority") < n) await sleep(50)
+}
+
+const kill = (child: ChildProcess) => child.kill("SIGKILL")
+
+const contention = async (v: Version, redis: Servers.Redis, emu: Emulator.Emulator) => {
+  const authorities = emu.samples.dasBatchAuthorities!.split(",").slice(0, 4)
+  const runs = authorities.map((a) =>
+    start(v, [emu.url, emu.apiKey, String(redis.port), a], { CALLS: "60", CONCURRENCY: "16", PAGE_SIZE: "100" })
+  )
+  const calls = (await Promise.all(runs.map((r) => r.done))).flat()
+  const times = calls.map((c) => c.ms).sort((a, b) => a - b)
+  const failed = calls.filter((c) => c.outcome !== "ok")
+  return { calls: calls.length, times, failed, rejected: emu.planLimits.rejected.das ?? 0 }
+}
+
+const killScene = async (v: Version, redis: Servers.Redis, emu: Emulator.Emulator) => {
+  const [a, b] = emu.samples.dasBatchAuthorities!.split(",")
+  const args = (authority: string) => [emu.url, emu.apiKey, String(redis.port), authority]
+  const doomed = start(v, args(a!), { CALLS: "100000", CONCURRENCY: "16", PAGE_SIZE: "100" })
+  const survivor = start(v, args(b!), { CALLS: "100000", CONCURRENCY: "16", PAGE_SIZE: "100" })
+  await untilRequests(emu, 60)
+  const killedAt = Date.now()
+  kill(doomed.child)
+  await sleep(HORIZON_MS)
+  kill(survivor.child)
+  return backAfter(emu, killedAt)
+}
+
+const restartScene = async (v: Version, emu: Emulator.Emulator) => {
+  const first = Effect.runSync(Scope.make())
+  const redis = await Effect.runPromise(Scope.extend(Servers.redis, first))
+  const [a, b] = emu.samples.dasBatchAuthorities!.split(",")
+  const args = (authority: string) => [emu.url, emu.apiKey, String(redis.port), authority]
+  const runs = [a!, b!].map((x) => start(v, args(x), { CALLS: "100000", CONCURRENCY: "16", PAGE_SIZE: "100" }))
+  await untilRequests(emu, 60)
+  await Effect.runPromise(Scope.close(first, Exit.void))
+  await sleep(10_000)
+  const second = Effect.runSync(Scope.make())
+  await Effect.runPromise(Scope.extend(Servers.redisOn(redis.port), second))
+  const restartedAt = Date.now()
+  await sleep(HORIZON_MS)
+  for (const r of runs) kill(r.child)
+  await Effect.runPromise(Scope.close(second, Exit.void))
+  return backAfter(emu, restartedAt)
+}
+
+/** Runs `scene` with a fresh emulator (and redis-server, if it takes one), closed after. */
+const withServers = async <A>(
+  scene: (redis: Servers.Redis, emu: Emulator.Emulator) => Promise<A>,
+  options: Emulator.Options = {}
+): Promise<A> => {
   const scope = Effect.runSync(Scope.make())
   try {
     const redis = await Effect.runPromise(Scope.extend(Servers.redis, scope))
-    const emu = await Effect.runPromise(Scope.extend(Emulator.make({ plan: "developer" }), scope))
-    const authorities = emu.samples.dasBatchAuthorities!.split(",").slice(0, PROCESSES)
-    const results = await Promise.all(
-      authorities.map((a) => runWorker([emu.url, emu.apiKey, String(redis.port), a]))
-    )
-    const times = emu.requests.filter((r) => r.operation === "getAssetsByAuthority").map((r) => r.startedAt)
-    // The first request is free (no window yet): the steady rate is over the spans between requests.
-    const spanMs = times[times.length - 1]! - times[0]!
-    const rate = ((times.length - 1) * 1000) / spanMs
-    const most = emu.planLimits.maxInWindow.das ?? 0
-    const rejected = emu.planLimits.rejected.das ?? 0
-    const durations = emu.requests.filter((r) => r.operation === "getAssetsByAuthority").map((r) => r.durationMs)
-    const meanMs = durations.reduce((a, b) => a + b, 0) / durations.length
-    raw.push(`items per process: ${JSON.stringify(results.map((r) => r.items))}`)
-    log(
-      `limits: ${times.length} DAS requests over ${fmtMs(spanMs)}, ${rate.toFixed(2)}/s, at most ${most} in any second`
-    )
-    rows.push(
-      { contender: `${PROCESSES} processes × 5,000 assets (250 a page), span`, value: fmtMs(spanMs) },
-      { contender: "combined rate", value: `${rate.toFixed(2)}/s`, ratio: `${((100 * rate) / LIMIT).toFixed(1)}%` },
-      { contender: "most DAS requests in any sliding second (emulator)", value: String(most), note: `limit ${LIMIT}` },
-      { contender: "429s sent by the emulator", value: String(rejected) },
-      { contender: "mean time the emulator took per request", value: fmtMs(meanMs) }
-    )
-    targets.push(
-      {
-        name: "limits: combined rate (3 processes, one Redis)",
-        target: `≥ 90% of ${LIMIT}/s`,
-        measured: `${((100 * rate) / LIMIT).toFixed(1)}% (${rate.toFixed(2)}/s)`,
-        met: rate >= 0.9 * LIMIT
-      },
-      {
-        name: "limits: DAS requests in any sliding second at the emulator",
-        target: `≤ ${LIMIT}, 0 × 429`,
-        measured: `${most}, ${rejected} × 429`,
-        met: most <= LIMIT && rejected === 0
-      }
-    )
+    const emu = await Effect.runPromise(Scope.extend(Emulator.make({ plan: "developer", ...options }), scope))
+    return await scene(redis, emu)
   } finally {
     await Effect.runPromise(Scope.close(scope, Exit.void))
   }
 }
 
+const fmtBack = (ms: number | undefined) => ms === undefined ? `not within ${HORIZON_MS / 1000} s` : fmtMs(ms)
+
+const rows: Array<Row> = []
+const recovery: Array<Row> = []
+const targets: Array<Target> = []
+const raw: Array<string> = []
+const missing = Servers.unavailable("redis")
+if (missing !== undefined) {
+  targets.push({ name: "limits", target: "measured", measured: `not measured (${missing})`, met: undefined })
+} else {
+  for (const v of versions) {
+    const c = await withServers((redis, emu) => contention(v, redis, emu))
+    log(`limits (${v.name}): ${c.calls} calls, ${c.failed.length} failed, p50 ${fmtMs(percentile(c.times, 50))}`)
+    raw.push(`${v.name}: failures ${JSON.stringify(c.failed.slice(0, 3))}`)
+    rows.push(
+      { contender: `${v.name}: call time p50`, value: fmtMs(percentile(c.times, 50)) },
+      { contender: `${v.name}: p90`, value: fmtMs(percentile(c.times, 90)) },
+      { contender: `${v.name}: p99`, value: fmtMs(percentile(c.times, 99)) },
+      { contender: `${v.name}: max`, value: fmtMs(c.times[c.times.length - 1]!) },
+      {
+        contender: `${v.name}: calls failed`,
+        value: `${c.failed.length} of ${c.calls}`,
+        note: `${c.rejected} × 429 at the emulator`
+      }
+    )
+    const killed = await withServers((redis, emu) => killScene(v, redis, emu))
+    const restarted = await withServers((_, emu) => restartScene(v, emu))
+    log(
+      `limits (${v.name}): back to the plan's rate ${fmtBack(killed)} after a kill, ${
+        fmtBack(restarted)
+      } after a restart`
+    )
+    recovery.push(
+      { contender: `${v.name}: from a SIGKILL to the plan's rate again`, value: fmtBack(killed) },
+      {
+        contender: `${v.name}: from a Redis restart (after 10 s down) to the plan's rate again`,
+        value: fmtBack(restarted)
+      }
+    )
+    if (v.worker === worker) {
+      targets.push(
+        {
+          name: "limits: 4 processes contending, no call fails",
+          target: "0 failed, 0 × 429",
+          measured: `${c.failed.length} failed, ${c.rejected} × 429`,
+          met: c.failed.length === 0 && c.rejected === 0
+        },
+        {
+          name: "limits: the plan's rate again after a kill and after a Redis restart",
+          target: "within 10 s",
+          measured: `${fmtBack(killed)}, ${fmtBack(restarted)}`,
+          met: killed !== undefined && restarted !== undefined && killed <= 10_000 && restarted <= 10_000
+        }
+      )
+    }
+  }
+}
+
 emit({
   id: "limits",
-  title: "7. Plan limits shared through Redis",
-  setup: `${PROCESSES} processes, each streaming another 5,000-asset authority (250 a page, concurrency 16) through ` +
-    `Solfx.layer's rateLimits on plan developer (DAS ${LIMIT}/s), sharing one redis-server on loopback, against ` +
-    "the emulator enforcing plan developer; times from the emulator's request log.",
-  tables: rows.length === 0 ? [] : [{ caption: "DAS requests at the emulator", rows }],
+  title: "7. Plan limits shared through Redis: contention, a crash, a Redis restart",
+  setup: "Plan developer (DAS 10/s) at the emulator, SDK processes sharing one redis-server on loopback, each " +
+    "calling getAssetsByAuthority (100 assets a page, 16 calls at once). Contention: 4 processes × 60 calls. " +
+    `Kill: two processes calling, one SIGKILLed while it holds permits, the other watched for ${
+      HORIZON_MS / 1000
+    } s. ` +
+    "Restart: redis-server stopped 10 s while two processes call, then started on its port. \"The plan's rate again\": " +
+    `the first second holding ${BACK} DAS requests at the emulator (a permit is held 1 s past its answer). ` +
+    (oldRoot === undefined ? "Run with LIMITS_OLD_ROOT=<checkout> to measure older code beside." : ""),
+  tables: rows.length === 0 ? [] : [
+    { caption: "Call times under contention (4 processes)", rows },
+    { caption: "Recovery", rows: recovery }
+  ],
   targets,
   raw,
   findings: [
-    "A permit is held from before an attempt until 1 s after its answer, so the best steady rate is " +
-    "limit / (1 s + latency): every millisecond of a page's round trip (the emulator serialising 250 assets, " +
-    "the client decoding them) costs throughput; this is what buys 0 × 429 under any load."
+    "Defaults: a process's permits outlive it by at most its liveness TTL (5 s) and a 1 s window; while Redis " +
+    "is down calls fail at once with TransportError (connect, sent: false); after a restart the client " +
+    "reconnects within 2 s and no request queued before it runs."
   ]
 })

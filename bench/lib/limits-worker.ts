@@ -1,22 +1,32 @@
 /**
- * One process of the `limits` comparison: streams every asset of one authority
- * through `Solfx.layer` on plan developer, its limits shared through Redis, and
- * prints the number of assets (one JSON line on stdout).
- * Usage: limits-worker.ts <emulator url> <api key> <redis port> <authority>
+ * One process of the `limits` comparison: `CALLS` calls of getAssetsByAuthority
+ * (pages of one authority, `CONCURRENCY` at once) through `Solfx.layer` on plan
+ * developer, the limits shared through Redis. Prints one JSON line at the end: each
+ * call's time in ms and how it ended. Uses only the public API of the SDK, so that
+ * the same file runs against an older checkout (`LIMITS_OLD_ROOT`).
+ * Usage: limits-worker.ts <emulator url> <api key> <redis port> <authority>; env CALLS, CONCURRENCY, PAGE_SIZE.
  */
 import * as RateLimitsRedis from "@solfx/http/RateLimitsRedis"
 import { DigitalAssets, Solfx } from "@solfx/sdk"
 import * as Effect from "effect/Effect"
-import * as Stream from "effect/Stream"
 
 const [url, apiKey, port, authority] = process.argv.slice(2)
-const items = await Effect.runPromise(
+const calls = Number(process.env["CALLS"] ?? "60")
+const pageSize = Number(process.env["PAGE_SIZE"] ?? "100")
+const pages = Math.max(1, Math.floor(5_000 / pageSize))
+
+const results = await Effect.runPromise(
   Effect.flatMap(
     DigitalAssets.DigitalAssets,
     (das) =>
-      das.getAssetsByAuthorityStream({ authorityAddress: authority!, limit: 250 }, { concurrency: 16 }).pipe(
-        Stream.runCount
-      )
+      Effect.forEach(Array.from({ length: calls }, (_, i) => i), (i) => {
+        const started = performance.now()
+        return das.getAssetsByAuthority({ authorityAddress: authority!, page: 1 + (i % pages), limit: pageSize }).pipe(
+          Effect.as("ok"),
+          Effect.catchAll((e) => Effect.succeed(`${e._tag}${"sent" in e ? ` sent: ${e.sent}` : ""}: ${e.message}`)),
+          Effect.map((outcome) => ({ ms: performance.now() - started, outcome }))
+        )
+      }, { concurrency: Number(process.env["CONCURRENCY"] ?? "16") })
   ).pipe(
     Effect.provide(Solfx.layer({
       apiKey: apiKey!,
@@ -28,4 +38,4 @@ const items = await Effect.runPromise(
     }))
   )
 )
-process.stdout.write(JSON.stringify({ items }) + "\n")
+process.stdout.write(JSON.stringify(results) + "\n")
