@@ -6,6 +6,7 @@
  * retry 10 times, and nothing more is billed.
  */
 import { describe, expect, it } from "@effect/vitest"
+import * as Endpoints from "@solfx/core/Endpoints"
 import * as Emulator from "@solfx/emulator/Emulator"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
 import * as Wallet from "@solfx/wallet/Wallet"
@@ -40,7 +41,7 @@ describe("credits exhausted (emulator)", () => {
         [BALANCES, 429, undefined, 0],
         ["getAssetsByAuthority", 429, -32429, 0]
       ])
-      expect(emu.usage().creditsUsed).toBe(Wallet.CREDITS_PER_CALL)
-      expect(yield* wallet.creditsUsed).toBe(Wallet.CREDITS_PER_CALL)
-    }).pipe(Effect.provide(overEmulator({ creditsLimit: Wallet.CREDITS_PER_CALL }))))
+      expect(emu.usage().creditsUsed).toBe(Endpoints.walletIdentity.cost.credits)
+      expect(yield* wallet.creditsUsed).toBe(Endpoints.walletIdentity.cost.credits)
+    }).pipe(Effect.provide(overEmulator({ creditsLimit: Endpoints.walletIdentity.cost.credits }))))
 })

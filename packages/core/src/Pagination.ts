@@ -6,10 +6,10 @@
  *
  * @example
  * // Save `page.next` after each page; pass it back as the start to resume.
- * const pages = Pagination.cursorPages("holders", (cursor) =>
+ * const pages = Pagination.walk("holders", savedCursor, (cursor) =>
  *   compression.getCompressedMintTokenHolders({ mint, cursor, limit: 1000 }).pipe(
- *     Effect.map((r) => ({ items: r.value.items, cursor: r.value.cursor }))
- *   ), savedCursor)
+ *     Effect.map((r) => ({ items: r.value.items, next: r.value.cursor ?? undefined }))
+ *   ))
  * @since 0.1.0
  */
 import * as Chunk from "effect/Chunk"
@@ -85,50 +85,6 @@ export const walk = <A, P, E, R, Pg extends Page<A, P> = Page<A, P>>(
         return Effect.succeed([page, Option.some<P | undefined>(page.next)] as const)
       }))
   })
-
-/**
- * What a cursor-paged call returns: the items and the cursor of the next page
- * (null, undefined or "" on the last page).
- *
- * @since 0.1.0
- * @category models
- */
-export interface CursorResult<A> {
-  readonly items: ReadonlyArray<A>
-  readonly cursor: string | null | undefined
-}
-
-/**
- * Pages of a cursor-paged call, fetched sequentially from `start` (see `walk`).
- *
- * @example
- * cursorPages("holders", (cursor) => compression.getCompressedMintTokenHolders({ mint, cursor, limit: 100 })
- *   .pipe(Effect.map((r) => ({ items: r.value.items, cursor: r.value.cursor }))))
- * @since 0.1.0
- * @category streams
- */
-export const cursorPages = <A, E, R>(
-  operation: string,
-  fetch: (cursor: string | undefined) => Effect.Effect<CursorResult<A>, E, R>,
-  start?: string | undefined
-): Stream.Stream<Page<A, string>, E | PaginationError, R> =>
-  walk(operation, start, (cursor) =>
-    Effect.map(fetch(cursor), (result) => ({
-      items: result.items,
-      next: result.cursor === null || result.cursor === undefined || result.cursor === "" ? undefined : result.cursor
-    })))
-
-/**
- * Items of a cursor-paged call (see `cursorPages`).
- *
- * @since 0.1.0
- * @category streams
- */
-export const cursorItems = <A, E, R>(
-  operation: string,
-  fetch: (cursor: string | undefined) => Effect.Effect<CursorResult<A>, E, R>,
-  start?: string | undefined
-): Stream.Stream<A, E | PaginationError, R> => flattenPages(cursorPages(operation, fetch, start))
 
 /**
  * Pages in flight at once after the first, by default, when a page-numbered walk reads ahead.

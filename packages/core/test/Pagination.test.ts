@@ -8,6 +8,34 @@ import * as TestClock from "effect/TestClock"
 
 const items = Array.from({ length: 1050 }, (_, i) => i)
 
+/** A cursor-paged call walked by `walk`: its pages, and its items (the cursor is null or "" on the last page). */
+const cursorPages = <A, E>(
+  operation: string,
+  fetch: (
+    cursor: string | undefined
+  ) => Effect.Effect<{ readonly items: ReadonlyArray<A>; readonly cursor: string | null | undefined }, E>,
+  start?: string
+) =>
+  Pagination.walk(
+    operation,
+    start,
+    (cursor: string | undefined) =>
+      Effect.map(
+        fetch(cursor),
+        (r) => ({
+          items: r.items,
+          next: r.cursor === null || r.cursor === undefined || r.cursor === "" ? undefined : r.cursor
+        })
+      )
+  )
+const cursorItems = <A, E>(
+  operation: string,
+  fetch: (
+    cursor: string | undefined
+  ) => Effect.Effect<{ readonly items: ReadonlyArray<A>; readonly cursor: string | null | undefined }, E>,
+  start?: string
+) => Pagination.flattenPages(cursorPages(operation, fetch, start))
+
 describe("Pagination", () => {
   it.effect("cursor streams are lazy: take stops fetching", () =>
     Effect.gen(function*() {
@@ -19,11 +47,11 @@ describe("Pagination", () => {
           const page = items.slice(start, start + 100)
           return { items: page, cursor: start + 100 < items.length ? String(start + 100) : null }
         })
-      const five = yield* Stream.runCollect(Stream.take(Pagination.cursorItems("t", fetch), 5))
+      const five = yield* Stream.runCollect(Stream.take(cursorItems("t", fetch), 5))
       expect(Chunk.toReadonlyArray(five)).toEqual([0, 1, 2, 3, 4])
       expect(calls).toBe(1)
       calls = 0
-      const all = yield* Stream.runCollect(Pagination.cursorItems("t", fetch))
+      const all = yield* Stream.runCollect(cursorItems("t", fetch))
       expect(Chunk.toReadonlyArray(all)).toEqual(items)
       expect(calls).toBe(11)
     }))
@@ -31,7 +59,7 @@ describe("Pagination", () => {
   it.effect("a repeated cursor fails instead of looping", () =>
     Effect.gen(function*() {
       const error = yield* Stream.runDrain(
-        Pagination.cursorItems("loop", () => Effect.succeed({ items: [1], cursor: "same" }))
+        cursorItems("loop", () => Effect.succeed({ items: [1], cursor: "same" }))
       ).pipe(Effect.flip)
       expect(error).toMatchObject({ _tag: "PaginationError", reason: "repeated", requests: 2 })
     }))
@@ -41,7 +69,7 @@ describe("Pagination", () => {
       let calls = 0
       const next: Record<string, string> = { start: "A", A: "B", B: "A" }
       const error = yield* Stream.runDrain(
-        Pagination.cursorItems("cycle", (cursor) =>
+        cursorItems("cycle", (cursor) =>
           Effect.sync(() => {
             calls++
             return { items: [1], cursor: next[cursor ?? "start"]! }
@@ -55,7 +83,7 @@ describe("Pagination", () => {
     Effect.gen(function*() {
       let calls = 0
       const fetch = () => Effect.sync(() => ({ items: [] as Array<number>, cursor: `c${++calls}` }))
-      const error = yield* Stream.runDrain(Stream.take(Pagination.cursorItems("empty", fetch), 5)).pipe(Effect.flip)
+      const error = yield* Stream.runDrain(Stream.take(cursorItems("empty", fetch), 5)).pipe(Effect.flip)
       expect(error).toMatchObject({ _tag: "PaginationError", reason: "empty" })
       expect(calls).toBe(Pagination.MAX_EMPTY_RUN)
     }))
@@ -68,7 +96,7 @@ describe("Pagination", () => {
           const i = cursor === undefined ? 0 : Number(cursor)
           return { items: pages[i]!, cursor: i + 1 < pages.length ? String(i + 1) : null }
         })
-      expect(Chunk.toReadonlyArray(yield* Stream.runCollect(Pagination.cursorItems("t", fetch)))).toEqual([1, 2])
+      expect(Chunk.toReadonlyArray(yield* Stream.runCollect(cursorItems("t", fetch)))).toEqual([1, 2])
     }))
 
   it.effect("cursor pages report the resume position", () =>
@@ -77,9 +105,9 @@ describe("Pagination", () => {
         Effect.succeed(
           cursor === undefined ? { items: [1, 2], cursor: "c2" } : { items: [3], cursor: undefined }
         )
-      const pages = yield* Stream.runCollect(Pagination.cursorPages("t", fetch))
+      const pages = yield* Stream.runCollect(cursorPages("t", fetch))
       expect(Chunk.toReadonlyArray(pages).map((p) => p.next)).toEqual(["c2", undefined])
-      const resumed = yield* Stream.runCollect(Pagination.cursorItems("t", fetch, "c2"))
+      const resumed = yield* Stream.runCollect(cursorItems("t", fetch, "c2"))
       expect(Chunk.toReadonlyArray(resumed)).toEqual([3])
     }))
 

@@ -1,11 +1,10 @@
 /**
  * The credits-used estimate of the whole SDK: one `solfx.credits` counter, defined
- * here only, that every service adds the cost of each request to, tagged with
- * the API `area` (`das`, `photon`, `api`, `wallet`) and, where costs differ by
- * method, the `method` (the JSON-RPC method or REST operation). The spec gives no
- * credit cost for the JSON-RPC data methods or token metadata, so those services
- * take a configurable cost table; the wallet's flat 100 per request is tagged
- * `area=wallet` alone (`Wallet.creditsMetric`).
+ * here only. Each billed attempt adds its entry's cost (`Endpoints`, or a caller's own
+ * price through a service's `costs` option) to one transport's `Ledger`, which feeds this
+ * counter tagged with the API `area` (`das`, `photon`, `api`, `wallet`) and the `method`
+ * (the JSON-RPC method or REST operation); the wallet's flat cost is tagged `area=wallet`
+ * alone (`Wallet.creditsMetric`). The credit budget (`RateLimits`) reads the same costs.
  *
  * Each tag set is its own series: read one with `forMethod` (or `forArea`), or
  * export the counter to a metrics backend, which sums the series.
@@ -20,14 +19,6 @@ import * as FiberRef from "effect/FiberRef"
 import * as Metric from "effect/Metric"
 import * as MetricKey from "effect/MetricKey"
 import * as MetricLabel from "effect/MetricLabel"
-
-/**
- * Credits per request, by operation name.
- *
- * @since 0.1.0
- * @category models
- */
-export type CostTable<K extends string = string> = Readonly<Record<K, number>>
 
 const COUNTER = { description: "Estimated credits used, by API area and method", incremental: true } as const
 
@@ -60,30 +51,6 @@ export const forMethod = (area: string, method: string): Metric.Metric.Counter<n
 export const forArea = (area: string): Metric.Metric.Counter<number> => credits.pipe(Metric.tagged("area", area))
 
 /**
- * Adds `amount` credits for one request of `method` in `area`.
- *
- * @since 0.1.0
- * @category metrics
- */
-export const charge = (area: string, method: string, amount: number): Effect.Effect<void> =>
-  Metric.incrementBy(forMethod(area, method), amount)
-
-/**
- * Merges overrides into a default table, ignoring undefined entries.
- *
- * @since 0.1.0
- * @category models
- */
-export const withOverrides = <K extends string>(
-  defaults: CostTable<K>,
-  overrides: Partial<Record<K, number | undefined>> | undefined
-): CostTable<K> => {
-  const out: Record<string, number> = { ...defaults }
-  for (const [k, v] of Object.entries(overrides ?? {})) if (typeof v === "number") out[k] = v
-  return out as CostTable<K>
-}
-
-/**
  * Credits charged through one transport, by area: the estimate of one layer (one
  * key), beside the process-wide `credits` counter.
  *
@@ -98,7 +65,7 @@ export interface Ledger {
 }
 
 /**
- * Areas whose every request costs the same (the wallet's flat 100, spec §8): one
+ * Areas whose every request costs the same (the wallet's flat 100, as the service documents): one
  * series per area, without the method.
  *
  * @since 0.1.0

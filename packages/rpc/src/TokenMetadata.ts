@@ -25,21 +25,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 
-/**
- * The operation name used in errors, spans and the credits estimate.
- *
- * @since 0.1.0
- * @category constants
- */
-export const OPERATION = "POST /v0/token-metadata"
-
-/**
- * The default credits per request for the estimate (the spec gives none).
- *
- * @since 0.1.0
- * @category constants
- */
-export const DEFAULT_COST = 10
+/** The operation name in errors: the entry's. */
+const OPERATION = Endpoints.tokenMetadata.name
 
 /**
  * The request: any number of mint accounts.
@@ -165,7 +152,7 @@ export const make = (options: Options = {}): Effect.Effect<TokenMetadataShape, n
   Effect.gen(function*() {
     const transport = yield* HttpTransport
     const redact = transport.redactor.redact
-    const client = Derive.fromTransport(transport, Endpoints.tokenMetadata, { credits: options.cost ?? DEFAULT_COST })
+    const client = Derive.fromTransport(transport, Endpoints.tokenMetadata, { credits: options.cost })
     const validateRequest = Decode.validateInput(RequestSchema, "", redact)
     const validateOptions = Decode.validateInput(BatchOptionsSchema, "options", redact)
 

@@ -33,14 +33,6 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 
 /**
- * Credits billed per request of each of the six wallet endpoints (spec §8).
- *
- * @since 0.1.0
- * @category credits
- */
-export const CREDITS_PER_CALL = 100
-
-/**
  * The wallet's series (`area=wallet`) of the SDK-wide `solfx.credits` counter
  * (`Credits.credits`). Export the counter to your metrics backend; for one
  * service's own total read `Wallet.creditsUsed`.
@@ -59,7 +51,7 @@ export const creditsMetric: Metric.Metric.Counter<number> = Credits.forArea("wal
  * @category credits
  */
 export const batchIdentityCredits = (count: number): number =>
-  Math.ceil(Math.max(0, count) / WalletParams.MAX_BATCH_IDENTITY) * CREDITS_PER_CALL
+  Math.ceil(Math.max(0, count) / WalletParams.MAX_BATCH_IDENTITY) * Endpoints.walletBatchIdentity.cost.credits
 
 /**
  * The failures of a wallet call: bad input, or any API failure.
