@@ -6,22 +6,19 @@
  * forced 500; every attempt counts in `usage.webhook`; a webhook that always
  * fails ends `active: false` in the list the SDK reads.
  */
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { describe, expect, it } from "@effect/vitest"
 import type { Address } from "@solana/kit"
 import { Webhooks } from "@solfx/admin"
-import * as Transaction from "@solfx/core/Transaction"
 import * as WebhookDelivery from "@solfx/core/WebhookDelivery"
 import * as Emulator from "@solfx/emulator/Emulator"
 import * as Kit from "@solfx/testing/Kit"
 import * as Loopback from "@solfx/testing/Loopback"
 import { WebhookReceiver } from "@solfx/webhooks"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
-import * as Http from "node:http"
+import { sendBundle, serve } from "./support/Loop.js"
 
 const AUTH = "Bearer loop-test-secret"
 
@@ -37,39 +34,6 @@ const bundleFor = (wallet: Address) =>
       walletSignature: toWallet.signature,
       otherSignature: elsewhere.signature
     }
-  })
-
-/** Sends a bundle, its fee payers funded first in the emulator's world (unfunded payers cannot pay). */
-const sendBundle = (emu: Emulator.Emulator, transactions: ReadonlyArray<string>) =>
-  Effect.forEach(transactions, (tx) =>
-    emu.world.fund({
-      address: Either.getOrThrow(Transaction.parseEither(tx, "base64")).staticKeys[0]!,
-      lamports: 1_000_000_000n
-    })).pipe(
-      Effect.zipRight(Effect.promise(async () => {
-        const res = await fetch(`${emu.url}/?api-key=${emu.apiKey}`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({
-            jsonrpc: "2.0",
-            id: 1,
-            method: "sendBundle",
-            params: [transactions, { encoding: "base64" }]
-          })
-        })
-        return (await res.json()) as { result?: string; error?: unknown }
-      })),
-      Effect.orDie
-    )
-
-/** Serves a router on a free loopback port; its base URL. */
-const serve = (router: HttpRouter.HttpRouter) =>
-  Effect.gen(function*() {
-    let node: Http.Server | undefined
-    const server = yield* NodeHttpServer.make(() => (node = Http.createServer()), { port: 0, host: "127.0.0.1" })
-    yield* Effect.addFinalizer(() => Effect.sync(() => node?.closeAllConnections()))
-    yield* server.serve(router)
-    return `http://127.0.0.1:${server.address._tag === "TcpAddress" ? server.address.port : 0}`
   })
 
 /** The SDK's Webhooks service pointed at a running emulator. */

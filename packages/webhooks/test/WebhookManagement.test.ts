@@ -5,8 +5,6 @@
  * absence of a delivery is shown by a barrier (a delivery of the same bundle to a
  * second webhook, and the deliverer idle), never by waiting.
  */
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import type * as HttpRouter from "@effect/platform/HttpRouter"
 import { describe, expect, it } from "@effect/vitest"
 import type { Address } from "@solana/kit"
 import { Webhooks } from "@solfx/admin"
@@ -19,46 +17,18 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import * as Http from "node:http"
+import { sendBundle, serve } from "./support/Loop.js"
 
 const AUTH_A = "Bearer management-test-a"
 const AUTH_B = "Bearer management-test-b"
 
 /** A bundle of one kit-signed transaction paying each of `to` and the tip account. */
-const bundleTo = (emu: Emulator.Emulator, to: ReadonlyArray<Address>) =>
-  Effect.gen(function*() {
-    const payer = yield* Effect.promise(() => Kit.signer())
-    // Unfunded payers cannot pay: the world would not land the bundle.
-    yield* Effect.orDie(emu.world.fund({ address: payer.address, lamports: 1_000_000_000n }))
-    return yield* Effect.promise(() =>
-      Kit.buildTransfers(payer, [...to.map((a) => [a, 1_000_000n] as const), [Kit.TIP, 2000n]], { version: "legacy" })
-    )
-  })
-
-const sendBundle = (emu: Emulator.Emulator, transactions: ReadonlyArray<string>) =>
-  Effect.promise(async () => {
-    const res = await fetch(`${emu.url}/?api-key=${emu.apiKey}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "sendBundle",
-        params: [transactions, { encoding: "base64" }]
-      })
+const bundleTo = (to: ReadonlyArray<Address>) =>
+  Effect.promise(async () =>
+    Kit.buildTransfers(await Kit.signer(), [...to.map((a) => [a, 1_000_000n] as const), [Kit.TIP, 2000n]], {
+      version: "legacy"
     })
-    return (await res.json()) as { result?: string; error?: unknown }
-  })
-
-/** Serves a router on a free loopback port; its base URL. */
-const serve = (router: HttpRouter.HttpRouter) =>
-  Effect.gen(function*() {
-    let node: Http.Server | undefined
-    const server = yield* NodeHttpServer.make(() => (node = Http.createServer()), { port: 0, host: "127.0.0.1" })
-    yield* Effect.addFinalizer(() => Effect.sync(() => node?.closeAllConnections()))
-    yield* server.serve(router)
-    return `http://127.0.0.1:${server.address._tag === "TcpAddress" ? server.address.port : 0}`
-  })
+  )
 
 /** A receiver checking `auth`, served on loopback; the signatures it handled, in order. */
 const receiverAt = (auth: string) =>
@@ -85,7 +55,7 @@ describe("webhook management: SDK -> emulator -> receiver", () => {
       const webhooks = Context.get(sdk, Webhooks.Webhooks)
       const landed = (to: ReadonlyArray<Address>) =>
         Effect.gen(function*() {
-          const built = yield* bundleTo(emu, to)
+          const built = yield* bundleTo(to)
           expect((yield* sendBundle(emu, [built.base64])).error).toBeUndefined()
           yield* emu.webhookDeliveries.idle
           yield* a.receiver.idle
