@@ -23,7 +23,7 @@ import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { type AttemptHooks, HttpTransport, type HttpTransportShape } from "./HttpTransport.js"
-import { aside } from "./internal/aside.js"
+import { restWire, traced } from "./internal/wire.js"
 import * as RateLimits from "./RateLimits.js"
 
 /**
@@ -107,27 +107,6 @@ export interface Client<P, A, Item, PI> {
     rest?: Partial<P> | undefined,
     options?: { readonly size?: number | undefined; readonly concurrency?: number | undefined }
   ) => Effect.Effect<ReadonlyArray<{ readonly items: ReadonlyArray<I>; readonly result: A }>, ApiError>
-}
-
-/**
- * `f` in a span, run lazily; its value is kept aside (see `aside`). (Not `Effect.fn`, and no stack
- * trace: its generator and the stack captures cost more than the rest of a small call's wrapping.)
- */
-const traced = <Args extends Array<any>, X, E>(name: string, f: (...args: Args) => Effect.Effect<X, E>) =>
-(
-  ...args: Args
-): Effect.Effect<X, E> =>
-  aside((keep) =>
-    Effect.withSpan(Effect.map(Effect.suspend(() => f(...args)), keep), name, { captureStackTrace: false })
-  )
-
-const restWire = (entry: Endpoint.Rest, params: Record<string, unknown>) => {
-  const inPath = new Set(Endpoint.pathParams(entry.path))
-  const path = entry.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])))
-  const others = Object.fromEntries(Object.entries(params).filter(([k, v]) => !inPath.has(k) && v !== undefined))
-  return entry.method === "GET" || entry.method === "DELETE"
-    ? { path, query: others as Record<string, string | number | boolean> }
-    : { path, body: entry.bodyField === undefined ? others : params[entry.bodyField] }
 }
 
 /**
