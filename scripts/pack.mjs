@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm run -s pack:local`: builds every package and packs each public one into
- * `packs/` at the repository root (emptied first), printing the tarballs' paths.
+ * `packs/` at the repository root (emptied first), printing the tarballs' paths; then
+ * `@solfx/cli-standalone` (the `solfx` command bundled whole) into `packs/standalone/`.
  * The README's Install section installs these tarballs; `npm run test:pack` does
  * exactly that in an empty folder.
  */
@@ -37,3 +38,5 @@ const packed = run("npm", [
 ])
 const manifest = JSON.parse(packed.slice(packed.indexOf("[")))
 for (const entry of manifest) console.log(join(out, entry.filename))
+// The solfx command as one self-contained file, in packs/standalone/ (see scripts/pack-standalone.mjs).
+process.stdout.write(run(process.execPath, [join(root, "scripts/pack-standalone.mjs")]))

@@ -14,11 +14,13 @@
  * from the installed `@solfx/emulator`, and asserts its output, the same through
  * `@solfx/sdk/neutral` (and that `@solfx/webhooks` imports). It also checks
  * that `internal/` paths are closed, to the type checker and at run time, that the
- * `solfx` bin runs, and that npm refuses effect 4 next to the tarballs.
+ * `solfx` bin runs, and that npm refuses effect 4 next to the tarballs. Last, the README's effect 4
+ * lines in a project on effect 4.1.0: the standalone `solfx` installs, runs `solfx emulator --plan
+ * developer` (stopped by SIGTERM to npx) and `solfx das asset <id> --emulator`, and `effect` stays 4.1.0.
  *
  * `--keep` leaves the temp project in place (it is always kept on failure).
  */
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
@@ -253,7 +255,8 @@ run(join(app, "node_modules/.bin/solfx"), ["--help"], { cwd: app, capture: true 
 step("checking that npm refuses effect 4 next to the tarballs")
 const effect4 = join(work, "effect4")
 mkdirSync(effect4)
-const refused = run("npm", ["install", "--no-audit", "--no-fund", ...packed, "effect@4"], {
+// --loglevel: under `npm run -s`, npm_config_loglevel=silent would hide the error this checks.
+const refused = run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...packed, "effect@4"], {
   cwd: effect4,
   capture: true,
   expect: null
@@ -264,6 +267,73 @@ check(
     refused.stderr.split("\n").filter((l) => l.includes("npm error")).slice(0, 4).join(" | ")
   }`
 )
+
+// 8. The README's effect 4 lines: the standalone solfx in a project on effect 4.1.0 leaves its effect alone.
+const effect4Readme = (() => {
+  const at = readme.indexOf("\n### In an effect 4 project\n")
+  const lines = (/```sh\n([\s\S]*?)```/.exec(readme.slice(at))?.[1] ?? "").split("\n").map((l) => l.trim())
+    .filter((l) => l !== "" && !l.startsWith("#"))
+  return at === -1 ? [] : lines
+})()
+if (effect4Readme.length !== 3) fail(`the README's effect 4 block should hold 3 commands, it holds ${effect4Readme.length}`)
+const [standaloneInstall, emulatorLine, assetLine] = effect4Readme
+const standalone = packed.find((t) => t.endsWith("/standalone/solfx-cli-standalone-0.1.0.tgz"))
+if (standalone === undefined) fail(`${packStep} produced no standalone tarball`)
+const standaloneFiles = run("tar", ["-tzf", standalone], { capture: true }).stdout
+for (const f of ["LICENSE", "README.md", "THIRD-PARTY-LICENSES", "solfx.mjs", "package.json"]) {
+  if (!standaloneFiles.includes(`package/${f}\n`)) fail(`the standalone tarball lacks ${f}`)
+}
+const standaloneManifest = JSON.parse(fromTarball(standalone, "package.json"))
+if (standaloneManifest.dependencies !== undefined || standaloneManifest.peerDependencies !== undefined) {
+  fail("the standalone tarball declares dependencies: npm would resolve them against the project's")
+}
+const e4 = join(work, "effect4-project")
+mkdirSync(e4)
+writeFileSync(join(e4, "package.json"), JSON.stringify({ name: "effect4-project", private: true }, null, 2))
+step(`in ${e4}: npm install effect@4.1.0, then the README's effect 4 lines`)
+run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "effect@4.1.0"], { cwd: e4, capture: true })
+const effectVersion = () => JSON.parse(readFileSync(join(e4, "node_modules/effect/package.json"), "utf8")).version
+check(effectVersion() === "4.1.0", `effect 4.1.0 installed, got ${effectVersion()}`)
+const e4Install = run("sh", ["-c", standaloneInstall.replaceAll("/path/to/solfx", root)], { cwd: e4, capture: true })
+if (/npm error|ERESOLVE/i.test(e4Install.stderr)) fail(`the standalone install was not clean:\n${e4Install.stderr}`)
+check(effectVersion() === "4.1.0", `effect stays 4.1.0 after the standalone install, got ${effectVersion()}`)
+// The emulator line as printed, but on a free port (8899 may be taken); stopped by SIGTERM to npx.
+const emulatorChild = spawn("sh", ["-c", `exec ${emulatorLine} --port 0`], { cwd: e4, stdio: ["ignore", "pipe", "pipe"] })
+const emulatorStart = await new Promise((resolveLine) => {
+  let buffer = ""
+  emulatorChild.stdout.setEncoding("utf8").on("data", (d) => {
+    buffer += d
+    if (buffer.includes("\n")) resolveLine(buffer.slice(0, buffer.indexOf("\n")))
+  })
+  emulatorChild.on("close", () => resolveLine(buffer))
+})
+let started4
+try {
+  started4 = JSON.parse(emulatorStart)
+} catch {
+  fail(`${emulatorLine} printed no start line: ${emulatorStart}`)
+}
+const usage4 = run("npx", ["solfx", "--url", started4.url, "--api-key", started4.apiKey, "usage", started4.projectId, "--json"], {
+  cwd: e4,
+  capture: true
+})
+check(
+  JSON.parse(usage4.stdout).subscriptionDetails?.plan === "developer",
+  `${emulatorLine}: the project's plan is developer, got ${usage4.stdout}`
+)
+emulatorChild.kill("SIGTERM")
+// npx exits on SIGTERM without passing it on: the emulator must stop by itself (bounded poll).
+let up = true
+for (let i = 0; i < 60 && up; i++) {
+  up = await fetch(started4.url, { method: "POST", body: "{}" }).then(() => true, () => false)
+  if (up) await new Promise((r) => setTimeout(r, 500))
+}
+check(!up, `the emulator started by ${emulatorLine} still answers after SIGTERM to npx`)
+const asset4 = run("sh", ["-c", `${assetLine} --json`], { cwd: e4, capture: true })
+const assetId = assetLine.split(" ").find((w) => /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(w))
+check(JSON.parse(asset4.stdout).id === assetId, `${assetLine} prints the asset, got ${asset4.stdout.slice(0, 200)}`)
+check(effectVersion() === "4.1.0", `effect is still 4.1.0 after running solfx, got ${effectVersion()}`)
+console.log(`  effect ${effectVersion()}; solfx emulator --plan developer and solfx das asset ran from the standalone tarball`)
 
 step("passed")
 if (!keep) rmSync(work, { recursive: true, force: true })

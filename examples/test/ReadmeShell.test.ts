@@ -44,6 +44,8 @@ const reasonFor = (line: string) => skipped.find(([re]) => re.test(line))?.[1]
 
 /** Whole blocks that cannot run inside the suite, and why. */
 const skippedBlocks: Readonly<Record<string, string>> = {
+  "In an effect 4 project":
+    "it installs the standalone tarball into a project on effect 4.1.0 from the npm registry: `npm run test:pack` runs these lines there",
   "A durable batch job across worker processes":
     "it runs PostgreSQL as a non-root user and redis-server on fixed ports; examples/test/indexer.test.ts runs the same job (the emulator on plan developer, submit, then `main.ts work` in 3 processes sharing the limits through Redis) against its own servers"
 }
@@ -65,6 +67,7 @@ describe("README shell lines", () => {
     expect(blocks.map((b) => b.heading)).toEqual([
       "solfx",
       "Install",
+      "In an effect 4 project",
       "The emulator in your own tests",
       "The `solfx` command",
       "A durable batch job across worker processes"
