@@ -26,6 +26,12 @@ if (inRepository() && existsSync(here("../src/bin.ts"))) {
   // Ctrl-C reaches the child too (same process group): let it stop, then exit with its code.
   process.on("SIGINT", () => {})
   process.on("SIGTERM", () => child.kill("SIGTERM"))
+  // npx exits on SIGTERM without passing it on: when the process that started this one is gone, stop
+  // the child as SIGTERM would (Node has no "parent died" signal, hence the poll).
+  const parent = process.ppid
+  setInterval(() => {
+    if (process.ppid !== parent) child.kill("SIGTERM")
+  }, 500).unref()
   child.on("exit", (code, signal) => process.exit(code ?? (signal === "SIGINT" ? 130 : 1)))
 } else {
   await import("../dist/bin.js")

@@ -6,8 +6,10 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { spawn } from "node:child_process"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import { fileURLToPath } from "node:url"
 import { morePagesNote } from "../src/Handler.js"
 import { exited, firstLine, inProcess, jsonLines, solfx, start } from "./support/Cli.js"
 
@@ -239,6 +241,32 @@ describe("solfx emulator's flags", () => {
         const wrong = yield* inProcess(["emulator", "--plan", "gold"])
         expect(wrong.code).toBe(2)
         expect(wrong.stderr).toContain("developer")
+      }),
+    { timeout: 240_000 }
+  )
+})
+
+describe("solfx emulator under npx", () => {
+  it.live(
+    "stops when npx gets SIGTERM (npx exits without passing it on; the launcher and the emulator see their parent go)",
+    () =>
+      Effect.gen(function*() {
+        const root = fileURLToPath(new URL("../../..", import.meta.url))
+        const npx = spawn("npx", ["solfx", "emulator", "--port", "0"], {
+          cwd: root,
+          stdio: ["ignore", "pipe", "ignore"]
+        })
+        const url = (JSON.parse(yield* Effect.promise(() => firstLine(npx))) as { url: string }).url
+        const answers = () => fetch(url, { method: "POST", body: "{}" }).then(() => true, () => false)
+        expect(yield* Effect.promise(answers)).toBe(true)
+        npx.kill("SIGTERM")
+        // Bounded: up to 120 polls half a second apart (a count, not a speed check).
+        let polls = 0
+        while (polls < 120 && (yield* Effect.promise(answers))) {
+          polls++
+          yield* Effect.sleep("500 millis")
+        }
+        expect(yield* Effect.promise(answers)).toBe(false)
       }),
     { timeout: 240_000 }
   )

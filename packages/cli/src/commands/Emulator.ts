@@ -56,6 +56,19 @@ const sizes = Options.text("sizes").pipe(
   Options.optional
 )
 
+// Runs until interrupted (Ctrl-C, SIGTERM) or until the process that started it is gone. npm's
+// `npx` (npm exec) exits on SIGTERM without passing it on, which would leave the emulator holding its
+// port with no one to stop it; Node has no "parent died" signal, so the parent's pid is polled.
+const orphaned = Effect.sync(() => process.ppid).pipe(
+  Effect.flatMap((parent) =>
+    Effect.sync(() => process.ppid).pipe(
+      Effect.delay("500 millis"),
+      Effect.repeat({ until: (now) => now !== parent })
+    )
+  ),
+  Effect.flatMap(() => Effect.interrupt)
+)
+
 /**
  * `solfx emulator`, with every flag of the emulator's own program.
  *
@@ -104,7 +117,7 @@ export const command = Command.make(
         process.stdout.write(emulator.startLine + "\n")
         process.stderr.write(`solfx emulator: serving every host on ${emulator.url} (Ctrl-C to stop)\n`)
       })
-      return yield* Effect.never
+      return yield* orphaned
     }).pipe(Effect.scoped)
 ).pipe(
   Command.withDescription(
