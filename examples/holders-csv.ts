@@ -2,13 +2,16 @@
  * Example 1: export every holder of several compressed mints to one CSV file,
  * with a progress line per page and at most `concurrency` mints read at once.
  *
- * Run: node --conditions=@solfx/source --import tsx examples/holders-csv.ts
+ * Run: node --conditions=@solfx/source --import tsx examples/holders-csv.ts [out.csv]
+ * (default: solfx-holders.csv in the OS temp folder, so a run leaves nothing in the repository).
  */
 import * as FileSystem from "@effect/platform/FileSystem"
 import { Compression } from "@solfx/sdk"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { isMain, runExample } from "./support/run.js"
 
 /** What the export wrote: the file, its data rows, and the holders of each mint. */
@@ -54,7 +57,7 @@ if (isMain(import.meta.url)) {
       const mints = yield* compression.getCompressedTokenBalancesByOwnerV2Stream({
         owner: emulator.samples.compressedTokenOwner!
       }).pipe(Stream.take(3), Stream.map((b) => b.mint), Stream.runCollect)
-      return yield* main([...mints], "holders.csv")
+      return yield* main([...mints], process.argv[2] ?? join(tmpdir(), "solfx-holders.csv"))
     })
   )
 }

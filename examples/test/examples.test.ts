@@ -17,9 +17,11 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { spawnSync } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import * as bundleExample from "../bundle.js"
 import * as holdersCsv from "../holders-csv.js"
 import * as portfolio from "../portfolio.js"
@@ -57,6 +59,20 @@ describe("examples", () => {
       expect(lines.some((l) => BigInt(l.split(",")[2]!) > BigInt(Number.MAX_SAFE_INTEGER))).toBe(true)
       expect(emu.counters.maxInFlight).toBe(2)
     }).pipe(Effect.provide(emulatorLayer({ sizes: { "compression.mintHolders": 3_000 }, latencyMs: 30 }))))
+
+  it("1. holders-csv run as a program from the repository root writes to the temp folder, nothing in the tree", () => {
+    const root = fileURLToPath(new URL("../..", import.meta.url))
+    const tmp = tempDir()
+    const run = spawnSync(
+      process.execPath,
+      ["--conditions=@solfx/source", "--import", "tsx", "examples/holders-csv.ts"],
+      { cwd: root, encoding: "utf8", env: { ...process.env, TMPDIR: tmp } }
+    )
+    expect(run.status, run.stderr).toBe(0)
+    expect(run.stdout).toContain(`to ${join(tmp, "solfx-holders.csv")}`)
+    expect(readFileSync(join(tmp, "solfx-holders.csv"), "utf8").startsWith("mint,owner,balance\n")).toBe(true)
+    expect(existsSync(join(root, "holders.csv"))).toBe(false)
+  }, 240_000)
 
   it.live("2. portfolio: 300 wallets, identities in 3 batch requests, the total of every balance page", () =>
     Effect.gen(function*() {
