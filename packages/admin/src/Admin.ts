@@ -1,7 +1,7 @@
 /**
- * The admin API: a project's credit usage for the current billing cycle
- * (spec §4.6), rate limited client-side to the service's 5 requests per second
- * per project (spec §8) by the transport's `RateLimits`, like every area (the
+ * The admin API: a project's credit usage for the current billing cycle, rate
+ * limited client-side to the 5 requests per second per project the service documents,
+ * by the transport's `RateLimits`, like every area (the
  * admin bucket is limited with or without a plan).
  *
  * @example
@@ -73,7 +73,7 @@ export const make: Effect.Effect<AdminShape, never, HttpTransport> = Effect.gen(
     const shown = transport.redactor.redact(id)
     yield* Effect.annotateCurrentSpan("solfx.projectId", shown)
     return yield* usage.send({ id }).pipe(
-      // Spec §5.3 and §7: the admin host answers 400 when the key's project is not `id`.
+      // The service documents it: the admin host answers 400 when the key's project is not `id`.
       Effect.catchIf(isBadRequest, (e) => Effect.fail(new ProjectMismatch({ projectId: shown, detail: e.body })))
     )
   })

@@ -1,6 +1,5 @@
 /**
- * Merkle proofs of compressed assets (getAssetProofBatch, spec §2.6 and
- * REAL-WORLD §10.3, §14). The proof array decodes from both shapes seen in the
+ * Merkle proofs of compressed assets (getAssetProofBatch). The proof array decodes from both shapes seen in the
  * wild (flat, or the docs' one-level-too-deep nesting) to a flat array.
  *
  * @example
@@ -54,7 +53,7 @@ export const ProofNodes = Schema.transform(
 ).annotations({ identifier: "ProofNodes" })
 
 /**
- * The proof of one asset. `burnt` is typed boolean (the spec leaves it open).
+ * The proof of one asset. `burnt` is typed boolean (the service's documentation leaves it open).
  *
  * @since 0.1.0
  * @category models

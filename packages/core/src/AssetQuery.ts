@@ -1,5 +1,5 @@
 /**
- * The DAS read API (REAL-WORLD §18): getAsset, getAssetBatch, getAssetProof and the
+ * The DAS read API (as the service documents): getAsset, getAssetBatch, getAssetProof and the
  * list methods getAssetsByOwner, getAssetsByGroup and getAssetsByCreator. Their
  * results reuse `DigitalAsset`, `DigitalAssetList` and `AssetProof`; this module
  * holds their params and the batch result.
@@ -36,7 +36,7 @@ export const MAX_BATCH = 1000
 export const displayAlias = { displayOptions: "options" } as const
 
 /**
- * The sort fields of the read API: the spec's four, plus `id`, which Helius's SDK,
+ * The sort fields of the read API: the four the service documents, plus `id`, which Helius's SDK,
  * Metaplex's client and the reference implementation (its default) accept.
  *
  * @since 0.1.0

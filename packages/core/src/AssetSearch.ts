@@ -1,5 +1,5 @@
 /**
- * searchAssets (REAL-WORLD §18): the filter object as a Schema. Every filter is
+ * searchAssets (as the service documents): the filter object as a Schema. Every filter is
  * optional and they combine with AND (`conditionType: "any"` for OR, `negate` to
  * invert, as the reference implementation defines them). The result is
  * `DigitalAsset.DigitalAssetList`.

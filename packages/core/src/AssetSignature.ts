@@ -1,6 +1,5 @@
 /**
- * Signatures of an asset's transactions (getSignaturesForAsset, spec §2.4 and
- * REAL-WORLD §10.4). On the wire each entry is a `[signature, kind]` pair; it
+ * Signatures of an asset's transactions (getSignaturesForAsset). On the wire each entry is a `[signature, kind]` pair; it
  * decodes to `{ signature, kind }`.
  *
  * @example

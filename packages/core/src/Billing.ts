@@ -13,7 +13,7 @@
  * - A request without an answer (refused, reset, timed out before the status line)
  *   is not billed.
  *
- * Sources: REAL-WORLD §5/§6/§17 (credits exhausted and rate limits are 429 "max usage
+ * Sources: the service's documentation (credits exhausted and rate limits are 429 "max usage
  * reached"/"rate limited", the gateway answers 4xx/5xx itself); where the real
  * service says nothing, this rule is the contract between SDK and emulator.
  *

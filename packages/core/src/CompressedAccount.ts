@@ -1,5 +1,5 @@
 /**
- * Compressed accounts and compressed token data (spec §2.5), with the shapes the
+ * Compressed accounts and compressed token data (as the service documents), with the shapes the
  * real indexer (Photon) sends: `address`, `data`, `seq`, `delegate` and `tlv` may be
  * `null`, and `state` is `initialized` or `frozen`. Amounts, balances, lamports and
  * discriminators are u64 on chain: they decode to exact `bigint`s (see `U64`).

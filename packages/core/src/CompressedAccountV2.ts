@@ -1,5 +1,5 @@
 /**
- * Compressed accounts in the shape of Photon's V2 methods (REAL-WORLD §18), which
+ * Compressed accounts in the shape of Photon's V2 methods (as the service documents), which
  * stateless.js 0.23 calls by default: getCompressedTokenAccountsByOwnerV2 and
  * getMultipleCompressedAccountsV2. A V2 account drops V1's `tree` for a
  * `merkleContext` (tree, queue, tree type, CPI context) and adds `proveByIndex`; its

@@ -1,6 +1,6 @@
 /**
- * Request params of the compression (Photon) methods of spec §4.2, with the limits
- * of the real indexer (REAL-WORLD §9): `limit` from 1 to 1000, `cursor` an opaque
+ * Request params of the compression (Photon) methods the service documents, with the limits
+ * of the real indexer (as the service documents): `limit` from 1 to 1000, `cursor` an opaque
  * base58 string taken from a previous page. Unknown keys are refused, as Photon
  * refuses them (`deny_unknown_fields`).
  *
@@ -173,7 +173,7 @@ export const SignaturesForTokenOwnerParams = Schema.Struct({ owner: Address, ...
 export type SignaturesForTokenOwnerParams = typeof SignaturesForTokenOwnerParams.Encoded
 
 /**
- * Params of getCompressionSignaturesForOwner (not in spec §4.2; stateless.js calls it):
+ * Params of getCompressionSignaturesForOwner (not in the service's documentation; stateless.js calls it):
  * the owner of the compressed accounts, cursor and limit. Its result is
  * `CompressionSignature.SignaturesResult`.
  *

@@ -1,5 +1,5 @@
 /**
- * Signature entries of the compression methods (spec §2.4).
+ * Signature entries of the compression methods (as the service documents).
  *
  * @example
  * const page = yield* compression.getCompressionSignaturesForAddress({ address, limit: 50 })
@@ -65,8 +65,8 @@ export const SignaturesResult = withContext(cursorPage(CompressionSignature)).an
 })
 
 /**
- * The result of getLatestNonVotingSignatures. The real service sends no cursor here
- * (REAL-WORLD §9): the method is not paged.
+ * The result of getLatestNonVotingSignatures. The real service sends no cursor here:
+ * the method is not paged.
  *
  * @since 0.1.0
  * @category results

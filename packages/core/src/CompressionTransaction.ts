@@ -1,7 +1,7 @@
 /**
  * getTransactionWithCompressionInfo: a transaction with the compressed accounts it
  * closed and opened. The real service names the field `compressionInfo`; the docs
- * (and the spec) write `compression_info`. Both decode to `compressionInfo`.
+ * (and the service's documentation) write `compression_info`. Both decode to `compressionInfo`.
  *
  * @example
  * const tx = yield* compression.getTransactionWithCompressionInfo({ signature })

@@ -1,5 +1,5 @@
 /**
- * getTransactionWithCompressionInfoV2 (REAL-WORLD §18), which stateless.js 0.23 calls
+ * getTransactionWithCompressionInfoV2 (as the service documents), which stateless.js 0.23 calls
  * by default. Same params as V1 (`CompressionRequest.TransactionWithCompressionInfoParams`)
  * and, like V1, no `{ context, value }` wrapper. Opened accounts are V2 accounts; a
  * closed account nests one level deeper, with the `nullifier` and `txHash` of its

@@ -1,6 +1,6 @@
 /**
  * The SDK configuration: the API key (always `Redacted`), one base URL per host
- * of the spec, the per-request timeout and the retry policy.
+ * the service documents, the per-request timeout and the retry policy.
  *
  * @example
  * const live = Config.layer({ apiKey: Redacted.make(process.env.MY_KEY!) })
@@ -18,7 +18,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 
 /**
- * The four hosts of the spec.
+ * The four hosts the service documents.
  *
  * @since 0.1.0
  * @category models

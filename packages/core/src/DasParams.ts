@@ -1,7 +1,7 @@
 /**
  * Request and response pieces shared by the digital-asset (DAS) methods: the
  * page/limit/cursor parameters, the display `options` object and the fields of
- * every list wrapper (REAL-WORLD §1–2).
+ * every list wrapper (as the service documents).
  *
  * @example
  * const sorting: DasParams.AssetSorting = { sortBy: "created", sortDirection: "asc" }
@@ -122,7 +122,7 @@ export const AssetDisplayOptions = Schema.Struct({
 }).annotations({ identifier: "AssetDisplayOptions" })
 
 /**
- * The sort orders of getAssetsByAuthority (spec §4.2).
+ * The sort orders of getAssetsByAuthority (as the service documents).
  *
  * @since 0.1.0
  * @category params

@@ -1,5 +1,5 @@
 /**
- * Digital assets (getAssetsByAuthority, spec §2.3 and REAL-WORLD §2): NFTs,
+ * Digital assets (getAssetsByAuthority): NFTs,
  * compressed NFTs and tokens. The request params, one asset and the list wrapper.
  *
  * @example
@@ -174,7 +174,7 @@ export const AssetTokenInfo = Schema.Struct({
 })
 
 /**
- * A digital asset. `burnt` is typed boolean (the spec leaves its type open; every
+ * A digital asset. `burnt` is typed boolean (the service's documentation leaves its type open; every
  * known implementation sends a boolean). Program-specific extras (`plugins`,
  * `mpl_core_info`, ...) are kept as unknown records.
  *

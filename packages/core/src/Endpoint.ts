@@ -27,7 +27,7 @@ import type { Host } from "./Config.js"
 export type { Host } from "./Config.js"
 
 /**
- * The usage categories of the project usage record (spec §2.9).
+ * The usage categories of the project usage record (as the service documents).
  *
  * @since 0.1.0
  * @category models
@@ -56,7 +56,7 @@ export interface Cost {
 }
 
 /**
- * The rate-limit bucket of a method (REAL-WORLD §17: the real service limits
+ * The rate-limit bucket of a method (the service's documentation: the real service limits
  * requests per second per project, by family of methods).
  *
  * @since 0.1.0
@@ -241,7 +241,7 @@ export interface Common<P, A, Item, PI = P> {
 export interface Rpc<P = any, A = any, Item = any, PI = any> extends Common<P, A, Item, PI> {
   readonly _tag: "Rpc"
   readonly method: string
-  /** The type of the envelope's `id` (sendBundle's spec uses a number). */
+  /** The type of the envelope's `id` (the service documents a number for sendBundle). */
   readonly id: "string" | "number"
 }
 

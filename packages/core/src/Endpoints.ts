@@ -4,7 +4,7 @@
  * router are derived from these entries.
  *
  * Costs: DAS, Photon 10 and getValidityProof(V2) 100, token metadata 10, wallet 100,
- * webhook management 100 (REAL-WORLD §17); sendBundle 1 (REAL-WORLD §4); the admin
+ * webhook management 100 (as the service documents); sendBundle 1 (as the service documents); the admin
  * endpoint is free (the real service publishes no cost for it).
  *
  * @example

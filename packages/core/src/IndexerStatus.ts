@@ -1,5 +1,5 @@
 /**
- * The indexer's own status methods (REAL-WORLD §18), which stateless.js calls with no
+ * The indexer's own status methods (as the service documents), which stateless.js calls with no
  * params: getIndexerSlot (the last slot the indexer has processed; stateless.js polls
  * it to confirm a transaction was indexed) and getIndexerHealth (`"ok"` when healthy,
  * otherwise Photon answers a JSON-RPC error such as "Node is behind N slots").

@@ -1,5 +1,5 @@
 /**
- * getNftEditions (REAL-WORLD §18): the print editions of a master edition NFT, paged
+ * getNftEditions (as the service documents): the print editions of a master edition NFT, paged
  * by page number. Helius names the param `mint`; Metaplex's client, unless told
  * `heliusCompatibility`, sends `mintAddress`. Both are accepted, one at a time, and decode to `mint`.
  *

@@ -26,7 +26,7 @@ export type Plan = "free" | "developer" | "business" | "professional"
  */
 export type Limits = { readonly [B in Bucket]?: number | undefined }
 
-/** Admin is 5/s on every plan (REAL-WORLD §6); it is also the only limit without a plan. */
+/** Admin is 5/s on every plan (as the service documents); it is also the only limit without a plan. */
 const ADMIN = 5
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Branded primitives that validate on decode. Each one checks the bytes, not only
- * the alphabet: the address regex of the spec admits 44-character strings that
+ * the alphabet: the documented address regex admits 44-character strings that
  * decode to 33 bytes.
  *
  * @example
@@ -320,7 +320,7 @@ export const FieldHash = Hash32.pipe(
 export type FieldHash = typeof FieldHash.Type
 
 /**
- * The wallet path rule of spec §4.5: `^[1-9A-HJ-NP-Za-km-z]{32,44}$`, and 32 bytes once decoded.
+ * The wallet path rule the service documents: `^[1-9A-HJ-NP-Za-km-z]{32,44}$`, and 32 bytes once decoded.
  *
  * @since 0.1.0
  * @category primitives
@@ -337,7 +337,7 @@ export const DOMAIN_REGEX =
   /^(?=.{3,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i
 
 /**
- * A wallet path parameter: the spec's regex, then 32 bytes once decoded.
+ * A wallet path parameter: the documented regex, then 32 bytes once decoded.
  *
  * @since 0.1.0
  * @category primitives

@@ -1,8 +1,8 @@
 /**
- * The project usage record of the admin endpoint (spec §2.9): credits, the
+ * The project usage record of the admin endpoint (as the service documents): credits, the
  * subscription and per-service counts for the current billing cycle.
  *
- * The real service documents two layouts (REAL-WORLD §6): the spec's, with a
+ * The real service documents two layouts: the older one, with a
  * `usage` block of request counts, and a newer one where `usage` is replaced by
  * `credits`, `requests` and `dataTransfer` (plus, in one revision, a top-level
  * `creditCycle`). Both decode into the one `ProjectUsage` type: every block
@@ -69,7 +69,7 @@ export const SubscriptionDetails = Schema.Struct({
 export type SubscriptionDetails = typeof SubscriptionDetails.Type
 
 /**
- * Request counts per service, the spec's layout (§2.9).
+ * Request counts per service, the older layout the service documents.
  *
  * @since 0.1.0
  * @category schemas
@@ -108,7 +108,7 @@ export type Usage = typeof Usage.Type
 const count = Schema.optional(Schema.Number)
 
 /**
- * Per-service request counts of the newer layout (REAL-WORLD §6).
+ * Per-service request counts of the newer layout (as the service documents).
  *
  * @since 0.1.0
  * @category schemas
@@ -192,7 +192,7 @@ export const ProjectUsage = Schema.Struct({
   /** Prepaid credits consumed this cycle. */
   prepaidCreditsUsed: Schema.Number,
   subscriptionDetails: SubscriptionDetails,
-  /** Request counts per service (spec layout); absent in the newer layout. */
+  /** Request counts per service (the older layout); absent in the newer layout. */
   usage: Schema.optional(Usage),
   /** Credits per service (newer layout). */
   credits: Schema.optional(CreditBreakdown),

@@ -1,5 +1,5 @@
 /**
- * The wrapper of the compression (Photon) methods, spec §2.7: `{ context: { slot }, value }`,
+ * The wrapper of the compression (Photon) methods: `{ context: { slot }, value }`,
  * and the cursor-paged value `{ items, cursor }` most of them return.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * Token accounts (getTokenAccounts, spec §2.2 and REAL-WORLD §1): the request
+ * Token accounts (getTokenAccounts): the request
  * params, one account, and the list wrapper. Amounts are exact `bigint`s.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * Token metadata of the deprecated `POST /v0/token-metadata` (spec §2.1, §4.4, §7).
+ * Token metadata of the deprecated `POST /v0/token-metadata` (as the service documents).
  * Each record has three parts that resolve independently; a part that could not
  * be resolved carries a non-empty `error` string. `TokenMetadata` turns each part
  * into `Either<Part, MetadataPartError>`, so one bad part is a value, never a failure.
@@ -18,7 +18,7 @@ import * as Schema from "effect/Schema"
 import { Address, U64 } from "./Primitives.js"
 
 /**
- * The most mints one token-metadata request may carry (spec §8).
+ * The most mints one token-metadata request may carry (as the service documents).
  *
  * @since 0.1.0
  * @category constants
@@ -123,7 +123,7 @@ export const OnChainMetadata = Schema.Struct({
     sellerFeeBasisPoints: Schema.Number,
     creators: Schema.optional(Schema.NullOr(Schema.Array(Schema.Struct({
       address: Address,
-      /** A string in the spec, a number in practice: decoded to a number either way. */
+      /** A string in the service's documentation, a number in practice: decoded to a number either way. */
       share: NumberLike,
       verified: Schema.Boolean
     }))))
@@ -196,7 +196,7 @@ export type LegacyMetadata = typeof LegacyMetadata.Type
 const errorField = Schema.optionalWith(Schema.String, { default: () => "" })
 
 /**
- * A token-metadata record as it is on the wire (spec §2.1).
+ * A token-metadata record as it is on the wire (as the service documents).
  *
  * @since 0.1.0
  * @category wire

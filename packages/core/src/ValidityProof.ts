@@ -1,5 +1,5 @@
 /**
- * The zero-knowledge validity proof of getValidityProof (spec §2.6, REAL-WORLD §15).
+ * The zero-knowledge validity proof of getValidityProof (as the service documents).
  *
  * The proof is a Groth16 proof over BN254: `a` is 32 bytes, `b` 64, `c` 32. The real
  * service sends each part as an array of byte values; the docs type them as strings.

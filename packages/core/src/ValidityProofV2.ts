@@ -1,5 +1,5 @@
 /**
- * getValidityProofV2 (REAL-WORLD §18), which stateless.js 0.23 calls by default for
+ * getValidityProofV2 (as the service documents), which stateless.js 0.23 calls by default for
  * every validity proof. Same params as V1 (`CompressionRequest.ValidityProofParams`);
  * the result groups per input instead of V1's parallel arrays: one entry per proven
  * account hash, then one per new address, each with its root, root index and Merkle

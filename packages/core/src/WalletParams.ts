@@ -1,6 +1,6 @@
 /**
- * The request parameters of the Wallet API (beta) with the limits of spec §4.5
- * and §8, and the query names the real service uses (REAL-WORLD §3). The SDK
+ * The request parameters of the Wallet API (beta) with the limits the service documents,
+ * and the query names the real service uses. The SDK
  * checks them before any request; the field names match the service's.
  *
  * @example
@@ -12,7 +12,7 @@ import { WalletAddress, WalletOrDomain } from "./Primitives.js"
 import { TransactionType } from "./Webhook.js"
 
 /**
- * At most this many addresses or domains per batch-identity request (spec §8).
+ * At most this many addresses or domains per batch-identity request (as the service documents).
  *
  * @since 0.1.0
  * @category constants
@@ -20,7 +20,7 @@ import { TransactionType } from "./Webhook.js"
 export const MAX_BATCH_IDENTITY = 100
 
 /**
- * The largest page of balances, history and transfers (spec §8).
+ * The largest page of balances, history and transfers (as the service documents).
  *
  * @since 0.1.0
  * @category constants
@@ -141,7 +141,7 @@ export const BalancesQuery = Schema.Struct({
   limit: Schema.optional(Limit),
   showNative: Schema.optional(Schema.Boolean),
   showNfts: Schema.optional(Schema.Boolean),
-  /** The spec's "zero-balance flag"; the real service names it `showZeroBalance`. */
+  /** The documented "zero-balance flag"; the real service names it `showZeroBalance`. */
   showZeroBalance: Schema.optional(Schema.Boolean)
 })
 

@@ -1,7 +1,6 @@
 /**
- * The response records of the Wallet API (beta): spec §2.8 and §4.5, with the
- * shapes the real service documents where the spec says "not shown"
- * (REAL-WORLD §3).
+ * The response records of the Wallet API (beta), as the service documents them,
+ * including the shapes it documents elsewhere where its reference says "not shown".
  *
  * Decoding is tolerant where the real data is: labels a token may lack
  * (`symbol`, `name`, `logoUri`, prices) are `string | null` and a missing one
@@ -203,7 +202,7 @@ export type CursorPagination = typeof CursorPagination.Type
 /**
  * The body of `GET /v1/wallet/{wallet}/balances`.
  *
- * `totalUsdValue` is the total of THIS PAGE only, not of the portfolio (spec §4.5).
+ * `totalUsdValue` is the total of THIS PAGE only, not of the portfolio (as the service documents).
  * `nfts` is present only when `showNfts` was true, and only on page 1; it reads as `[]` otherwise.
  *
  * @since 0.1.0
@@ -291,7 +290,7 @@ export const HistoryPage = Schema.Struct({
 export type HistoryPage = typeof HistoryPage.Type
 
 /**
- * The direction of a transfer. The spec documents only `in`, the real SDK types
+ * The direction of a transfer. The service documents only `in`, the real SDK types
  * `in | out`; the API is beta, so any other string still decodes (as itself)
  * rather than making the whole page unreadable. Compare with `=== "in"`.
  *

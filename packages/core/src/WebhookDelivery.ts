@@ -1,5 +1,5 @@
 /**
- * The body of a webhook delivery (spec §6, REAL-WORLD §7): an HTTP POST whose
+ * The body of a webhook delivery (as the service documents): an HTTP POST whose
  * body is a JSON array of transactions, enhanced (parsed, human-oriented) or raw
  * (the RPC's confirmed-transaction shape), depending on the webhook's type.
  *

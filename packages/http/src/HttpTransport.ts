@@ -88,7 +88,7 @@ export interface RpcOptions extends AttemptHooks {
   /** Default true: every data method only reads. `sendBundle` is not idempotent. */
   readonly idempotent?: boolean | undefined
   readonly headers?: Readonly<Record<string, string>> | undefined
-  /** JSON-RPC `id` as a number (sendBundle's spec) rather than a string. */
+  /** JSON-RPC `id` as a number (as the service documents for sendBundle) rather than a string. */
   readonly numericId?: boolean | undefined
 }
 

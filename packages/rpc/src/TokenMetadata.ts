@@ -1,6 +1,6 @@
 /**
- * The deprecated token-metadata endpoint, `POST {v0_url}/v0/token-metadata`
- * (spec §4.4). It takes any number of mints, sends them in chunks of at most 100
+ * The deprecated token-metadata endpoint, `POST {v0_url}/v0/token-metadata`,
+ * as the service documents it. It takes any number of mints, sends them in chunks of at most 100
  * and returns the records in input order. A part the service could not resolve
  * is a `MetadataPartError` value inside the record: one bad part never fails the batch.
  *

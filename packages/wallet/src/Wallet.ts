@@ -1,9 +1,9 @@
 /**
- * The Wallet API (beta, spec §4.5): identity, batch identity, balances, history,
+ * The Wallet API (beta): identity, batch identity, balances, history,
  * transfers and funding source of a wallet, on the `rest` host.
  *
  * Every input is checked before any request (`InvalidRequest` names the field
- * and the rule). Every request costs 100 credits (spec §8); the service keeps a
+ * and the rule). Every request costs 100 credits (as the service documents); the service keeps a
  * running estimate (`creditsUsed`) and feeds the `solfx.credits` counter
  * (tag `area=wallet`), so a batch job can budget and report what it spent.
  *
@@ -173,8 +173,8 @@ export interface WalletShape {
   ) => Effect.Effect<ReadonlyArray<Option.Option<WalletRecords.Identity>>, WalletError>
   /**
    * One page of token balances (and NFTs on page 1 with `showNfts`). Its
-   * `totalUsdValue` is the total of THIS PAGE only, not of the portfolio
-   * (spec §4.5): use `portfolioUsdValue` for the whole wallet.
+   * `totalUsdValue` is the total of THIS PAGE only, not of the portfolio (the
+   * service documents it so): use `portfolioUsdValue` for the whole wallet.
    */
   readonly balances: (
     wallet: string,

@@ -48,7 +48,7 @@ const decodeErrorObject = Schema.decodeUnknownEither(ErrorObject)
 /** JSON-RPC codes the real service (documented and observed) uses for rate limits and exhausted credits. */
 const RATE_LIMIT_CODES: ReadonlySet<number> = new Set([-32429, -32029, -32005, -32097])
 
-/** What the real service says when the credits are used up (REAL-WORLD.md §5: -32429 "max usage reached"). */
+/** What the real service says when the credits are used up (as the service documents: -32429 "max usage reached"). */
 const MAX_USAGE = /max usage reached/i
 
 const isExhaustedRpc = (err: ErrorObject): boolean => RATE_LIMIT_CODES.has(err.code) && MAX_USAGE.test(err.message)
