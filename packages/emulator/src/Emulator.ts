@@ -28,6 +28,7 @@ import * as Events from "./Events.js"
 import * as Faults from "./Faults.js"
 import * as PlanLimits from "./PlanLimits.js"
 import * as Projects from "./Projects.js"
+import * as PubSub from "./PubSub.js"
 import * as RequestLog from "./RequestLog.js"
 import * as Server from "./Server.js"
 import * as WebhookDeliveries from "./WebhookDeliveries.js"
@@ -192,6 +193,8 @@ export interface Emulator {
   readonly ledger: World.World
   /** With a plan: the 429s the plan limits sent and the busiest 1 s window, per bucket (empty without). */
   readonly planLimits: PlanLimits.Stats
+  /** The WebSocket server on the same port (`ws://`): its connections and subscriptions. */
+  readonly pubsub: PubSub.PubSub
 }
 
 /**
@@ -405,6 +408,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
         Effect.zipRight(Effect.sync(world.tick))
       )
     ))))
+    const pubsub = yield* PubSub.make({ accounts, state: instance.state, faults })
 
     let nodeServer: Http.Server | undefined
     const host = options.host ?? "127.0.0.1"
@@ -415,6 +419,8 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
     // Runs before the server's own close: keep-alive sockets would otherwise hold the scope open.
     yield* Effect.addFinalizer(() => Effect.sync(() => nodeServer?.closeAllConnections()))
     yield* server.serve(app)
+    // Upgrades go to the WebSocket server, not to the app (the platform would answer them as requests).
+    nodeServer?.removeAllListeners("upgrade").on("upgrade", pubsub.upgrade)
     const port = server.address._tag === "TcpAddress" ? server.address.port : 0
     const url = `http://${urlHost(host)}:${port}`
 
@@ -470,6 +476,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
         slots: Events.slots(state),
         transactionsLanded: Events.transactionsLanded(state)
       },
+      pubsub,
       get planLimits() {
         return planLimits?.stats() ?? { rejected: {}, maxInWindow: {} }
       }

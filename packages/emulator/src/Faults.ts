@@ -20,18 +20,44 @@
  *   than it sends, then the socket is destroyed.
  * - `malformed`: the handler runs (and is charged); a 200 with a broken JSON body.
  *
+ * On WebSocket connections (`PubSub`), decided per notification or ping answer,
+ * named by its method (`accountNotification`, `ping`):
+ * - `drop`: the socket is destroyed instead of sending the frame.
+ * - `stall`: the connection sends and answers nothing more, but stays open.
+ * - `malformedFrame`: a frame cut in the middle of its JSON is sent instead.
+ *
  * @since 0.1.0
  * @category models
  */
-export type FaultKind = "429" | "500" | "503" | "reset" | "slow" | "truncate" | "malformed"
+export type FaultKind =
+  | "429"
+  | "500"
+  | "503"
+  | "reset"
+  | "slow"
+  | "truncate"
+  | "malformed"
+  | "drop"
+  | "stall"
+  | "malformedFrame"
 
 /**
- * Every fault kind.
+ * Every fault kind of HTTP requests.
  *
  * @since 0.1.0
  * @category constants
  */
 export const kinds: ReadonlyArray<FaultKind> = ["429", "500", "503", "reset", "slow", "truncate", "malformed"]
+
+/**
+ * Every fault kind of WebSocket frames.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const socketKinds: ReadonlyArray<FaultKind> = ["drop", "stall", "malformedFrame"]
+
+const all = [...kinds, ...socketKinds]
 
 /**
  * What to inject: how often, which kinds, where, and how many times at most.
@@ -84,13 +110,13 @@ export const prng = (seed: number): () => number => {
 export interface Injector {
   readonly options: () => FaultOptions | undefined
   readonly set: (options: FaultOptions | undefined) => void
-  /** The fault for the next request of `operation`, if any. */
-  readonly decide: (operation: string) => FaultKind | undefined
+  /** The fault for the next request (or, for `"socket"`, frame) of `operation`, among the kinds of that family. */
+  readonly decide: (operation: string, family?: "http" | "socket") => FaultKind | undefined
   readonly hits: () => Readonly<Record<FaultKind, number>>
   readonly resetHits: () => void
 }
 
-const zero = (): Record<FaultKind, number> => Object.fromEntries(kinds.map((k) => [k, 0])) as Record<FaultKind, number>
+const zero = (): Record<FaultKind, number> => Object.fromEntries(all.map((k) => [k, 0])) as Record<FaultKind, number>
 
 /**
  * The fault decisions of a server: seeded, changeable at run time, counting hits.
@@ -106,7 +132,7 @@ export const makeInjector = (initial: FaultOptions | undefined, defaultSeed: num
   const set = (next: FaultOptions | undefined) => {
     if (next !== undefined) {
       if (!(next.rate >= 0 && next.rate <= 1)) throw new RangeError(`fault rate must be within 0..1: ${next.rate}`)
-      for (const k of next.kinds) if (!kinds.includes(k)) throw new RangeError(`unknown fault kind: ${k}`)
+      for (const k of next.kinds) if (!all.includes(k)) throw new RangeError(`unknown fault kind: ${k}`)
     }
     options = next
     random = prng(next?.seed ?? defaultSeed)
@@ -116,14 +142,15 @@ export const makeInjector = (initial: FaultOptions | undefined, defaultSeed: num
   return {
     options: () => options,
     set,
-    decide: (operation) => {
+    decide: (operation, family = "http") => {
       const o = options
-      if (o === undefined || o.rate <= 0 || o.kinds.length === 0) return undefined
+      const among = o?.kinds.filter((k) => socketKinds.includes(k) === (family === "socket")) ?? []
+      if (o === undefined || o.rate <= 0 || among.length === 0) return undefined
       if (o.exempt?.includes(operation) || (o.only !== undefined && !o.only.includes(operation))) return undefined
       if (o.times !== undefined && injected >= o.times) return undefined
       // Two draws per eligible request, whatever the outcome, so the sequence depends only on the order.
       const hit = random() < o.rate
-      const pick = o.kinds[Math.floor(random() * o.kinds.length)]!
+      const pick = among[Math.floor(random() * among.length)]!
       if (!hit) return undefined
       injected++
       hits[pick]++

@@ -26,6 +26,8 @@ export * as PlanLimits from "./PlanLimits.js"
 /** @since 0.1.0 */
 export * as Projects from "./Projects.js"
 /** @since 0.1.0 */
+export * as PubSub from "./PubSub.js"
+/** @since 0.1.0 */
 export * as RequestLog from "./RequestLog.js"
 /** @since 0.1.0 */
 export * as Server from "./Server.js"
