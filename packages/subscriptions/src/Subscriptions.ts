@@ -1,0 +1,341 @@
+/**
+ * The service's WebSocket subscriptions as Streams. Each method returns a
+ * `Stream` of `SubscriptionEvent.Event`s: decoded notifications, and a `Gap`
+ * wherever some may be missing. Every subscription of the layer shares one
+ * socket per endpoint (standard and enhanced), opened by the first subscriber
+ * and closed when the last one's scope closes; interrupting a stream
+ * unsubscribes it. The socket is kept alive with pings, replaced when it goes
+ * quiet or breaks, and every live subscription is made again on the new one.
+ *
+ * The key is read only where the socket is opened (the service authenticates a
+ * WebSocket by its `api-key` query): no error, span or value solfx builds shows
+ * the URL.
+ *
+ * @example
+ * const slots = Stream.unwrap(Effect.map(Subscriptions.Subscriptions, (s) => s.slot()))
+ * // Subscriptions.layer() over SolfxConfig and a WebSocketConstructor (NodeSocket.layerWebSocketConstructor)
+ * @since 0.1.0
+ */
+import * as Socket from "@effect/platform/Socket"
+import * as SolfxConfig from "@solfx/core/Config"
+import { InsecureTransport, InvalidRequest } from "@solfx/core/Errors"
+import { Address, Signature } from "@solfx/core/Primitives"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as RcRef from "effect/RcRef"
+import * as Redacted from "effect/Redacted"
+import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import * as Connection from "./internal/connection.js"
+import * as Notifications from "./Notifications.js"
+import type { Event } from "./SubscriptionEvent.js"
+
+/**
+ * Everything a subscription's stream can fail with.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type SubscriptionError = Connection.SubscriptionError | InvalidRequest | InsecureTransport
+
+/**
+ * A commitment level.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Commitment = "processed" | "confirmed" | "finalized"
+
+/**
+ * Per-subscription options: its commitment, and its buffer. The buffer holds what
+ * the consumer has not taken yet, at most `capacity` notifications (default 1,024);
+ * past that, `overflow` decides: `"dropOldest"` (default) drops the oldest and
+ * puts a `Gap` with the count before the next one the consumer takes, `"fail"`
+ * ends the stream with `BufferOverflow`. Suspending the socket is not offered:
+ * a WebSocket cannot stop reading, so a paused consumer would only move the
+ * unbounded buffer elsewhere.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SubscribeOptions {
+  readonly commitment?: Commitment | undefined
+  readonly bufferCapacity?: number | undefined
+  readonly overflow?: "fail" | "dropOldest" | undefined
+}
+
+/**
+ * `transactionSubscribe`'s filter (the service's enhanced subscription).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface TransactionFilter {
+  readonly vote?: boolean | undefined
+  readonly failed?: boolean | undefined
+  readonly signature?: string | undefined
+  readonly accountInclude?: ReadonlyArray<string> | undefined
+  readonly accountExclude?: ReadonlyArray<string> | undefined
+  readonly accountRequired?: ReadonlyArray<string> | undefined
+}
+
+/**
+ * The subscriptions.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service {
+  /** `accountSubscribe`; `enhanced: true` uses the service's enhanced endpoint. */
+  readonly account: (
+    address: string,
+    options?: SubscribeOptions & { readonly enhanced?: boolean | undefined }
+  ) => Stream.Stream<Event<Notifications.Account>, SubscriptionError>
+  /** `programSubscribe`: accounts owned by the program. */
+  readonly program: (
+    programId: string,
+    options?: SubscribeOptions
+  ) => Stream.Stream<Event<Notifications.Program>, SubscriptionError>
+  /** `signatureSubscribe`: ends after the one notification. */
+  readonly signature: (
+    signature: string,
+    options?: SubscribeOptions
+  ) => Stream.Stream<Event<Notifications.SignatureStatus>, SubscriptionError>
+  /** `logsSubscribe`. */
+  readonly logs: (
+    filter: "all" | "allWithVotes" | { readonly mentions: readonly [string] },
+    options?: SubscribeOptions
+  ) => Stream.Stream<Event<Notifications.Logs>, SubscriptionError>
+  /** `slotSubscribe`. */
+  readonly slot: (options?: SubscribeOptions) => Stream.Stream<Event<Notifications.Slot>, SubscriptionError>
+  /** The enhanced `transactionSubscribe` (full details, JSON-parsed). */
+  readonly transaction: (
+    filter: TransactionFilter,
+    options?: SubscribeOptions
+  ) => Stream.Stream<Event<Notifications.Transaction>, SubscriptionError>
+  /** Sockets opened so far on each endpoint (1 + reconnections while in use); 0 when unused. */
+  readonly opened: () => { readonly standard: number; readonly enhanced: number }
+}
+
+/**
+ * The subscriptions service.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class Subscriptions extends Context.Tag("@solfx/subscriptions/Subscriptions")<Subscriptions, Service>() {}
+
+/**
+ * How the sockets are kept.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /** WebSocket URLs without the key. By default the RPC host's, with `ws(s)://`, and its `atlas-` host for enhanced. */
+  readonly urls?: { readonly standard?: string | undefined; readonly enhanced?: string | undefined } | undefined
+  /** A ping every this often (default 30 s). */
+  readonly pingInterval?: Duration.DurationInput | undefined
+  /** No frame at all this long after a ping: the socket is dead and replaced (default 10 s). */
+  readonly pongTimeout?: Duration.DurationInput | undefined
+  /** Default 10 s. */
+  readonly openTimeout?: Duration.DurationInput | undefined
+  /** Between reconnection attempts; when it ends, streams fail with `ConnectionLost`. Default: exponential from 100 ms, at most 5 s apart, 10 tries. */
+  readonly reconnect?: Schedule.Schedule<unknown, unknown> | undefined
+  /** Default buffer of each subscription (see `SubscribeOptions`). */
+  readonly bufferCapacity?: number | undefined
+  readonly overflow?: "fail" | "dropOldest" | undefined
+}
+
+const defaultReconnect = Schedule.exponential("100 millis").pipe(
+  Schedule.union(Schedule.spaced("5 seconds")),
+  Schedule.intersect(Schedule.recurs(10))
+)
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"])
+
+/** The WebSocket URL of an HTTP one: same host and path, `ws(s)://`. */
+const toWs = (url: string): string => url.replace(/^http(s?):\/\//, "ws$1://")
+
+const enhancedOf = (standard: string): string => {
+  const url = new URL(standard)
+  return /^(mainnet|devnet)\.helius-rpc\.com$/.test(url.hostname)
+    ? toWs(`${url.protocol}//atlas-${url.hostname}${url.pathname}`)
+    : standard
+}
+
+const addressParam = (field: string, schema: Schema.Schema<any, string>) => {
+  const is = Schema.is(schema)
+  return (value: string) =>
+    is(value)
+      ? Effect.void
+      : Effect.fail(
+        new InvalidRequest({ field, rule: `a base58 ${field === "signature" ? "signature" : "address"}`, value })
+      )
+}
+
+const checkAddress = (field: string) => addressParam(field, Address as never)
+const checkSignature = addressParam("signature", Signature as never)
+
+/**
+ * Builds the service over the config's URLs and key.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (
+  options: Options = {}
+): Effect.Effect<Service, never, SolfxConfig.SolfxConfig | Socket.WebSocketConstructor | Scope.Scope> =>
+  Effect.gen(function*() {
+    const config = yield* SolfxConfig.SolfxConfig
+    const constructor = yield* Socket.WebSocketConstructor
+    const standard = options.urls?.standard ?? toWs(config.urls.rpc)
+    const enhanced = options.urls?.enhanced ?? enhancedOf(standard)
+    const defaults = {
+      capacity: options.bufferCapacity ?? 1024,
+      overflow: options.overflow ?? "dropOldest"
+    } as const
+    const endpoint = (name: string, base: string) =>
+      RcRef.make({
+        acquire: Connection.make({
+          endpoint: name,
+          // The key joins the URL here only, as the socket opens; the URL goes nowhere else.
+          url: Effect.sync(() => {
+            const url = new URL(base)
+            url.searchParams.set("api-key", Redacted.value(config.apiKey))
+            return url.toString()
+          }),
+          pingInterval: Duration.decode(options.pingInterval ?? "30 seconds"),
+          pongTimeout: Duration.decode(options.pongTimeout ?? "10 seconds"),
+          openTimeout: Duration.decode(options.openTimeout ?? "10 seconds"),
+          reconnect: options.reconnect ?? defaultReconnect
+        }).pipe(Effect.provideService(Socket.WebSocketConstructor, constructor))
+      })
+    const refs = { standard: yield* endpoint("standard", standard), enhanced: yield* endpoint("enhanced", enhanced) }
+    const opened = { standard: () => 0, enhanced: () => 0 }
+
+    // As over HTTP: the key goes in clear text only to loopback, unless the config allows it.
+    const insecure = (base: string): InsecureTransport | undefined => {
+      const url = new URL(base)
+      return url.protocol === "ws:" && !config.allowInsecureHttp && !LOOPBACK.has(url.hostname)
+        ? new InsecureTransport({ host: url.hostname })
+        : undefined
+    }
+    const refused = { standard: insecure(standard), enhanced: insecure(enhanced) }
+
+    const run = <A>(
+      on: "standard" | "enhanced",
+      check: Effect.Effect<void, InvalidRequest>,
+      spec: Connection.Spec<A>,
+      o: SubscribeOptions | undefined
+    ): Stream.Stream<Event<A>, SubscriptionError> => {
+      const capacity = o?.bufferCapacity ?? defaults.capacity
+      const buffer = { capacity, overflow: o?.overflow ?? defaults.overflow }
+      const refusal = refused[on]
+      return Stream.unwrapScoped(Effect.gen(function*() {
+        if (refusal !== undefined) return yield* Effect.fail(refusal)
+        yield* check
+        if (!(Number.isInteger(capacity) && capacity >= 1)) {
+          return yield* Effect.fail(new InvalidRequest({ field: "bufferCapacity", rule: "an integer of at least 1" }))
+        }
+        const connection = yield* RcRef.get(refs[on])
+        opened[on] = connection.opened
+        return connection.subscribe(spec, buffer)
+      }))
+    }
+    const config_ = (o: SubscribeOptions | undefined, extra: Record<string, unknown> = {}) => ({
+      commitment: o?.commitment ?? "confirmed",
+      ...extra
+    })
+    const bySlotAndValue = (_: unknown, raw: unknown) => JSON.stringify(raw)
+
+    return {
+      account: (address, o) =>
+        run(o?.enhanced === true ? "enhanced" : "standard", checkAddress("address")(address), {
+          method: "accountSubscribe",
+          unsubscribe: "accountUnsubscribe",
+          params: [address, config_(o, { encoding: "base64" })],
+          schema: Notifications.Account,
+          slotOf: (n) => n.context.slot,
+          keyOf: bySlotAndValue
+        }, o),
+      program: (programId, o) =>
+        run("standard", checkAddress("programId")(programId), {
+          method: "programSubscribe",
+          unsubscribe: "programUnsubscribe",
+          params: [programId, config_(o, { encoding: "base64" })],
+          schema: Notifications.Program,
+          slotOf: (n) => n.context.slot,
+          keyOf: bySlotAndValue
+        }, o),
+      signature: (signature, o) =>
+        run("standard", checkSignature(signature), {
+          method: "signatureSubscribe",
+          unsubscribe: "signatureUnsubscribe",
+          params: [signature, config_(o)],
+          schema: Notifications.SignatureStatus,
+          slotOf: (n) => n.context.slot,
+          keyOf: bySlotAndValue,
+          once: true
+        }, o),
+      logs: (filter, o) =>
+        run("standard", typeof filter === "string" ? Effect.void : checkAddress("mentions[0]")(filter.mentions[0]), {
+          method: "logsSubscribe",
+          unsubscribe: "logsUnsubscribe",
+          params: [filter, config_(o)],
+          schema: Notifications.Logs,
+          slotOf: (n) => n.context.slot,
+          keyOf: (n) => n.value.signature
+        }, o),
+      slot: (o) =>
+        run("standard", Effect.void, {
+          method: "slotSubscribe",
+          unsubscribe: "slotUnsubscribe",
+          params: [],
+          schema: Notifications.Slot,
+          slotOf: (n) => n.slot,
+          keyOf: (n) => String(n.slot)
+        }, o),
+      transaction: (filter, o) =>
+        run(
+          "enhanced",
+          Effect.forEach(
+            [...(filter.accountInclude ?? []), ...(filter.accountExclude ?? []), ...(filter.accountRequired ?? [])],
+            checkAddress("filter accounts"),
+            { discard: true }
+          ),
+          {
+            method: "transactionSubscribe",
+            unsubscribe: "transactionUnsubscribe",
+            params: [filter, {
+              ...config_(o),
+              encoding: "jsonParsed",
+              transactionDetails: "full",
+              maxSupportedTransactionVersion: 0
+            }],
+            schema: Notifications.Transaction,
+            slotOf: (n) => n.slot,
+            keyOf: (n) => n.signature
+          },
+          o
+        ),
+      opened: () => ({ standard: opened.standard(), enhanced: opened.enhanced() })
+    }
+  })
+
+/**
+ * The service, over `SolfxConfig` and a `WebSocketConstructor` (Node:
+ * `NodeSocket.layerWebSocketConstructor`; browsers and Deno:
+ * `Socket.layerWebSocketConstructorGlobal`).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (
+  options: Options = {}
+): Layer.Layer<Subscriptions, never, SolfxConfig.SolfxConfig | Socket.WebSocketConstructor> =>
+  Layer.scoped(Subscriptions, make(options))

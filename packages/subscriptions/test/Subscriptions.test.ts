@@ -1,0 +1,329 @@
+import * as Socket from "@effect/platform/Socket"
+import { describe, expect, it } from "@effect/vitest"
+import * as Emulator from "@solfx/emulator/Emulator"
+import type { Event } from "@solfx/subscriptions/SubscriptionEvent"
+import * as Subscriptions from "@solfx/subscriptions/Subscriptions"
+import * as Kit from "@solfx/testing/Kit"
+import * as Loopback from "@solfx/testing/Loopback"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Ref from "effect/Ref"
+import * as Schedule from "effect/Schedule"
+import * as Stream from "effect/Stream"
+import * as Supervisor from "effect/Supervisor"
+import { WebSocket as WsSocket, WebSocketServer } from "ws"
+
+// Short keep-alive and reconnection values, so a dead socket is found quickly; tests assert counts, never durations.
+const fast: Subscriptions.Options = {
+  pingInterval: "100 millis",
+  pongTimeout: "200 millis",
+  openTimeout: "2 seconds",
+  reconnect: Schedule.spaced("20 millis").pipe(Schedule.intersect(Schedule.recurs(20)))
+}
+
+/** Every WebSocket the SDK opens, to count what is left of them. */
+const tracked = () => {
+  const sockets: Array<WsSocket> = []
+  const layer = Layer.succeed(Socket.WebSocketConstructor, (url: string, protocols?: string | Array<string>) => {
+    const ws = new WsSocket(url, protocols)
+    sockets.push(ws)
+    return ws as unknown as globalThis.WebSocket
+  })
+  return { sockets, layer }
+}
+
+const stack = (options: Subscriptions.Options = fast, emulator: Emulator.Options = {}, sockets = tracked()) =>
+  Subscriptions.layer(options).pipe(
+    Layer.provide(sockets.layer),
+    Layer.provideMerge(Loopback.config()),
+    Layer.provideMerge(Emulator.layer({ slotMs: 40, ...emulator }))
+  )
+
+/** Waits (polling the emulator) until `check` holds. */
+const until = (check: () => boolean) => Effect.sleep("5 millis").pipe(Effect.repeat({ until: check }), Effect.asVoid)
+
+/** Lands a tipped bundle: one transaction paying each `[address, lamports]`. Its signature. */
+const land = (emu: Emulator.Emulator, transfers: ReadonlyArray<readonly [string, bigint]>) =>
+  Effect.promise(async () => {
+    const payer = await Kit.signer()
+    const tx = await Kit.buildTransfers(
+      payer,
+      [...transfers.map(([a, l]) => [a as any, l] as const), [Kit.TIP, 2000n]],
+      {
+        version: "legacy"
+      }
+    )
+    const res = await fetch(`${emu.url}/?api-key=${emu.apiKey}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "sendBundle",
+        params: [[tx.base64], { encoding: "base64" }]
+      })
+    })
+    const body = (await res.json()) as { result?: string }
+    if (body.result === undefined) throw new Error(`sendBundle failed: ${JSON.stringify(body)}`)
+    return tx
+  })
+
+/** Runs a stream in the background, keeping what it emits. */
+const collect = <A, E>(stream: Stream.Stream<A, E>) =>
+  Effect.gen(function*() {
+    const seen = yield* Ref.make<ReadonlyArray<A>>([])
+    const fiber = yield* Effect.fork(Stream.runForEach(stream, (a) => Ref.update(seen, (s) => [...s, a])))
+    return { fiber, seen: () => Effect.runSync(Ref.get(seen)) }
+  })
+
+const lamportsOf = (events: ReadonlyArray<Event<{ readonly value: { readonly lamports: bigint } }>>) =>
+  events.map((e) => (e._tag === "Gap" ? `gap:${e.reason}` : e.value.value.lamports))
+
+describe("Subscriptions against the emulator over loopback WebSocket", () => {
+  it.live("an account and a signature get exactly the notifications of the transactions that touch them", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.EmulatorHandle
+      const subs = yield* Subscriptions.Subscriptions
+      const wallet = (yield* Effect.promise(() => Kit.signer())).address
+      const other = (yield* Effect.promise(() => Kit.signer())).address
+      const account = yield* collect(subs.account(wallet))
+      yield* until(() => emu.pubsub.subscriptions() === 1)
+      yield* land(emu, [[wallet, 1_500_000n]])
+      yield* land(emu, [[other, 7n]])
+      yield* land(emu, [[wallet, 2_000_000n]])
+      yield* until(() => account.seen().length === 2)
+      // One socket carries every subscription.
+      expect(emu.pubsub.accepted()).toBe(1)
+      const [a, b] = account.seen()
+      if (a?._tag !== "Notification" || b?._tag !== "Notification") return expect.fail("two notifications")
+      // The two that touched it, in order (the one between did not touch it); exact bigints.
+      expect(b.value.value.lamports - a.value.value.lamports).toBe(500_000n)
+      expect(a.value.value.rentEpoch).toBe(18446744073709551615n)
+      expect(b.slot >= a.slot).toBe(true)
+      expect(emu.usage().usage.websocket).toBe(1)
+      yield* Fiber.interrupt(account.fiber)
+    }).pipe(Effect.provide(stack())))
+
+  it.live("a signature subscription made before the landing gets one notification and ends", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.EmulatorHandle
+      const subs = yield* Subscriptions.Subscriptions
+      const payer = yield* Effect.promise(() => Kit.signer())
+      const tx = yield* Effect.promise(() => Kit.buildTransfers(payer, [[Kit.TIP, 2000n]], { version: "legacy" }))
+      const fiber = yield* Effect.fork(Stream.runCollect(subs.signature(tx.signature)))
+      yield* until(() => emu.pubsub.subscriptions() === 1)
+      yield* Effect.promise(() =>
+        fetch(`${emu.url}/?api-key=${emu.apiKey}`, {
+          method: "POST",
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "sendBundle",
+            params: [[tx.base64], { encoding: "base64" }]
+          })
+        })
+      )
+      const events = Chunk.toReadonlyArray(yield* Fiber.join(fiber))
+      expect(events.map((e) => e._tag)).toEqual(["Notification"])
+      const e = events[0]!
+      expect(e._tag === "Notification" && e.value.value).toEqual({ err: null })
+      // The server dropped it after notifying; the stream's end sent no unsubscribe for it.
+      yield* until(() => emu.pubsub.connections() === 0)
+      expect(emu.pubsub.subscriptions()).toBe(0)
+    }).pipe(Effect.provide(stack())))
+  it.live("a socket dropped mid-stream: the stream reconnects, says where the gap is, repeats nothing", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.EmulatorHandle
+      const subs = yield* Subscriptions.Subscriptions
+      const wallet = (yield* Effect.promise(() => Kit.signer())).address
+      const account = yield* collect(subs.account(wallet))
+      yield* until(() => emu.pubsub.subscriptions() === 1)
+      yield* land(emu, [[wallet, 1_000_000n]])
+      yield* until(() => account.seen().length === 1)
+      // The next notification is not sent: the socket is destroyed instead.
+      emu.setFaults({ rate: 1, kinds: ["drop"], only: ["accountNotification"], times: 1 })
+      yield* land(emu, [[wallet, 2_000_000n]])
+      yield* until(() => account.seen().length === 2)
+      yield* land(emu, [[wallet, 3_000_000n]])
+      yield* until(() => account.seen().length === 3)
+      const [first, gap, third] = account.seen()
+      expect(emu.faultsHit.drop).toBe(1)
+      expect(emu.pubsub.accepted()).toBe(2)
+      expect(gap).toMatchObject({ _tag: "Gap", reason: "Reconnected" })
+      // The gap starts after the last slot the consumer saw.
+      expect(gap?._tag === "Gap" && first?._tag === "Notification" && gap.afterSlot === first.slot).toBe(true)
+      expect(lamportsOf([first!, third!]).map(String)).not.toContain("gap:Reconnected")
+      expect(
+        third?._tag === "Notification" && first?._tag === "Notification" &&
+          third.value.value.lamports - first.value.value.lamports
+      ).toBe(2_000_000n)
+      expect(emu.pubsub.subscriptions()).toBe(1)
+      yield* Fiber.interrupt(account.fiber)
+    }).pipe(Effect.provide(stack())))
+
+  it.live("a stalled socket (no answer to pings) is replaced; a malformed frame too", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.EmulatorHandle
+      const subs = yield* Subscriptions.Subscriptions
+      const wallet = (yield* Effect.promise(() => Kit.signer())).address
+      const account = yield* collect(subs.account(wallet))
+      yield* until(() => emu.pubsub.subscriptions() === 1)
+      emu.setFaults({ rate: 1, kinds: ["stall"], only: ["ping"], times: 1 })
+      yield* until(() => account.seen().length === 1)
+      expect(account.seen()[0]).toMatchObject({ _tag: "Gap", reason: "Reconnected", afterSlot: undefined })
+      expect(emu.faultsHit.stall).toBe(1)
+      expect(emu.pubsub.accepted()).toBe(2)
+      emu.setFaults({ rate: 1, kinds: ["malformedFrame"], only: ["accountNotification"], times: 1 })
+      yield* land(emu, [[wallet, 5n]])
+      yield* until(() => account.seen().length === 2)
+      yield* land(emu, [[wallet, 6n]])
+      yield* until(() => account.seen().length === 3)
+      expect(account.seen().map((e) => e._tag)).toEqual(["Gap", "Gap", "Notification"])
+      expect(emu.pubsub.accepted()).toBe(3)
+      yield* Fiber.interrupt(account.fiber)
+      yield* until(() => emu.pubsub.connections() === 0)
+    }).pipe(Effect.provide(stack())))
+
+  it.live("one socket for every subscription; interrupting the last subscriber closes it", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.EmulatorHandle
+      const subs = yield* Subscriptions.Subscriptions
+      const wallet = (yield* Effect.promise(() => Kit.signer())).address
+      const slots = yield* collect(subs.slot())
+      const account = yield* collect(subs.account(wallet))
+      const logs = yield* collect(subs.logs({ mentions: [wallet] }))
+      yield* until(() => emu.pubsub.subscriptions() === 3)
+      expect(emu.pubsub.connections()).toBe(1)
+      yield* Fiber.interrupt(slots.fiber)
+      yield* until(() => emu.pubsub.subscriptions() === 2)
+      yield* Fiber.interrupt(account.fiber)
+      yield* until(() => emu.pubsub.subscriptions() === 1)
+      expect(emu.pubsub.connections()).toBe(1)
+      yield* Fiber.interrupt(logs.fiber)
+      yield* until(() => emu.pubsub.connections() === 0)
+      expect(emu.pubsub.accepted()).toBe(1)
+      expect(emu.usage().usage.websocket).toBe(3)
+    }).pipe(Effect.provide(stack())))
+
+  const sockets = tracked()
+  it.live("1,000 subscribe/unsubscribe cycles leave no socket, fiber or listener behind", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.EmulatorHandle
+      const subs = yield* Subscriptions.Subscriptions
+      const supervisor = yield* Supervisor.track
+      // Each cycle subscribes, receives one slot, and ends (unsubscribing); 20 at a time.
+      yield* Effect.forEach(
+        Array.from({ length: 1000 }, (_, i) => i),
+        () => Stream.runHead(subs.slot()),
+        { concurrency: 20, discard: true }
+      ).pipe(Effect.supervised(supervisor))
+      yield* until(() => emu.pubsub.connections() === 0)
+      expect(emu.pubsub.subscriptions()).toBe(0)
+      expect(emu.usage().usage.websocket).toBe(1000)
+      // Every fiber started for the cycles (socket readers, keep-alive, buffers) has ended.
+      yield* until(() => Effect.runSync(supervisor.value).length === 0)
+      expect(sockets.sockets.length).toBeGreaterThan(0)
+      yield* until(() => sockets.sockets.every((s) => s.readyState === WsSocket.CLOSED))
+      const listeners = sockets.sockets.map((s) =>
+        ["open", "message", "close", "error"].reduce((n, e) => n + s.listenerCount(e), 0)
+      )
+      expect(listeners.filter((n) => n > 0)).toEqual([])
+    }).pipe(Effect.provide(stack(fast, { slotMs: 5 }, sockets))))
+
+  it.live("a slow consumer: dropOldest says how many were dropped, fail ends the stream", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.EmulatorHandle
+      const subs = yield* Subscriptions.Subscriptions
+      const dropping = yield* Stream.toPull(subs.slot({ bufferCapacity: 2, overflow: "dropOldest" }))
+      const failing = yield* Stream.toPull(subs.slot({ bufferCapacity: 2, overflow: "fail" }))
+      const first = yield* Effect.all([dropping, failing], { concurrency: 2 })
+      expect(first.map((c) => Chunk.size(c) >= 1)).toEqual([true, true])
+      const before = emu.pubsub.notified()
+      yield* until(() => emu.pubsub.notified() >= before + 12)
+      const next = Chunk.toReadonlyArray(yield* dropping)
+      expect(next[0]).toMatchObject({ _tag: "Gap", reason: "Overflow" })
+      expect(next[0]?._tag === "Gap" && next[0].dropped! >= 1).toBe(true)
+      expect(next.slice(1).map((e) => e._tag)).toEqual(["Notification", "Notification"])
+      const failed = yield* Effect.flip(Effect.forever(failing))
+      expect(failed).toMatchObject({ _tag: "Some", value: { _tag: "BufferOverflow", capacity: 2 } })
+    }).pipe(Effect.scoped, Effect.provide(stack())))
+
+  it.live("bad input fails before a socket opens; a lost endpoint fails typed, without the key", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.EmulatorHandle
+      const subs = yield* Subscriptions.Subscriptions
+      const bad = yield* Effect.flip(Stream.runDrain(subs.account("not-an-address")))
+      expect(bad).toMatchObject({ _tag: "InvalidRequest", field: "address" })
+      expect(emu.pubsub.accepted()).toBe(0)
+      const lost = yield* Subscriptions.make({
+        ...fast,
+        urls: { standard: "ws://127.0.0.1:9/" },
+        reconnect: Schedule.recurs(2)
+      })
+        .pipe(Effect.provide(tracked().layer))
+      const error = yield* Effect.flip(Stream.runDrain(lost.slot()))
+      expect(error).toMatchObject({ _tag: "ConnectionLost", endpoint: "standard" })
+      expect(JSON.stringify(error) + String(error) + error.message).not.toContain(emu.apiKey)
+      const insecure = yield* Subscriptions.make({ urls: { standard: "ws://example.com/" } }).pipe(
+        Effect.provide(tracked().layer)
+      )
+      expect(yield* Effect.flip(Stream.runDrain(insecure.slot()))).toMatchObject({
+        _tag: "InsecureTransport",
+        host: "example.com"
+      })
+    }).pipe(Effect.scoped, Effect.provide(stack())))
+
+  it.live("notifications a server repeats after a reconnection reach the consumer once", () =>
+    Effect.gen(function*() {
+      // A server that, on every subscription, first replays what it last sent (as a resuming feed may),
+      // and drops the first socket after its second notification.
+      const wss = yield* Effect.acquireRelease(
+        Effect.async<WebSocketServer>((resume) => {
+          const server: WebSocketServer = new WebSocketServer({ host: "127.0.0.1", port: 0 }, () =>
+            resume(Effect.succeed(server)))
+        }),
+        (server) =>
+          Effect.async<void>((resume) => server.close(() => resume(Effect.void)))
+      )
+      let connections = 0
+      const sent: Array<unknown> = []
+      const account = (slot: number, lamports: number) => ({
+        context: { slot },
+        value: { lamports, data: ["", "base64"], owner: Kit.SYSTEM, executable: false, rentEpoch: 0, space: 0 }
+      })
+      wss.on("connection", (ws) => {
+        const n = ++connections
+        ws.on("message", (data) => {
+          const msg = JSON.parse(data.toString())
+          if (msg.method !== "accountSubscribe") return
+          ws.send(JSON.stringify({ jsonrpc: "2.0", result: n, id: msg.id }))
+          const notify = (result: unknown) =>
+            ws.send(
+              JSON.stringify({ jsonrpc: "2.0", method: "accountNotification", params: { result, subscription: n } })
+            )
+          for (const r of sent) notify(r)
+          const fresh = n === 1 ? [account(10, 1), account(11, 2)] : [account(12, 3)]
+          for (const r of fresh) {
+            sent.push(r)
+            notify(r)
+          }
+          if (n === 1) ws.terminate()
+        })
+      })
+      const port = (wss.address() as { port: number }).port
+      const subs = yield* Subscriptions.make({ ...fast, urls: { standard: `ws://127.0.0.1:${port}/` } }).pipe(
+        Effect.provide(tracked().layer)
+      )
+      const events = yield* Stream.runCollect(Stream.take(subs.account(Kit.SYSTEM), 4))
+      expect(Chunk.toReadonlyArray(events).map((e) => (e._tag === "Gap" ? `gap after ${e.afterSlot}` : e.slot)))
+        .toEqual([
+          10n,
+          11n,
+          "gap after 11",
+          12n
+        ])
+      expect(connections).toBe(2)
+    }).pipe(Effect.scoped, Effect.provide(stack())))
+})
