@@ -18,7 +18,7 @@ import { WebSocket as WsSocket, WebSocketServer } from "ws"
 // Short keep-alive and reconnection values, so a dead socket is found quickly; tests assert counts, never durations.
 const fast: Subscriptions.Options = {
   pingInterval: "100 millis",
-  pongTimeout: "200 millis",
+  pongTimeout: "1 second",
   openTimeout: "2 seconds",
   reconnect: Schedule.spaced("20 millis").pipe(Schedule.intersect(Schedule.recurs(20)))
 }
@@ -44,10 +44,11 @@ const stack = (options: Subscriptions.Options = fast, emulator: Emulator.Options
 /** Waits (polling the emulator) until `check` holds. */
 const until = (check: () => boolean) => Effect.sleep("5 millis").pipe(Effect.repeat({ until: check }), Effect.asVoid)
 
-/** Lands a tipped bundle: one transaction paying each `[address, lamports]`. Its signature. */
+/** Lands a tipped bundle from a funded payer: one transaction paying each `[address, lamports]`. */
 const land = (emu: Emulator.Emulator, transfers: ReadonlyArray<readonly [string, bigint]>) =>
   Effect.promise(async () => {
     const payer = await Kit.signer()
+    await Effect.runPromise(emu.world.fund({ address: payer.address, lamports: 10_000_000_000n }))
     const tx = await Kit.buildTransfers(
       payer,
       [...transfers.map(([a, l]) => [a as any, l] as const), [Kit.TIP, 2000n]],
@@ -82,7 +83,7 @@ const lamportsOf = (events: ReadonlyArray<Event<{ readonly value: { readonly lam
   events.map((e) => (e._tag === "Gap" ? `gap:${e.reason}` : e.value.value.lamports))
 
 describe("Subscriptions against the emulator over loopback WebSocket", () => {
-  it.live("an account and a signature get exactly the notifications of the transactions that touch them", () =>
+  it.live("an account gets exactly the notifications of what the world changes in it (world API and a bundle)", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.EmulatorHandle
       const subs = yield* Subscriptions.Subscriptions
@@ -90,16 +91,19 @@ describe("Subscriptions against the emulator over loopback WebSocket", () => {
       const other = (yield* Effect.promise(() => Kit.signer())).address
       const account = yield* collect(subs.account(wallet))
       yield* until(() => emu.pubsub.subscriptions() === 1)
-      yield* land(emu, [[wallet, 1_500_000n]])
-      yield* land(emu, [[other, 7n]])
-      yield* land(emu, [[wallet, 2_000_000n]])
+      // The world changes it through the world API, then through a bundle; a change elsewhere between.
+      const funded = yield* emu.world.fund({ address: wallet, lamports: 1_500_000n })
+      yield* emu.world.fund({ address: other, lamports: 7n })
+      yield* land(emu, [[wallet, 500_000n]])
       yield* until(() => account.seen().length === 2)
       // One socket carries every subscription.
       expect(emu.pubsub.accepted()).toBe(1)
       const [a, b] = account.seen()
       if (a?._tag !== "Notification" || b?._tag !== "Notification") return expect.fail("two notifications")
       // The two that touched it, in order (the one between did not touch it); exact bigints.
-      expect(b.value.value.lamports - a.value.value.lamports).toBe(500_000n)
+      expect(a.slot).toBe(BigInt(funded.slot))
+      expect(a.value.value.lamports).toBe(1_500_000n)
+      expect(b.value.value.lamports).toBe(2_000_000n)
       expect(a.value.value.rentEpoch).toBe(18446744073709551615n)
       expect(b.slot >= a.slot).toBe(true)
       expect(emu.usage().usage.websocket).toBe(1)
@@ -111,6 +115,7 @@ describe("Subscriptions against the emulator over loopback WebSocket", () => {
       const emu = yield* Emulator.EmulatorHandle
       const subs = yield* Subscriptions.Subscriptions
       const payer = yield* Effect.promise(() => Kit.signer())
+      yield* emu.world.fund({ address: payer.address, lamports: 1_000_000_000n })
       const tx = yield* Effect.promise(() => Kit.buildTransfers(payer, [[Kit.TIP, 2000n]], { version: "legacy" }))
       const fiber = yield* Effect.fork(Stream.runCollect(subs.signature(tx.signature)))
       yield* until(() => emu.pubsub.subscriptions() === 1)
@@ -158,7 +163,7 @@ describe("Subscriptions against the emulator over loopback WebSocket", () => {
       expect(
         third?._tag === "Notification" && first?._tag === "Notification" &&
           third.value.value.lamports - first.value.value.lamports
-      ).toBe(2_000_000n)
+      ).toBe(5_000_000n)
       expect(emu.pubsub.subscriptions()).toBe(1)
       yield* Fiber.interrupt(account.fiber)
     }).pipe(Effect.provide(stack())))
@@ -230,7 +235,9 @@ describe("Subscriptions against the emulator over loopback WebSocket", () => {
         ["open", "message", "close", "error"].reduce((n, e) => n + s.listenerCount(e), 0)
       )
       expect(listeners.filter((n) => n > 0)).toEqual([])
-    }).pipe(Effect.provide(stack(fast, { slotMs: 5 }, sockets))))
+    }).pipe(
+      Effect.provide(stack({ ...fast, pingInterval: "5 seconds", pongTimeout: "5 seconds" }, { slotMs: 5 }, sockets))
+    ))
 
   it.live("a slow consumer: dropOldest says how many were dropped, fail ends the stream", () =>
     Effect.gen(function*() {
