@@ -497,17 +497,22 @@ const page = <A>(ctx: AreaContext, params: Params, list: Dataset.LazyList<A>, sc
     return { context: { slot: ctx.slot() }, value }
   })
 
+/** Every handler, by method name: the area's method list is the table's (`area.rpc` below), not another list. */
+const handlers = new Map<string, RpcMethod>()
+
 const method = (
   name: Endpoints.CompressionMethod,
   handle: (params: unknown, ctx: AreaContext) => Effect.Effect<unknown, RpcFailure>
-): RpcMethod => ({ entry: Endpoints[name], handle })
+): void => {
+  handlers.set(name, { entry: Endpoints.compression[name], handle })
+}
 
 const notFound = (what: string) => new RpcFailure(-32000, `Record Not Found: ${what}`)
 
 // ---------------------------------------------------------------------------
 // The methods.
 
-const getCompressionSignaturesForAddress = method(
+method(
   "getCompressionSignaturesForAddress",
   (raw, ctx) =>
     Effect.gen(function*() {
@@ -521,7 +526,7 @@ const getCompressionSignaturesForAddress = method(
     })
 )
 
-const getCompressedMintTokenHolders = method("getCompressedMintTokenHolders", (raw, ctx) =>
+method("getCompressedMintTokenHolders", (raw, ctx) =>
   Effect.gen(function*() {
     const params = yield* paramsOf(raw, { required: ["mint"], ...paging })
     const mint = yield* requiredPubkey(params, "mint")
@@ -534,7 +539,7 @@ const getCompressedMintTokenHolders = method("getCompressedMintTokenHolders", (r
 
 const NON_VOTING_PER_SLOT = 4
 
-const getLatestNonVotingSignatures = method("getLatestNonVotingSignatures", (raw, ctx) =>
+method("getLatestNonVotingSignatures", (raw, ctx) =>
   Effect.gen(function*() {
     const params = yield* paramsOf(raw, { required: [], ...paging })
     const limit = yield* limitOf(params)
@@ -581,9 +586,9 @@ const tokenAccountsByOwner = (
       )
     }))
 
-const getCompressedTokenAccountsByOwner = tokenAccountsByOwner("getCompressedTokenAccountsByOwner", (e) => e)
+tokenAccountsByOwner("getCompressedTokenAccountsByOwner", (e) => e)
 
-const getCompressedTokenBalancesByOwnerV2 = method(
+method(
   "getCompressedTokenBalancesByOwnerV2",
   (raw, ctx) =>
     Effect.gen(function*() {
@@ -607,7 +612,7 @@ const getCompressedTokenBalancesByOwnerV2 = method(
     })
 )
 
-const getCompressionSignaturesForTokenOwner = method(
+method(
   "getCompressionSignaturesForTokenOwner",
   (raw, ctx) =>
     Effect.gen(function*() {
@@ -712,7 +717,7 @@ const proofInputs = (raw: unknown, ctx: AreaContext, optional: ReadonlyArray<str
     }
   })
 
-const getValidityProof = method("getValidityProof", (raw, ctx) =>
+method("getValidityProof", (raw, ctx) =>
   Effect.gen(function*() {
     const { accounts, addresses, compressedProof, rootIndexOf, rootOf } = yield* proofInputs(raw, ctx, [
       "hashes",
@@ -806,7 +811,7 @@ const transactionWithCompressionInfo = (
         : shape(info, ctx.dataset, signature)
     }))
 
-const getTransactionWithCompressionInfo = transactionWithCompressionInfo(
+transactionWithCompressionInfo(
   "getTransactionWithCompressionInfo",
   ({ transaction, ...compressionInfo }) => ({ compressionInfo, transaction })
 )
@@ -840,13 +845,13 @@ const accountV2 = <A extends { readonly tree: string }>({ tree, ...account }: A)
   merkleContext: contextOf(TreeType.stateV1, tree, STATE_QUEUE)
 })
 
-const getCompressedTokenAccountsByOwnerV2 = tokenAccountsByOwner(
+tokenAccountsByOwner(
   "getCompressedTokenAccountsByOwnerV2",
   ({ account, tokenData }) => ({ account: accountV2(account), tokenData })
 )
 
 /** The owner's current accounts: only the program owning the address accounts has compressed accounts of its own. */
-const getCompressedAccountsByOwnerV2 = method("getCompressedAccountsByOwnerV2", (raw, ctx) =>
+method("getCompressedAccountsByOwnerV2", (raw, ctx) =>
   Effect.gen(function*() {
     const params = yield* paramsOf(raw, { required: ["owner"], ...paging })
     const owner = yield* requiredPubkey(params, "owner")
@@ -874,7 +879,7 @@ const currentAccount = (ds: Dataset.Dataset, key: string, by: "hash" | "address"
   return undefined
 }
 
-const getMultipleCompressedAccountsV2 = method("getMultipleCompressedAccountsV2", (raw, ctx) =>
+method("getMultipleCompressedAccountsV2", (raw, ctx) =>
   Effect.gen(function*() {
     const params = yield* paramsOf(raw, { required: [], optional: ["hashes", "addresses"] })
     const hashes = params["hashes"] ?? undefined
@@ -903,7 +908,7 @@ const getMultipleCompressedAccountsV2 = method("getMultipleCompressedAccountsV2"
     return { context: { slot: ctx.slot() }, value: { items } }
   }))
 
-const getValidityProofV2 = method("getValidityProofV2", (raw, ctx) =>
+method("getValidityProofV2", (raw, ctx) =>
   Effect.gen(function*() {
     const { accounts, addresses, compressedProof, rootIndexOf, rootOf } = yield* proofInputs(raw, ctx, [
       "hashes",
@@ -930,7 +935,7 @@ const getValidityProofV2 = method("getValidityProofV2", (raw, ctx) =>
     }
   }))
 
-const getTransactionWithCompressionInfoV2 = transactionWithCompressionInfo(
+transactionWithCompressionInfo(
   "getTransactionWithCompressionInfoV2",
   ({ closedAccounts, openedAccounts, transaction }, ds, signature) => ({
     compressionInfo: {
@@ -990,7 +995,7 @@ const programSignatures = (ds: Dataset.Dataset) => {
   })
 }
 
-const getCompressionSignaturesForOwner = method(
+method(
   "getCompressionSignaturesForOwner",
   (raw, ctx) =>
     Effect.gen(function*() {
@@ -1010,9 +1015,9 @@ const noParams = (raw: unknown): Effect.Effect<void, RpcFailure> =>
     ? Effect.void
     : Effect.fail(invalid("this method takes no params"))
 
-const getIndexerSlot = method("getIndexerSlot", (raw, ctx) => Effect.as(noParams(raw), ctx.slot()))
+method("getIndexerSlot", (raw, ctx) => Effect.as(noParams(raw), ctx.slot()))
 
-const getIndexerHealth = method("getIndexerHealth", (raw) => Effect.as(noParams(raw), "ok"))
+method("getIndexerHealth", (raw) => Effect.as(noParams(raw), "ok"))
 
 /**
  * The compression area.
@@ -1022,25 +1027,14 @@ const getIndexerHealth = method("getIndexerHealth", (raw) => Effect.as(noParams(
  */
 export const area: Area = {
   name: "compression",
-  // Typed by the table: a method of `Endpoints.compression` without a handler, or a handler of no entry, does not compile.
-  rpc: {
-    getCompressionSignaturesForAddress,
-    getCompressedMintTokenHolders,
-    getLatestNonVotingSignatures,
-    getCompressedTokenAccountsByOwner,
-    getValidityProof,
-    getCompressedTokenBalancesByOwnerV2,
-    getCompressionSignaturesForTokenOwner,
-    getTransactionWithCompressionInfo,
-    getCompressionSignaturesForOwner,
-    getCompressedTokenAccountsByOwnerV2,
-    getCompressedAccountsByOwnerV2,
-    getMultipleCompressedAccountsV2,
-    getValidityProofV2,
-    getTransactionWithCompressionInfoV2,
-    getIndexerSlot,
-    getIndexerHealth
-  } satisfies { readonly [K in Endpoints.CompressionMethod]: RpcMethod },
+  // Every method of `Endpoints.compression`; one without a handler stops the emulator as it loads.
+  rpc: Object.fromEntries(
+    Object.keys(Endpoints.compression).map((name) => {
+      const handler = handlers.get(name)
+      if (handler === undefined) throw new Error(`the emulator's compression area has no handler for ${name}`)
+      return [name, handler]
+    })
+  ),
   samples: (ds) => {
     const owner = featuredOwner(ds, 0)
     // Featured owner 0 is the top holder of mint 0; its last account there was opened by a transfer.
