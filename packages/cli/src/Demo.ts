@@ -209,7 +209,11 @@ const compression = Effect.gen(function*() {
 
 const bundle = Effect.gen(function*() {
   const bundles = yield* Bundles
+  const emulator = yield* Emulator.EmulatorHandle
   const payer = WireTransaction.generateKeypair()
+  // The payer pays fees and transfers from lamports it holds in the emulator's world: fund it first,
+  // through the world API (a test validator's airdrop), or the bundle fails with InsufficientFundsForFee.
+  yield* emulator.world.fund({ address: payer.address, lamports: 1_000_000_000n })
   const alice = WireTransaction.generateKeypair().address
   const bob = WireTransaction.generateKeypair().address
   const tipAccount = Bundle.JITO_TIP_ACCOUNTS[0]!
@@ -232,7 +236,7 @@ const bundle = Effect.gen(function*() {
     : `not landed: ${outcome._tag}`
   return {
     lines: [
-      `built 3 signed System transfers (no @solana/kit), the last one tipping ${
+      `funded a fresh payer with 1 SOL through the world API, then built 3 signed System transfers (no @solana/kit), the last one tipping ${
         tips.map((t) => `${Format.integer(t.lamports)} lamports to ${t.account}`).join(", ")
       }`,
       `local bundle id:    ${localId}`,

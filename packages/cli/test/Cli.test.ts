@@ -338,8 +338,10 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 300_000, excludeTestServices: t
     Effect.gen(function*() {
       const emu = yield* Emulator.EmulatorHandle
       const env = envOf(emu)
+      const payer = yield* Effect.promise(() => Kit.signer())
+      // A fee payer needs lamports in the world, as on the chain: fund it first.
+      yield* emu.world.fund({ address: payer.address, lamports: 1_000_000_000n })
       const txs = yield* Effect.promise(async () => {
-        const payer = await Kit.signer()
         const to = (await Kit.signer()).address
         return [
           await Kit.buildTransfers(payer, [[to, 1_000n]]),
