@@ -93,30 +93,87 @@ const groups = [
   groupOf(WalletCommands.command)
 ]
 
+/** The top-level commands' names. */
+const topLevel = [...HashMap.keys(Command.getSubcommands(command))].sort()
+
+const distance = (a: string, b: string): number => {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!
+    row[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1))
+      diagonal = above
+    }
+  }
+  return row[b.length]!
+}
+
+/**
+ * The valid name nearest to what was typed: the one that contains it (`holders` → `mint-holders`),
+ * else the one sharing the longest start, else the closest by edit distance within a third of its length.
+ *
+ * @since 0.1.0
+ * @category reporting
+ */
+export const nearest = (typed: string, names: ReadonlyArray<string>): string | undefined => {
+  const word = typed.toLowerCase()
+  const containing = names.filter((n) => word.length >= 3 && n.includes(word))
+  if (containing.length === 1) return containing[0]
+  // The longest shared start of at least 4 characters (`asset-sigs` → `asset-signatures`).
+  const prefix = (n: string) => {
+    let k = 0
+    while (k < n.length && n[k] === word[k]) k++
+    return k
+  }
+  const [longest] = names.map((n) => [n, prefix(n)] as const).sort((x, y) => y[1] - x[1])
+  if (longest !== undefined && longest[1] >= 4) return longest[0]
+  const [best] = names.map((n) => [n, distance(word, n)] as const).sort((x, y) => x[1] - y[1])
+  return best !== undefined && best[1] <= Math.max(1, Math.floor(best[0].length / 3)) ? best[0] : undefined
+}
+
+/** A usage error naming the valid commands (they are not secrets: never hidden) and the nearest one. */
+const unknownCommand = (where: string, typed: string, names: ReadonlyArray<string>, help: string) => {
+  const guess = nearest(typed, names)
+  return Effect.as(
+    Console.error(
+      `UsageError: unknown command for ${where}: use one of ${names.join(", ")}` +
+        `${guess === undefined ? "" : ` (did you mean ${guess}?)`}\n\n${help}`
+    ),
+    2 as const
+  )
+}
+
 /**
  * For `solfx <group>`, `solfx <group> --help` and `solfx <group> <unknown>`: the
  * group's own help (and exit code), or none to let @effect/cli parse the line.
+ * An unknown command, top-level or in a group, is a usage error that names the
+ * valid ones and suggests the nearest.
  */
 const groupAnswer = (args: ReadonlyArray<string>): Effect.Effect<Failure.Report["code"]> | undefined => {
   let i = 0
   while (i < args.length && args[i]!.startsWith("-") && args[i] !== "--help" && args[i] !== "-h") {
     i += takesValue(args[i]!) ? 2 : 1
   }
-  const group = groups.find((g) => g.name === args[i])
+  const first = args[i]
+  if (first === undefined || first.startsWith("-")) return undefined
+  if (!topLevel.includes(first)) {
+    return unknownCommand("solfx", first, topLevel, "Run `solfx --help` for every command and its options.")
+  }
+  const group = groups.find((g) => g.name === first)
   if (group === undefined) return undefined
   const next = args[i + 1]
   const help = HelpDoc.toAnsiText(group.help)
   if (next === undefined || next === "--help" || next === "-h") return Effect.as(Console.log(help), 0 as const)
   if (next.startsWith("-") || group.subcommands.includes(next)) return undefined
-  return Effect.as(
-    Console.error(
-      `Invalid subcommand for solfx ${group.name} - use one of ${
-        group.subcommands.map((n) => `'${n}'`).join(", ")
-      }\n\n${help}`
-    ),
-    2 as const
-  )
+  return unknownCommand(`solfx ${group.name}`, next, group.subcommands, help)
 }
+
+// @effect/cli prints a usage error (its only Console.error) before failing with it; the failure is
+// reported below as `UsageError: <message>`, the one format of every failure, so its print is dropped.
+const quietUsageErrors = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Console.consoleWith((base) => Effect.withConsole(self, { ...base, error: () => Effect.void }))
 
 /**
  * Secrets that must never be printed: the key from `--api-key` and `SOLFX_API_KEY`.
@@ -149,7 +206,7 @@ export const main = (
 ): Effect.Effect<Failure.Report["code"], never, CliApp.CliApp.Environment> =>
   Effect.suspend(() => {
     const args = hoist(argv)
-    return groupAnswer(args.slice(2)) ?? Effect.as(cli(args), 0 as const)
+    return groupAnswer(args.slice(2)) ?? Effect.as(quietUsageErrors(cli(args)), 0 as const)
   }).pipe(
     Terminal.provide(Terminal.make({ secrets: secretsOf(argv, env), env })),
     Effect.exit,

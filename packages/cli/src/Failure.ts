@@ -3,9 +3,9 @@
  *
  * - 0: success.
  * - 1: a typed failure, printed as `<Tag>: <one-line message>` (never a stack trace, never the API key).
- * - 2: a usage error: bad options or arguments (@effect/cli's `ValidationError`, already
- *   printed with help by @effect/cli), a `UsageError` such as a missing API key, or an
- *   `InvalidRequest`: an argument the SDK refused before sending anything (a malformed address).
+ * - 2: a usage error: bad options or arguments (@effect/cli's `ValidationError`, reported as
+ *   `UsageError: <its text>`), a `UsageError` such as a missing API key, or an `InvalidRequest`:
+ *   an argument the SDK refused before sending anything (a malformed address).
  * - 130: interrupted (Ctrl-C).
  *
  * @example
@@ -13,11 +13,13 @@
  * // { code: 2, line: Option.some("UsageError: no key") }
  * @since 0.1.0
  */
+import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as Cause from "effect/Cause"
 import * as Data from "effect/Data"
 import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
+import { escapeControl, hideValues, stripAnsi } from "./Terminal.js"
 
 /**
  * Bad use of the command line that @effect/cli cannot see: a missing API key, no
@@ -36,20 +38,21 @@ export class UsageError extends Data.TaggedError("UsageError")<{ readonly messag
  */
 export interface Report {
   readonly code: 0 | 1 | 2 | 130
-  /** The line for stderr, if any (@effect/cli prints its own usage errors). */
+  /** The line for stderr, if any. */
   readonly line: Option.Option<string>
 }
 
 const MAX_LINE = 400
 
 /**
- * One line: no newlines, no secret, at most 400 characters.
+ * One line: no newlines, no secret, every control character escaped (a message may quote input,
+ * such as a mint read from stdin), at most 400 characters.
  *
  * @since 0.1.0
  * @category reporting
  */
 export const oneLine = (text: string, secrets: ReadonlyArray<string> = []): string => {
-  let out = text.replace(/\s*\n\s*/g, " ").trim()
+  let out = escapeControl(text.replace(/\s*\n\s*/g, " ").trim())
   for (const secret of secrets) if (secret.length > 0) out = out.split(secret).join("<redacted>")
   return out.length > MAX_LINE ? out.slice(0, MAX_LINE - 1) + "…" : out
 }
@@ -83,7 +86,12 @@ export const report = <E>(cause: Cause.Cause<E>, secrets: ReadonlyArray<string> 
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure)) {
     const error: unknown = failure.value
-    if (ValidationError.isValidationError(error)) return { code: 2, line: Option.none() }
+    if (ValidationError.isValidationError(error)) {
+      // @effect/cli's own text, in the one format of every failure; long values it quotes are not echoed.
+      // (A config error's text comes in parentheses: "(Invalid data at SOLFX_API_KEY: ...)".)
+      const text = hideValues(stripAnsi(HelpDoc.toAnsiText(error.error)).trim().replace(/^\((.*)\)$/s, "$1"))
+      return { code: 2, line: Option.some(`UsageError: ${oneLine(text, secrets)}`) }
+    }
     // InvalidRequest is the SDK refusing an argument before any request: a bad argument, like a usage error.
     const code = Predicate.isTagged(error, "UsageError") || Predicate.isTagged(error, "InvalidRequest") ? 2 : 1
     return { code, line: Option.some(`${tagOf(error)}: ${oneLine(messageOf(error), secrets)}`) }

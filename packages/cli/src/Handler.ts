@@ -103,7 +103,8 @@ export const firstOrAll = <A, E, R, E2, R2>(
 ): Stream.Stream<A, E | E2, R | R2> =>
   options.all ? every : Stream.unwrap(Effect.map(first, (page) =>
     page.more
-      ? Stream.concat(Stream.fromIterable(page.items), Stream.execute(Console.error(morePagesNote)))
+      // Console.warn (stderr too): Console.error inside a command is kept for @effect/cli's usage errors.
+      ? Stream.concat(Stream.fromIterable(page.items), Stream.execute(Console.warn(morePagesNote)))
       : Stream.fromIterable(page.items)))
 
 /**

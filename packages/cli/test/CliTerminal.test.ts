@@ -66,18 +66,69 @@ describe("solfx on the terminal", () => {
         ], { concurrency: 3 })
         expect(wrong!.code).toBe(2)
         expect(wrong!.stdout).toBe("")
-        expect(wrong!.stderr).toContain("Invalid subcommand for solfx wallet")
+        expect(wrong!.stderr).toMatch(/^UsageError: unknown command for solfx wallet: use one of /)
+        const named = wrong!.stderr.split("\n")[0]!
         for (const sub of ["identity", "identities", "funded-by", "balances", "history", "transfers"]) {
-          expect(wrong!.stderr).toContain(`'${sub}'`)
+          expect(named).toContain(` ${sub}`)
           expect(help!.stdout).toContain(`- ${sub}`)
         }
-        expect(wrong!.stderr).not.toContain("'emulator'")
+        expect(named).not.toContain("emulator")
         expect(help!.code).toBe(0)
         expect(help!.stdout).toContain("$ solfx wallet <command>")
         expect(bare!.code).toBe(0)
         expect(bare!.stdout).toContain("- token-accounts")
         // Piped (not a terminal): no ANSI escape anywhere, help and errors included.
         for (const r of [wrong!, help!, bare!]) expect(r.stdout + r.stderr).not.toContain("\u001b")
+      }),
+    { timeout: 240_000 }
+  )
+
+  it.live(
+    "a wrong command names every valid one, long names included, and suggests the nearest",
+    () =>
+      Effect.gen(function*() {
+        const runs = yield* Effect.all([
+          inProcess(["zk", "holders", "x"]),
+          inProcess(["das", "asset-sigs", "x"]),
+          inProcess(["walet", "balances", "x"]),
+          inProcess(["zk", "qqqqqq"])
+        ])
+        for (const r of runs) expect(r.code).toBe(2)
+        const first = runs.map((r) => r.stderr.split("\n")[0]!)
+        expect(first[0]).toBe(
+          "UsageError: unknown command for solfx zk: use one of latest-signatures, mint-holders, signatures-for-address, " +
+            "token-accounts, token-balances, token-owner-signatures, transaction, validity-proof (did you mean mint-holders?)"
+        )
+        expect(first[1]).toMatch(/\(did you mean asset-signatures\?\)$/)
+        expect(first[2]).toMatch(/^UsageError: unknown command for solfx: use one of .*\(did you mean wallet\?\)$/)
+        expect(first[3]).not.toContain("did you mean")
+      }),
+    { timeout: 240_000 }
+  )
+
+  it.live(
+    "every failure is one `<Tag>: <message>` line: usage errors, a blank key, control characters escaped",
+    () =>
+      Effect.gen(function*() {
+        const [blank, notInt, missing, osc] = yield* Effect.all([
+          inProcess(["usage"], { SOLFX_API_KEY: "   " }),
+          inProcess(["wallet", "balances", "86xCnPeV69n6t3DnyGvkKobf9FdN2H9oiVDdaMpo2MMY", "--limit", "abc"], {
+            SOLFX_API_KEY: KEY
+          }),
+          inProcess(["das", "asset"], { SOLFX_API_KEY: KEY }),
+          // A mint read from stdin is quoted by InvalidRequest: its terminal escapes are shown, not sent.
+          inProcess(["wallet", "identity", "evil\u001b]0;owned\u0007\u001b[2J"], { SOLFX_API_KEY: KEY })
+        ])
+        for (const r of [blank, notInt, missing, osc]) {
+          expect(r.code, r.stderr).toBe(2)
+          expect(r.stderr).toMatch(/^[A-Z][A-Za-z]+: \S.*\n$/)
+          expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/)
+        }
+        expect(blank.stderr).toBe(
+          "UsageError: Invalid data at SOLFX_API_KEY: \"the API key must not be empty or blank\"\n"
+        )
+        expect(notInt.stderr).toBe("UsageError: 'abc' is not a integer\n")
+        expect(osc.stderr).toMatch(/^InvalidRequest: .*\\u001b\]0;owned\\u0007\\u001b\[2J/)
       }),
     { timeout: 240_000 }
   )

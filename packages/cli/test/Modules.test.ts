@@ -107,12 +107,12 @@ describe("Failure.report", () => {
     )
   })
 
-  it("usage errors exit 2; @effect/cli prints its own", () => {
+  it("usage errors exit 2, @effect/cli's in the same `UsageError: <message>` line; control characters escaped", () => {
     expect(Failure.report(Cause.fail(new Failure.UsageError({ message: "no key" }))))
       .toEqual({ code: 2, line: Option.some("UsageError: no key") })
-    expect(Failure.report(Cause.fail(ValidationError.invalidValue(HelpDoc.p("bad"))))).toEqual({
+    expect(Failure.report(Cause.fail(ValidationError.invalidValue(HelpDoc.p("bad\u0007 value"))))).toEqual({
       code: 2,
-      line: Option.none()
+      line: Option.some("UsageError: bad\\u0007 value")
     })
   })
 
