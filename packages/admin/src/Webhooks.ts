@@ -1,7 +1,7 @@
 /**
  * The webhooks of the caller's API key: list, create, get, edit, pause or resume
- * (`toggle`) and delete them. Each method is an entry of the endpoint table
- * (`Endpoints.listWebhooks`, `createWebhook`, ...), charged 100 credits a call as
+ * (`toggle`) and delete them. Each method is an operation of its entry of the
+ * endpoint table (`Endpoints.webhooks`), charged 100 credits a call as
  * the service's price list says; a project has at most `Plans.maxWebhooks[plan]`
  * webhooks (5 on the free plan, 50 on the others).
  *
@@ -24,21 +24,18 @@
  * @since 0.1.0
  */
 import { validateInput } from "@solfx/core/Decode"
-import type * as Endpoint from "@solfx/core/Endpoint"
 import * as Endpoints from "@solfx/core/Endpoints"
 import type { ApiError, HttpError, InvalidRequest } from "@solfx/core/Errors"
 import {
-  CreateWebhook,
   type CreateWebhookInput,
   merge,
   type Webhook,
   WebhookChange,
   type WebhookChangeInput,
-  WebhookId,
   WebhookNotFound
 } from "@solfx/core/Webhook"
-import * as Derive from "@solfx/http/Derive"
 import { HttpTransport } from "@solfx/http/HttpTransport"
+import * as Operations from "@solfx/http/Operations"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -107,55 +104,44 @@ const isNotFound = <E extends { readonly _tag: string }>(error: E): error is E &
 export const make: Effect.Effect<WebhooksShape, never, HttpTransport> = Effect.gen(function*() {
   const transport = yield* HttpTransport
   const redact = transport.redactor.redact
-  const client = <P, A, I, PI>(entry: Endpoint.Endpoint<P, A, I, PI>) => Derive.fromTransport(transport, entry)
-  const listing = client(Endpoints.listWebhooks)
-  const creating = client(Endpoints.createWebhook)
-  const getting = client(Endpoints.getWebhook)
-  const editing = client(Endpoints.editWebhook)
-  const toggling = client(Endpoints.toggleWebhook)
-  const deleting = client(Endpoints.deleteWebhook)
-  const checkId = validateInput(WebhookId, "webhookID", redact)
-  const checkCreate = validateInput(CreateWebhook, "", redact)
+  // One operation per entry of `Endpoints.webhooks`: each validates its params (InvalidRequest
+  // naming the field, nothing sent), then sends, charges and decodes as its entry says.
+  const ops = Operations.make(transport, Endpoints.webhooks)
   const checkChange = validateInput(WebhookChange, "", redact)
 
-  /** Sends `f(id)` for a checked id; the service's 404 is `WebhookNotFound`. */
-  const byId = <A, E extends { readonly _tag: string }>(webhookID: string, f: (id: string) => Effect.Effect<A, E>) =>
-    Effect.flatMap(checkId(webhookID), (id) =>
-      f(id).pipe(
-        Effect.catchIf(isNotFound, () => Effect.fail(new WebhookNotFound({ webhookID: redact(id) })))
-      ))
+  /** The service's 404 for a webhook id is `WebhookNotFound`. */
+  const found = (webhookID: string) => <A, E extends { readonly _tag: string }>(self: Effect.Effect<A, E>) =>
+    Effect.catchIf(self, isNotFound, () => Effect.fail(new WebhookNotFound({ webhookID: redact(webhookID) })))
 
   const list = Effect.fn("Webhooks.list")(function*() {
-    return yield* listing.send({})
+    // It takes no params: they cannot be invalid.
+    return yield* ops.list().pipe(Effect.catchTag("InvalidRequest", (e) => Effect.die(e)))
   })
 
   const create = Effect.fn("Webhooks.create")(function*(input: CreateWebhookInput) {
-    return yield* creating.send(yield* checkCreate(input))
+    return yield* ops.create(input)
   })
 
   const get = Effect.fn("Webhooks.get")(function*(webhookID: string) {
-    return yield* byId(webhookID, (id) => getting.send({ webhookID: id }))
+    return yield* ops.get({ webhookID }).pipe(found(webhookID))
   })
 
   const edit = Effect.fn("Webhooks.edit")(
     function*(webhookID: string, change: WebhookChangeInput | ((current: Webhook) => WebhookChangeInput)) {
       // A plain change is checked before the first request; a function's, once it has the webhook.
       const early = typeof change === "function" ? undefined : yield* checkChange(change)
-      return yield* byId(webhookID, (id) =>
-        Effect.gen(function*() {
-          const current = yield* getting.send({ webhookID: id })
-          const checked = early ?? (yield* checkChange((change as (c: Webhook) => WebhookChangeInput)(current)))
-          return yield* editing.send({ webhookID: id, ...merge(current, checked) })
-        }))
+      const current = yield* ops.get({ webhookID }).pipe(found(webhookID))
+      const checked = early ?? (yield* checkChange((change as (c: Webhook) => WebhookChangeInput)(current)))
+      return yield* ops.edit({ webhookID, ...merge(current, checked) }).pipe(found(webhookID))
     }
   )
 
   const toggle = Effect.fn("Webhooks.toggle")(function*(webhookID: string, active: boolean) {
-    return yield* byId(webhookID, (id) => toggling.send({ webhookID: id, active }))
+    return yield* ops.toggle({ webhookID, active }).pipe(found(webhookID))
   })
 
   const remove = Effect.fn("Webhooks.delete")(function*(webhookID: string) {
-    yield* byId(webhookID, (id) => deleting.send({ webhookID: id }))
+    yield* ops.delete({ webhookID }).pipe(found(webhookID))
   })
 
   return Webhooks.of({ list, create, get, edit, toggle, delete: remove })

@@ -726,7 +726,7 @@ export const listWebhooks = Endpoint.rest({
 
 // Webhook management: each call is 100 credits ("webhook management via API", the
 // service's price list), counted under `api` like the list.
-const webhooks = { area: "webhooks", host: "v0", cost: { credits: 100, usage: "api" }, bucket: "webhooks" } as const
+const management = { area: "webhooks", host: "v0", cost: { credits: 100, usage: "api" }, bucket: "webhooks" } as const
 
 /**
  * POST /v0/webhooks: creates a webhook; the answer is the webhook with its id.
@@ -736,7 +736,7 @@ const webhooks = { area: "webhooks", host: "v0", cost: { credits: 100, usage: "a
  * @category webhooks
  */
 export const createWebhook = Endpoint.rest({
-  ...webhooks,
+  ...management,
   method: "POST",
   path: "/v0/webhooks",
   params: Webhook.CreateWebhook,
@@ -751,7 +751,7 @@ export const createWebhook = Endpoint.rest({
  * @category webhooks
  */
 export const getWebhook = Endpoint.rest({
-  ...webhooks,
+  ...management,
   method: "GET",
   path: "/v0/webhooks/{webhookID}",
   params: Schema.Struct({ webhookID: Webhook.WebhookId }),
@@ -765,7 +765,7 @@ export const getWebhook = Endpoint.rest({
  * @category webhooks
  */
 export const editWebhook = Endpoint.rest({
-  ...webhooks,
+  ...management,
   method: "PUT",
   path: "/v0/webhooks/{webhookID}",
   params: Schema.extend(Schema.Struct({ webhookID: Webhook.WebhookId }), Webhook.WebhookBody),
@@ -779,7 +779,7 @@ export const editWebhook = Endpoint.rest({
  * @category webhooks
  */
 export const toggleWebhook = Endpoint.rest({
-  ...webhooks,
+  ...management,
   method: "PATCH",
   path: "/v0/webhooks/{webhookID}",
   params: Schema.Struct({ webhookID: Webhook.WebhookId, active: Schema.Boolean }),
@@ -794,13 +794,29 @@ export const toggleWebhook = Endpoint.rest({
  * @category webhooks
  */
 export const deleteWebhook = Endpoint.rest({
-  ...webhooks,
+  ...management,
   method: "DELETE",
   path: "/v0/webhooks/{webhookID}",
   params: Schema.Struct({ webhookID: Webhook.WebhookId }),
   result: Schema.Unknown,
   idempotent: false
 })
+
+/**
+ * The webhook entries, by the name of the `Webhooks` method each one serves (the SDK's
+ * service and the emulator's routes are typed by this record).
+ *
+ * @since 0.1.0
+ * @category webhooks
+ */
+export const webhooks = {
+  list: listWebhooks,
+  create: createWebhook,
+  get: getWebhook,
+  edit: editWebhook,
+  toggle: toggleWebhook,
+  delete: deleteWebhook
+} as const
 
 /**
  * Every entry of the table.

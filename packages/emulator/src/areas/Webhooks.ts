@@ -34,7 +34,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import type { Area, AreaContext, Project, RestRequest } from "../Area.js"
+import type { Area, AreaContext, Project, RestRequest, RestRoute } from "../Area.js"
 import { RestFailure, restRoute } from "../Area.js"
 import type { Dataset } from "../Dataset.js"
 
@@ -370,5 +370,15 @@ const deleteRoute = restRoute(Endpoints.deleteWebhook, {
  */
 export const area: Area = {
   name: "webhooks",
-  routes: [listRoute, createRoute, getRoute, editRoute, toggleRoute, deleteRoute]
+  // Typed by the table: an entry of `Endpoints.webhooks` without a route, or a route of no entry, does not compile.
+  routes: Object.values(
+    {
+      list: listRoute,
+      create: createRoute,
+      get: getRoute,
+      edit: editRoute,
+      toggle: toggleRoute,
+      delete: deleteRoute
+    } satisfies { readonly [K in keyof typeof Endpoints.webhooks]: RestRoute }
+  )
 }
