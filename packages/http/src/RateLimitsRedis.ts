@@ -176,6 +176,7 @@ export const layerStore = (redis: RedisOptions, options: StoreOptions = {}): Lay
             ...args,
             validUntil(),
             Math.max(2_000, 4 * timing.pollMs),
+            Math.max(400, 4 * timing.pollMs),
             ...slots.map((s) => s.limit)
           )).pipe(
             Effect.flatMap((r): Effect.Effect<WindowStore.Acquired, RateLimiter.RateLimitStoreError> =>

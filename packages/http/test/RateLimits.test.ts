@@ -182,6 +182,26 @@ const spendUntilRefused = (limits: RateLimits.RateLimitsShape, sent: { count: nu
     return undefined
   })
 
+describe("RateLimits: waiters in request order", () => {
+  it.effect("permits go to waiters in the order they asked, and one that gives up holds no one back", () =>
+    Effect.gen(function*() {
+      const limits = yield* memory({ overrides: { das: 1 } })
+      const order: Array<number> = []
+      const call = (i: number) => limits.aroundAttempt("das")(Effect.sync(() => order.push(i)))
+      yield* call(0)
+      // Six waiters behind the held permit, asking one after another; the third gives up.
+      const waiters: Array<Fiber.RuntimeFiber<number, unknown>> = []
+      for (let i = 1; i <= 6; i++) {
+        waiters.push(yield* Effect.fork(call(i)))
+        yield* TestClock.adjust("7 millis")
+      }
+      yield* Fiber.interrupt(waiters[2]!)
+      yield* TestClock.adjust("1 minute")
+      yield* Fiber.joinAll([...waiters.slice(0, 2), ...waiters.slice(3)])
+      expect(order).toEqual([0, 1, 2, 4, 5, 6])
+    }))
+})
+
 describe("RateLimits: credit budget", () => {
   it.effect("1,000 credits at 10 per call: exactly 100 calls sent, the 101st fails before sending", () =>
     Effect.gen(function*() {

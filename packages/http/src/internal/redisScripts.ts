@@ -22,13 +22,13 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 /**
  * KEYS: per slot K, K:queue, K:seen, K:tickets, K:grants; then the caller's liveness key.
  * ARGV: member, liveness key prefix (whole), leaseMs, windowMs, pollMs, livenessTtlMs,
- * valid until (Redis ms), staleMs, then each slot's limit.
+ * valid until (Redis ms), staleMs, graceMs, then each slot's limit.
  * Returns {1, ticket, grant} when granted, {0, waitMs} to ask again, {-1} when it arrived late (nothing done).
  */
 export const ACQUIRE = NOW + `
 if now > tonumber(ARGV[7]) then return {-1} end
 local me, lease, window, poll = ARGV[1], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local stale = tonumber(ARGV[8])
+local stale, grace = tonumber(ARGV[8]), tonumber(ARGV[9])
 local slots = (#KEYS - 1) / 5
 redis.call("SET", KEYS[#KEYS], "1", "PX", ARGV[6])
 local function alive(member)
@@ -38,7 +38,7 @@ end
 local wait, ticket = 0, 0
 for i = 1, slots do
   local k, q, seen, tickets = KEYS[5 * i - 4], KEYS[5 * i - 3], KEYS[5 * i - 2], KEYS[5 * i - 1]
-  local limit = tonumber(ARGV[8 + i])
+  local limit = tonumber(ARGV[9 + i])
   redis.call("ZREMRANGEBYSCORE", k, "-inf", "(" .. now)
   for _, m in ipairs(redis.call("ZRANGEBYSCORE", k, "(" .. (now + window), "+inf")) do
     if not alive(m) then redis.call("ZADD", k, now + window, m) end
@@ -55,9 +55,18 @@ for i = 1, slots do
   for j = 1, 4 do redis.call("PEXPIRE", KEYS[5 * i - 5 + j], lease + window) end
   local held = redis.call("ZCARD", k)
   local rank = redis.call("ZRANK", q, me)
+  -- Waiters ahead that have not asked within the grace (a lagging process) do not hold a free permit back:
+  -- they keep their place and are served when they ask again.
+  if rank > 0 and rank <= 256 then
+    local active = 0
+    for _, t in ipairs(redis.call("HMGET", seen, unpack(redis.call("ZRANGE", q, 0, rank - 1)))) do
+      if t and tonumber(t) >= now - grace then active = active + 1 end
+    end
+    rank = active
+  end
   if i == 1 then ticket = tonumber(redis.call("ZSCORE", q, me)) end
   if held + rank >= limit then
-    local w = math.min(poll * (1 + math.floor(rank / limit)), 250)
+    local w = math.min(poll * (1 + math.floor(rank / limit)), grace / 2)
     if held >= limit then
       local first = tonumber(redis.call("ZRANGE", k, 0, 0, "WITHSCORES")[2])
       if first - now <= window then w = math.max(1, first - now + 1) end
