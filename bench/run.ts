@@ -23,7 +23,8 @@ const COMPARISONS = [
   "admin",
   "emulator",
   "limits",
-  "bundles"
+  "bundles",
+  "notifications"
 ] as const
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
