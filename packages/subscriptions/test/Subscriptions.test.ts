@@ -333,4 +333,45 @@ describe("Subscriptions against the emulator over loopback WebSocket", () => {
         ])
       expect(connections).toBe(2)
     }).pipe(Effect.scoped, Effect.provide(stack())))
+
+  it.live("program, logs, enhanced transaction and enhanced account subscriptions see one world transfer", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.EmulatorHandle
+      const subs = yield* Subscriptions.Subscriptions
+      const from = (yield* Effect.promise(() => Kit.signer())).address
+      const to = (yield* Effect.promise(() => Kit.signer())).address
+      yield* emu.world.fund({ address: from, lamports: 5_000_000_000n })
+      const program = yield* collect(subs.program(Kit.SYSTEM))
+      const logs = yield* collect(subs.logs({ mentions: [to] }))
+      const transaction = yield* collect(subs.transaction({ accountInclude: [to] }))
+      const enhanced = yield* collect(subs.account(to, { enhanced: true }))
+      yield* until(() => emu.pubsub.subscriptions() === 4)
+      const sent = yield* emu.world.transfer({ from, to, lamports: 1_000_000n })
+      yield* until(() =>
+        [logs, transaction, enhanced].every((c) => c.seen().length === 1) &&
+        program.seen().filter((e) => e._tag === "Notification" && e.value.value.pubkey === String(to)).length === 1
+      )
+      const [log] = logs.seen()
+      const [tx] = transaction.seen()
+      const [account] = enhanced.seen()
+      if (log?._tag !== "Notification" || tx?._tag !== "Notification" || account?._tag !== "Notification") {
+        return expect.fail("one notification each")
+      }
+      expect(log.value.value.signature).toBe(sent.signature)
+      expect(log.value.value.err).toBeNull()
+      expect(log.value.value.logs.some((l) => l.includes(Kit.SYSTEM))).toBe(true)
+      expect(tx.value.signature).toBe(sent.signature)
+      expect(tx.slot).toBe(BigInt(sent.slot))
+      const meta = tx.value.transaction.meta!
+      // Balances before and after, exact: the recipient got the lamports, the sender also paid the fee.
+      expect(meta.postBalances.reduce((a, b) => a + b, 0n)).toBe(
+        meta.preBalances.reduce((a, b) => a + b, 0n) - meta.fee
+      )
+      expect(account.value.value.lamports).toBeGreaterThanOrEqual(1_000_000n)
+      expect(account.value.value.owner).toBe(Kit.SYSTEM)
+      // The standard and the enhanced endpoint are the same emulator port here, but two sockets.
+      expect(emu.pubsub.connections()).toBe(2)
+      for (const c of [program, logs, transaction, enhanced]) yield* Fiber.interrupt(c.fiber)
+      yield* until(() => emu.pubsub.connections() === 0)
+    }).pipe(Effect.provide(stack())))
 })
