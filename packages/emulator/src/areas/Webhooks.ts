@@ -294,13 +294,13 @@ const bodyOf = (request: RestRequest): Effect.Effect<Body, RestFailure> => {
   const decoded = decodeBody(request.body)
   if (Either.isRight(decoded)) return Effect.succeed(decoded.right)
   const [issue] = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)
-  const field = (issue?.path ?? []).map((
-    k,
-    i
-  ) => (typeof k === "number" ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`))
-    .join("")
+  const field = pathText(issue?.path ?? [])
   return Effect.fail(new RestFailure(400, `${field === "" ? "body" : field}: ${issue?.message ?? "not a webhook"}`))
 }
+
+/** A decode path as a field name: `accountAddresses[3]`. */
+const pathText = (path: ReadonlyArray<PropertyKey>): string =>
+  path.map((k, i) => (typeof k === "number" ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`)).join("")
 
 /** The caller's webhook of the path's id, or a 404. */
 const ownedHook = (request: RestRequest, ctx: AreaContext): Effect.Effect<StoredWebhook, RestFailure> => {
