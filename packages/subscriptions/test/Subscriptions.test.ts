@@ -374,4 +374,23 @@ describe("Subscriptions against the emulator over loopback WebSocket", () => {
       for (const c of [program, logs, transaction, enhanced]) yield* Fiber.interrupt(c.fiber)
       yield* until(() => emu.pubsub.connections() === 0)
     }).pipe(Effect.provide(stack())))
+
+  it.live("a stream interrupted before the server answered its subscription leaves none behind", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.EmulatorHandle
+      const subs = yield* Subscriptions.Subscriptions
+      // Keeps the socket open, so what the server holds can be counted.
+      const keep = yield* collect(subs.slot())
+      yield* until(() => emu.pubsub.subscriptions() === 1)
+      for (let i = 0; i < 100; i++) {
+        const fiber = yield* Effect.fork(Stream.runDrain(subs.slot()))
+        yield* Effect.yieldNow()
+        yield* Fiber.interrupt(fiber)
+      }
+      // Every subscription the server made for them is ended again.
+      yield* until(() => emu.usage().usage.websocket > 1 && emu.pubsub.subscriptions() === 1)
+      expect(emu.pubsub.connections()).toBe(1)
+      yield* Fiber.interrupt(keep.fiber)
+      yield* until(() => emu.pubsub.connections() === 0)
+    }).pipe(Effect.provide(stack())))
 })

@@ -127,7 +127,13 @@ export const make = (settings: Settings): Effect.Effect<Connection, never, Scope
     const request = (sub: Sub) => {
       const id = nextId++
       pending.set(id, (msg) => {
-        if (sub.done) return
+        if (sub.done) {
+          // Released before the server answered: the subscription it just made is ended at once.
+          if (typeof msg.result === "number") {
+            Effect.runFork(send({ jsonrpc: "2.0", id: nextId++, method: sub.spec.unsubscribe, params: [msg.result] }))
+          }
+          return
+        }
         if (msg.error !== undefined) {
           const error = new JsonRpcError({
             method: sub.spec.method,
