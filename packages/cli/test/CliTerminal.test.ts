@@ -133,6 +133,23 @@ describe("solfx on the terminal", () => {
     { timeout: 240_000 }
   )
 
+  it.live(
+    "optional flags are shown optional: zk validity-proof takes --hash and --new-address, either or both",
+    () =>
+      Effect.gen(function*() {
+        const help = yield* inProcess(["zk", "--help"])
+        expect(help.stdout).toContain("validity-proof [--hash text...] [--new-address text...]")
+        // Neither: the SDK's own rule answers (no request is sent), not a missing-option usage error.
+        const neither = yield* inProcess(["zk", "validity-proof"], {
+          SOLFX_API_KEY: KEY,
+          SOLFX_URL: "http://127.0.0.1:9"
+        })
+        expect(neither.code).toBe(2)
+        expect(neither.stderr).toBe("InvalidRequest: Invalid hashes: at least one hash or new address to prove\n")
+      }),
+    { timeout: 240_000 }
+  )
+
   it.live("root help and usage errors carry no ANSI when piped", () =>
     Effect.gen(function*() {
       const [help, usage] = yield* Effect.all([

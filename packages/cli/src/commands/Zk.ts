@@ -192,7 +192,9 @@ const parseNewAddress = (text: string) => {
 const newAddress = Options.text("new-address").pipe(
   Options.withDescription("A new address to prove creatable, as ADDRESS:TREE (repeatable)"),
   Options.repeated,
-  Options.mapEffect((texts) => Effect.forEach(texts, parseNewAddress))
+  Options.mapEffect((texts) => Effect.forEach(texts, parseNewAddress)),
+  // Shown optional (in brackets) in the usage: a proof needs hashes, new addresses, or both.
+  Options.withDefault([])
 )
 
 const validityProof = Command.make(
@@ -200,7 +202,8 @@ const validityProof = Command.make(
   {
     hashes: Options.text("hash").pipe(
       Options.withDescription("An account hash to prove valid (repeatable)"),
-      Options.repeated
+      Options.repeated,
+      Options.withDefault([])
     ),
     newAddresses: newAddress
   },
