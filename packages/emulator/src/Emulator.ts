@@ -497,7 +497,7 @@ export const layer = (options: Options = {}): Layer.Layer<EmulatorHandle> => Lay
  * config pointing every base URL at it.
  *
  * @example
- * const TestLayer = HttpTransport.layer().pipe(
+ * const TestLayer = HttpTransport.layer.pipe(
  *   Layer.provideMerge(Emulator.layerTest({ seed: 7 })),
  *   Layer.provide(NodeHttpClient.layerUndici)
  * )
