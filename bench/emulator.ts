@@ -48,7 +48,7 @@ const call = async (emu: Emu.RunningEmulator, method: string, params: unknown): 
 
 /** Walks the 100 pages in order; the emulator's CPU time over the walk, and the bodies. */
 const walk = async (emu: Emu.RunningEmulator) => {
-  const authorityAddress = emu.samples["dasBigAuthority"]!
+  const authorityAddress = emu.samples.bigAssetAuthority
   const before = await emu.cpuMs()
   const bodies: Array<string> = []
   for (let page = 1; page <= PAGES; page++) {
@@ -248,7 +248,7 @@ for (let k = 0; k < 5; k++) {
 }
 log(`keyless 30 MB body: server CPU ${big.map((x) => fmtMs(x)).join(", ")}`)
 const small: Array<number> = []
-const params = { authorityAddress: guard.samples["dasAuthority"], page: 1, limit: 1 }
+const params = { authorityAddress: guard.samples.assetAuthority, page: 1, limit: 1 }
 for (let k = 0; k < 10; k++) await call(guard, "getAssetsByAuthority", params)
 for (let k = 0; k < 5; k++) {
   const before = await guard.cpuMs()

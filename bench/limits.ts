@@ -93,7 +93,7 @@ const LATENCY_MS = 50
 const kill = (child: ChildProcess) => child.kill("SIGKILL")
 
 const contention = async (v: Version, redis: Servers.Redis, emu: Emulator.Emulator) => {
-  const authorities = emu.samples.dasBatchAuthorities!.split(",").slice(0, 4)
+  const authorities = emu.samples.batchAssetAuthorities.slice(0, 4)
   const runs = authorities.map((a) =>
     start(v, [emu.url, emu.apiKey, String(redis.port), a], { CALLS: "60", CONCURRENCY: "16", PAGE_SIZE: "100" })
   )
@@ -106,7 +106,7 @@ const contention = async (v: Version, redis: Servers.Redis, emu: Emulator.Emulat
 }
 
 const killScene = async (v: Version, redis: Servers.Redis, emu: Emulator.Emulator) => {
-  const [a, b] = emu.samples.dasBatchAuthorities!.split(",")
+  const [a, b] = emu.samples.batchAssetAuthorities
   const args = (authority: string) => [emu.url, emu.apiKey, String(redis.port), authority]
   const doomed = start(v, args(a!), { CALLS: "100000", CONCURRENCY: "16", PAGE_SIZE: "100" })
   const survivor = start(v, args(b!), { CALLS: "100000", CONCURRENCY: "16", PAGE_SIZE: "100" })
@@ -125,7 +125,7 @@ const killScene = async (v: Version, redis: Servers.Redis, emu: Emulator.Emulato
 const restartScene = async (v: Version, emu: Emulator.Emulator) => {
   const first = Effect.runSync(Scope.make())
   const redis = await Effect.runPromise(Scope.extend(Servers.redis, first))
-  const [a, b] = emu.samples.dasBatchAuthorities!.split(",")
+  const [a, b] = emu.samples.batchAssetAuthorities
   const args = (authority: string) => [emu.url, emu.apiKey, String(redis.port), authority]
   const runs = [a!, b!].map((x) => start(v, args(x), { CALLS: "100000", CONCURRENCY: "16", PAGE_SIZE: "100" }))
   await Promise.all(runs.map((r) => r.first))

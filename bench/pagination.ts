@@ -127,8 +127,8 @@ const runAt = async (latencyMs: number) => {
   })
   try {
     const { walks, fill, dispose } = contendersFor(emu)
-    const big = emu.samples["dasBigAuthority"]!
-    const small = emu.samples["dasAuthority"]!
+    const big = emu.samples.bigAssetAuthority
+    const small = emu.samples.assetAuthority
     for (const [name, walk] of walks) {
       const n = await walk(small)
       if (n !== WARM_ASSETS) throw new Error(`${name}: warm-up saw ${n} assets, expected ${WARM_ASSETS}`)

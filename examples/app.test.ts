@@ -22,7 +22,7 @@ layer(TestLayer, { excludeTestServices: true })("whales", (it) => {
       const emulator = yield* Emulator.EmulatorHandle
       emulator.resetLog()
 
-      const top = yield* whales(emulator.samples.compressedMint!, 25)
+      const top = yield* whales(emulator.samples.compressedTokenMint, 25)
 
       expect(top).toHaveLength(25)
       expect(new Set(top.map((w) => w.owner)).size).toBe(25)
@@ -49,7 +49,7 @@ layer(TestLayer, { excludeTestServices: true })("whales", (it) => {
       emulator.resetLog()
       emulator.setFaults({ rate: 1, kinds: ["503"], times: 1 })
 
-      const top = yield* whales(emulator.samples.compressedMint!, 3).pipe(Effect.ensuring(
+      const top = yield* whales(emulator.samples.compressedTokenMint, 3).pipe(Effect.ensuring(
         Effect.sync(() => emulator.setFaults(undefined))
       ))
 

@@ -39,5 +39,5 @@ export const main = (mint: string, n = 10) =>
   )
 
 if (isMain(import.meta.url)) {
-  runExample((emulator) => main(emulator.samples.compressedMint!))
+  runExample((emulator) => main(emulator.samples.compressedTokenMint))
 }

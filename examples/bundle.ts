@@ -68,7 +68,7 @@ if (isMain(import.meta.url)) {
     Effect.gen(function*() {
       const payer = yield* Effect.promise(() => kit.generateKeyPairSigner())
       yield* emulator.world.fund({ address: payer.address, lamports: 1_000_000_000n })
-      return yield* main(payer, emulator.samples.wallet!)
+      return yield* main(payer, emulator.samples.wallet)
     })
   )
 }

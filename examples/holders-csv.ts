@@ -55,7 +55,7 @@ if (isMain(import.meta.url)) {
       // Three compressed mints the sample owner holds (it holds every seeded mint).
       const compression = yield* Compression.Compression
       const mints = yield* compression.getCompressedTokenBalancesByOwnerV2Stream({
-        owner: emulator.samples.compressedTokenOwner!
+        owner: emulator.samples.compressedTokenOwner
       }).pipe(Stream.take(3), Stream.map((b) => b.mint), Stream.runCollect)
       return yield* main([...mints], process.argv[2] ?? join(tmpdir(), "solfx-holders.csv"))
     })

@@ -92,5 +92,5 @@ export const main = (authority: string, stopAfter = 3) =>
 
 if (isMain(import.meta.url)) {
   const store = KeyValueStore.layerFileSystem(mkdtempSync(`${tmpdir()}/solfx-job-`)) // survives a restart
-  runExample((emulator) => main(emulator.samples.dasAuthority!).pipe(Effect.provide(store)))
+  runExample((emulator) => main(emulator.samples.assetAuthority).pipe(Effect.provide(store)))
 }

@@ -41,7 +41,7 @@ export const main = (wallet: string, owner: string) =>
 
 if (isMain(import.meta.url)) {
   runExample((emulator) =>
-    main(emulator.samples.wallet!, emulator.samples.dasOwner!).pipe(
+    main(emulator.samples.wallet, emulator.samples.tokenAccountOwner).pipe(
       Effect.provide(tracing(new ConsoleSpanExporter()))
     )
   )

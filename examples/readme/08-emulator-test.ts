@@ -17,7 +17,7 @@ layer(TestLayer, { excludeTestServices: true })("wallet", (it) => {
   it.effect("knows the sample wallet", () =>
     Effect.gen(function*() {
       const emulator = yield* Emulator.EmulatorHandle // url, apiKey, projectId, samples, requests, count(op), setFaults
-      const identity = yield* (yield* Wallet.Wallet).identity(emulator.samples.wallet!)
+      const identity = yield* (yield* Wallet.Wallet).identity(emulator.samples.wallet)
       expect(Option.isSome(identity)).toBe(true)
       expect(emulator.count("GET /v1/wallet/:wallet/identity")).toBe(1)
     }))

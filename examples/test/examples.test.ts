@@ -104,7 +104,7 @@ describe("examples", () => {
     Effect.gen(function*() {
       const emu = yield* Emulator.EmulatorHandle
       const das = yield* DigitalAssets.DigitalAssets
-      const authority = emu.samples.dasAuthority!
+      const authority = emu.samples.assetAuthority
       const all = yield* das.getAssetsByAuthorityStream({ authorityAddress: authority, limit: 1000 }).pipe(
         Stream.map((a) => a.id),
         Stream.runCollect
@@ -171,7 +171,7 @@ describe("examples", () => {
       expect(h.finished).toMatchObject({ done: true, pages: 8, items: 4_000 })
       expect(h.ids).toEqual(Chunk.toArray(expectedHolders).map((x) => x.owner))
 
-      const address = emu.samples.wallet!
+      const address = emu.samples.wallet
       const transfers = (cursor: string | undefined) => wallet.transfersPages(address, { limit: 100, cursor })
       const expectedTransfers = yield* Stream.runCollect(wallet.transfersStream(address, { limit: 100 }))
       const key = (t: unknown) => JSON.stringify(t, (_, v) => typeof v === "bigint" ? v.toString() : v)
@@ -188,7 +188,7 @@ describe("examples", () => {
 
       const payer = yield* Effect.promise(() => kit.generateKeyPairSigner())
       yield* emu.world.fund({ address: payer.address, lamports: 1_000_000_000n })
-      const sent = yield* bundleExample.main(payer, emu.samples.wallet!)
+      const sent = yield* bundleExample.main(payer, emu.samples.wallet)
 
       expect(sent.id).toBe(Bundle.bundleId(sent.signatures))
       expect(sent.outcome._tag).toBe("Landed")
@@ -204,7 +204,7 @@ describe("examples", () => {
       emu.resetLog()
 
       // Read inside the layer: shutting the SDK down empties the in-memory exporter.
-      const [report, spans] = yield* tracingExample.main(emu.samples.wallet!, emu.samples.dasOwner!).pipe(
+      const [report, spans] = yield* tracingExample.main(emu.samples.wallet, emu.samples.tokenAccountOwner).pipe(
         Effect.zip(Effect.sync(() => exporter.getFinishedSpans())),
         Effect.provide(tracingExample.tracing(exporter))
       )

@@ -27,7 +27,7 @@ import * as Indexer from "../indexer/Indexer.js"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
 
-/** The job's shape: the emulator's batch-job authorities (`dasBatchAuthorities`), `size` assets each. */
+/** The job's shape: the emulator's batch-job authorities (`batchAssetAuthorities`), `size` assets each. */
 const params = {
   count: 20,
   size: 5_000,
@@ -45,7 +45,7 @@ const params = {
   stallMs: 3_000
 }
 
-const authoritiesOf = (emu: Emulator.Emulator): ReadonlyArray<string> => emu.samples.dasBatchAuthorities!.split(",")
+const authoritiesOf = (emu: Emulator.Emulator): ReadonlyArray<string> => emu.samples.batchAssetAuthorities
 
 /** A worker process; its output lines are kept for the failure message. */
 const startWorker = (name: string, env: Record<string, string>) =>

@@ -19,7 +19,7 @@ describe("cancellation", () => {
     Effect.gen(function*() {
       const emu = yield* Emulator.EmulatorHandle
       const das = yield* DigitalAssets.DigitalAssets
-      const authorityAddress = emu.samples["dasAuthority"]!
+      const authorityAddress = emu.samples.assetAuthority
       // Every answer waits a minute: the requests hang until they are aborted.
       emu.setLatency(60_000)
       const batch = Effect.forEach(

@@ -43,7 +43,7 @@ describe("credits: the SDK's estimate equals the emulator's usage under faults",
       const bundles = yield* Bundles.Bundles
       const admin = yield* Admin.Admin
       const areas: Record<string, Effect.Effect<unknown, unknown>> = {
-        das: das.getAssetsByAuthorityStream({ authorityAddress: emu.samples["dasAuthority"]!, limit: 20 }, {
+        das: das.getAssetsByAuthorityStream({ authorityAddress: emu.samples.assetAuthority, limit: 20 }, {
           // Read-ahead pages abandoned by `take` may be billed by the server after the client let go:
           // no client can know. One page at a time keeps the comparison exact.
           concurrency: 1
@@ -51,14 +51,14 @@ describe("credits: the SDK's estimate equals the emulator's usage under faults",
           Stream.take(300),
           Stream.runDrain
         ),
-        photon: compression.getCompressedMintTokenHoldersStream({ mint: emu.samples["compressedMint"]!, limit: 20 })
+        photon: compression.getCompressedMintTokenHoldersStream({ mint: emu.samples.compressedTokenMint, limit: 20 })
           .pipe(Stream.take(500), Stream.runDrain),
         wallet: Effect.all([
           wallet.balances(emu.samples["wallet"]!),
           wallet.identity(emu.samples["wallet"]!),
           wallet.transfersStream(emu.samples["wallet"]!).pipe(Stream.take(200), Stream.runDrain)
         ]),
-        api: metadata.getTokenMetadata({ mintAccounts: [emu.samples["compressedMint"]!] }),
+        api: metadata.getTokenMetadata({ mintAccounts: [emu.samples.compressedTokenMint] }),
         webhooks: Effect.all(Array.from({ length: 20 }, () => webhooks.list())),
         bundles: bundles.getBundleStatuses(Array.from({ length: 12 }, (_, i) => Bundle.bundleId([`${i}`]))),
         admin: admin.getProjectUsage(emu.projectId)

@@ -30,7 +30,7 @@ describe("credits exhausted (emulator)", () => {
 
       const rest = yield* Effect.flip(wallet.balances(address))
       const rpc = yield* Effect.flip(
-        das.getAssetsByAuthority({ authorityAddress: emu.samples["dasAuthority"]!, limit: 1 })
+        das.getAssetsByAuthority({ authorityAddress: emu.samples.assetAuthority, limit: 1 })
       )
       expect(rest).toMatchObject({ _tag: "CreditsExhausted", operation: "GET /v1/wallet/{wallet}/balances" })
       expect(rpc).toMatchObject({ _tag: "CreditsExhausted", operation: "getAssetsByAuthority" })

@@ -53,7 +53,7 @@ describe("faults at 20% over loopback HTTP", () => {
       const emu = yield* Emulator.EmulatorHandle
       const compression = yield* Compression.Compression
       const job = collect(
-        compression.getCompressedMintTokenHoldersStream({ mint: emu.samples["compressedMint"]!, limit: 100 })
+        compression.getCompressedMintTokenHoldersStream({ mint: emu.samples.compressedTokenMint, limit: 100 })
       )
 
       emu.setFaults({ ...FAULTS, seed: 1 })
@@ -91,7 +91,7 @@ describe("faults at 20% over loopback HTTP", () => {
     Effect.gen(function*() {
       const emu = yield* Emulator.EmulatorHandle
       const das = yield* DigitalAssets.DigitalAssets
-      const authority = emu.samples["dasAuthority"]!
+      const authority = emu.samples.assetAuthority
       const job = collect(
         das.getAssetsByAuthorityStream({ authorityAddress: authority, limit: 100 }, { concurrency: 8 })
       )
@@ -172,7 +172,7 @@ describe("a malformed 200 is not transient", () => {
 
       emu.setFaults(malformed("getAssetsByAuthority"))
       const rpc = yield* Effect.flip(
-        das.getAssetsByAuthority({ authorityAddress: emu.samples["dasAuthority"]!, page: 1, limit: 10 })
+        das.getAssetsByAuthority({ authorityAddress: emu.samples.assetAuthority, page: 1, limit: 10 })
       )
       expect(rpc).toMatchObject({ _tag: "DecodeError", operation: "getAssetsByAuthority", path: "$" })
       expect(emu.count("getAssetsByAuthority")).toBe(1)

@@ -56,7 +56,7 @@ const streamEach = (
   count: number,
   env: Record<string, string>
 ) =>
-  Effect.forEach(emu.samples.dasBatchAuthorities!.split(",").slice(0, count), (authority) =>
+  Effect.forEach(emu.samples.batchAssetAuthorities.slice(0, count), (authority) =>
     runWorker({
       EMU_URL: emu.url,
       EMU_KEY: emu.apiKey,
@@ -111,9 +111,10 @@ describe("plan limits: one process", () => {
         const emu = yield* Emulator.make({ plan: "developer", sizes: { "das.bigAuthorityAssets": 50_000 } })
         const started = Date.now()
         const items = yield* Effect.flatMap(DigitalAssets.DigitalAssets, (das) =>
-          das.getAssetsByAuthorityStream({ authorityAddress: emu.samples.dasBigAuthority! }, { concurrency: 16 }).pipe(
-            Stream.runCount
-          )).pipe(
+          das.getAssetsByAuthorityStream({ authorityAddress: emu.samples.bigAssetAuthority }, { concurrency: 16 })
+            .pipe(
+              Stream.runCount
+            )).pipe(
             Effect.provide(Solfx.layer({ apiKey: emu.apiKey, baseUrl: emu.url, rateLimits: { plan: "developer" } }))
           )
         const seconds = (Date.now() - started) / 1000

@@ -58,7 +58,7 @@ describe("integers beyond 2^53 round-trip exactly from the emulator to the user"
     Effect.gen(function*() {
       const emu = yield* Emulator.EmulatorHandle
       const zk = yield* Compression.Compression
-      const mint = emu.samples["compressedMint"]!
+      const mint = emu.samples.compressedTokenMint
       const owner = emu.samples["compressedTokenOwner"]!
 
       const holders = yield* zk.getCompressedMintTokenHolders({ mint, limit: 1000 })
@@ -103,7 +103,7 @@ describe("integers beyond 2^53 round-trip exactly from the emulator to the user"
     Effect.gen(function*() {
       const emu = yield* Emulator.EmulatorHandle
       const das = yield* DigitalAssets.DigitalAssets
-      const owner = emu.samples["dasOwner"]!
+      const owner = emu.samples.tokenAccountOwner
 
       const accounts = yield* das.getTokenAccounts({ owner, page: 1, limit: 1000 })
       const text = yield* rpcText(emu, "getTokenAccounts", { owner, page: 1, limit: 1000 })
@@ -114,7 +114,7 @@ describe("integers beyond 2^53 round-trip exactly from the emulator to the user"
         wire(text, "delegated_amount")
       )
 
-      const authorityAddress = emu.samples["dasAuthority"]!
+      const authorityAddress = emu.samples.assetAuthority
       const assets = yield* das.getAssetsByAuthority({ authorityAddress, page: 1, limit: 200 })
       const assetsText = yield* rpcText(emu, "getAssetsByAuthority", { authorityAddress, page: 1, limit: 200 })
       const supplies = assets.items.flatMap((a) => (a.supply ? [a.supply] : []))

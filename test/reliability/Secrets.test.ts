@@ -94,7 +94,7 @@ const das = Effect.flatMap(
   (emu) =>
     Effect.flatMap(
       DigitalAssets.DigitalAssets,
-      (d) => d.getAssetsByAuthority({ authorityAddress: emu.samples["dasAuthority"]!, page: 1, limit: 2 })
+      (d) => d.getAssetsByAuthority({ authorityAddress: emu.samples.assetAuthority, page: 1, limit: 2 })
     )
 )
 

@@ -36,7 +36,7 @@ describe("timeouts", () => {
       const das = yield* DigitalAssets.DigitalAssets
       emu.setFaults(never(2))
       const { ms, result } = yield* timed(
-        das.getAssetsByAuthority({ authorityAddress: emu.samples["dasAuthority"]!, page: 1, limit: 5 })
+        das.getAssetsByAuthority({ authorityAddress: emu.samples.assetAuthority, page: 1, limit: 5 })
       )
       expect(result._tag).toBe("Right")
       expect(emu.count("getAssetsByAuthority")).toBe(3)
@@ -52,7 +52,7 @@ describe("timeouts", () => {
       const das = yield* DigitalAssets.DigitalAssets
       emu.setFaults(never())
       const { ms, result } = yield* timed(
-        das.getAssetsByAuthority({ authorityAddress: emu.samples["dasAuthority"]!, page: 1, limit: 5 })
+        das.getAssetsByAuthority({ authorityAddress: emu.samples.assetAuthority, page: 1, limit: 5 })
       )
       expect(result._tag === "Left" ? result.left : undefined).toMatchObject({
         _tag: "TransportError",

@@ -8,7 +8,7 @@
  * const TestLayer = Solfx.layerNode.pipe(Layer.provideMerge(Emulator.layerTest({ seed: 7, latencyMs: 5 })))
  * const program = Effect.gen(function*() {
  *   const emulator = yield* Emulator.EmulatorHandle
- *   const identity = yield* Effect.flatMap(Wallet.Wallet, (w) => w.identity(emulator.samples.wallet!))
+ *   const identity = yield* Effect.flatMap(Wallet.Wallet, (w) => w.identity(emulator.samples.wallet))
  * })
  * @since 0.1.0
  */
@@ -30,6 +30,7 @@ import * as PlanLimits from "./PlanLimits.js"
 import * as Projects from "./Projects.js"
 import * as PubSub from "./PubSub.js"
 import * as RequestLog from "./RequestLog.js"
+import * as Samples from "./Samples.js"
 import * as Server from "./Server.js"
 import * as WebhookDeliveries from "./WebhookDeliveries.js"
 import * as Wire from "./Wire.js"
@@ -147,8 +148,13 @@ export interface Emulator {
   readonly projectId: string
   /** Every project, the default one first. */
   readonly projects: ReadonlyArray<ProjectInfo>
-  /** Addresses with data, from every area. */
-  readonly samples: Readonly<Record<string, string>>
+  /** Addresses with data, each named for what it has (see `Samples`). */
+  readonly samples: Samples.Samples
+  /**
+   * The start line's `samples`: every sample under its name and its older name (`Samples.legacyNames`),
+   * plus what extra areas add.
+   */
+  readonly sampleRecord: Readonly<Record<string, string>>
   readonly dataset: Dataset.Dataset
   readonly seed: number
   /** Every JSON-RPC method and route pattern served. */
@@ -424,8 +430,11 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
     const port = server.address._tag === "TcpAddress" ? server.address.port : 0
     const url = `http://${urlHost(host)}:${port}`
 
-    const samples: Record<string, string> = {}
-    for (const area of areas) Object.assign(samples, area.samples?.(dataset) ?? {})
+    const byArea: Record<string, string> = {}
+    // The registry's samples even when `areas` replaces it: the addresses are the seeded world's.
+    for (const area of [...registry, ...areas]) Object.assign(byArea, area.samples?.(dataset) ?? {})
+    const samples = Samples.fromAreas(byArea)
+    const sampleRecord = Samples.startLineRecord(samples, byArea)
 
     const projectOf = (id?: string) =>
       id === undefined ? accounts[0]!.project : accounts.find((a) => a.project.id === id)?.project
@@ -436,6 +445,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       projectId: accounts[0]!.project.id,
       projects: accounts.map((a) => ({ projectId: a.project.id, apiKey: a.apiKey })),
       samples,
+      sampleRecord,
       dataset,
       seed,
       operations: routes.operations,
@@ -467,7 +477,12 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
         return Projects.usageRecord(project)
       },
       project: projectOf,
-      startLine: JSON.stringify({ url, apiKey: accounts[0]!.apiKey, projectId: accounts[0]!.project.id, samples }),
+      startLine: JSON.stringify({
+        url,
+        apiKey: accounts[0]!.apiKey,
+        projectId: accounts[0]!.project.id,
+        samples: sampleRecord
+      }),
       webhookDeliveries,
       world: worldApi(world.api),
       ledger: world,

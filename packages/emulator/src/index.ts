@@ -30,6 +30,8 @@ export * as PubSub from "./PubSub.js"
 /** @since 0.1.0 */
 export * as RequestLog from "./RequestLog.js"
 /** @since 0.1.0 */
+export * as Samples from "./Samples.js"
+/** @since 0.1.0 */
 export * as Server from "./Server.js"
 /** @since 0.1.0 */
 export * as WebhookDeliveries from "./WebhookDeliveries.js"

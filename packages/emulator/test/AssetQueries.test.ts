@@ -37,7 +37,7 @@ describe("DAS read API (raw JSON-RPC)", () => {
   it.scopedLive("an asset is the same from getAsset, getAssetBatch, its authority, owner, group and creator lists", () =>
     Effect.gen(function*() {
       const emu = yield* start()
-      const authority = emu.samples["dasAuthority"]!
+      const authority = emu.samples.assetAuthority
       const page = yield* result(emu, "getAssetsByAuthority", { authorityAddress: authority, page: 3, limit: 40 })
       expect(page.items).toHaveLength(40)
       for (const asset of page.items.slice(0, 6)) {
@@ -80,7 +80,7 @@ describe("DAS read API (raw JSON-RPC)", () => {
       const proof = yield* rpc(emu, "getAssetProof", { id: unknown })
       expect(proof.json.error.message).toBe("Database Error: RecordNotFound Error: Asset Proof Not Found")
       // An uncompressed asset has no proof either.
-      const plain = yield* rpc(emu, "getAssetProof", { id: emu.samples["dasUncompressedAsset"] })
+      const plain = yield* rpc(emu, "getAssetProof", { id: emu.samples.uncompressedNft })
       expect(plain.json.error.code).toBe(-32000)
       const bad = yield* rpc(emu, "getAsset", { id: "not-base58!" })
       expect(bad.status).toBe(400)
@@ -93,7 +93,7 @@ describe("DAS read API (raw JSON-RPC)", () => {
     Effect.gen(function*() {
       // Two emulators of one seed: the second has served nothing when asked for the first's id.
       const first = yield* start()
-      const owner = first.samples["dasAssetOwner"]!
+      const owner = first.samples.nftOwner
       const page = yield* result(first, "getAssetsByOwner", { ownerAddress: owner, page: 3, limit: 2 })
       const second = yield* start()
       for (const asset of page.items) expect(yield* result(second, "getAsset", { id: asset.id })).toEqual(asset)
@@ -103,7 +103,7 @@ describe("DAS read API (raw JSON-RPC)", () => {
     Effect.gen(function*() {
       const emu = yield* start()
       const list = yield* result(emu, "searchAssets", {
-        ownerAddress: emu.samples["dasAssetOwner"],
+        ownerAddress: emu.samples.nftOwner,
         compressed: true,
         limit: 30
       })
@@ -129,7 +129,7 @@ describe("DAS read API (raw JSON-RPC)", () => {
   it.scopedLive("searchAssets filters agree with the list methods and the assets' own fields", () =>
     Effect.gen(function*() {
       const emu = yield* start()
-      const authority = emu.samples["dasAuthority"]!
+      const authority = emu.samples.assetAuthority
       const first = (yield* result(emu, "getAssetsByAuthority", { authorityAddress: authority, page: 2, limit: 10 }))
         .items[3]
       const owner = first.ownership.owner
@@ -185,7 +185,7 @@ describe("DAS read API (raw JSON-RPC)", () => {
   it.scopedLive("sort orders and cursors: each asset once, in order", () =>
     Effect.gen(function*() {
       const emu = yield* start()
-      const creator = emu.samples["dasCreator"]!
+      const creator = emu.samples.nftCreator
       for (const sortBy of ["id", "updated", "created", "none"] as const) {
         const seen: Array<any> = []
         let cursor: string | undefined
@@ -213,7 +213,7 @@ describe("DAS read API (raw JSON-RPC)", () => {
   it.scopedLive("getNftEditions: a master edition's prints are assets of the dataset, as many as its supply says", () =>
     Effect.gen(function*() {
       const emu = yield* start()
-      const mint = emu.samples["dasMasterEdition"]!
+      const mint = emu.samples.masterEdition
       const master = yield* result(emu, "getAsset", { id: mint })
       const editions = yield* result(emu, "getNftEditions", { mint, page: 1, limit: 100 })
       expect(editions.editions.length).toBeGreaterThan(0)
@@ -226,7 +226,7 @@ describe("DAS read API (raw JSON-RPC)", () => {
       }
       // Metaplex's spelling of the param.
       expect((yield* result(emu, "getNftEditions", { mintAddress: mint })).editions).toEqual(editions.editions)
-      const plain = yield* rpc(emu, "getNftEditions", { mint: emu.samples["dasUncompressedAsset"] })
+      const plain = yield* rpc(emu, "getNftEditions", { mint: emu.samples.uncompressedNft })
       expect(plain.json.error.code).toBe(-32000)
     }))
 
@@ -234,10 +234,10 @@ describe("DAS read API (raw JSON-RPC)", () => {
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed: 21 })
       const params = [
-        ["getAssetsByOwner", { ownerAddress: emu.samples["dasAssetOwner"] }],
-        ["getAssetsByCreator", { creatorAddress: emu.samples["dasCreator"] }],
-        ["getAssetsByGroup", { groupKey: "collection", groupValue: emu.samples["dasCollection"] }],
-        ["searchAssets", { ownerAddress: emu.samples["dasAssetOwner"] }]
+        ["getAssetsByOwner", { ownerAddress: emu.samples.nftOwner }],
+        ["getAssetsByCreator", { creatorAddress: emu.samples.nftCreator }],
+        ["getAssetsByGroup", { groupKey: "collection", groupValue: emu.samples.nftCollection }],
+        ["searchAssets", { ownerAddress: emu.samples.nftOwner }]
       ] as const
       const lasts: Array<unknown> = []
       for (const [method, p] of params) {

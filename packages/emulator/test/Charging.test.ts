@@ -25,16 +25,15 @@ let created: string | undefined
 
 /** One valid request per entry; the test iterates the table, so an entry missing here fails it. */
 const calls: Readonly<Record<string, Call>> = {
-  getTokenAccounts: (emu) => rpc(emu, "getTokenAccounts", { owner: emu.samples["dasOwner"], limit: 1 }),
+  getTokenAccounts: (emu) => rpc(emu, "getTokenAccounts", { owner: emu.samples.tokenAccountOwner, limit: 1 }),
   getAssetsByAuthority: (emu) =>
-    rpc(emu, "getAssetsByAuthority", { authorityAddress: emu.samples["dasAuthority"], limit: 1 }),
-  getSignaturesForAsset: (emu) =>
-    rpc(emu, "getSignaturesForAsset", { id: emu.samples["dasCompressedAsset"], limit: 1 }),
-  getAssetProofBatch: (emu) => rpc(emu, "getAssetProofBatch", { ids: [emu.samples["dasCompressedAsset"]] }),
+    rpc(emu, "getAssetsByAuthority", { authorityAddress: emu.samples.assetAuthority, limit: 1 }),
+  getSignaturesForAsset: (emu) => rpc(emu, "getSignaturesForAsset", { id: emu.samples.compressedNft, limit: 1 }),
+  getAssetProofBatch: (emu) => rpc(emu, "getAssetProofBatch", { ids: [emu.samples.compressedNft] }),
   getCompressionSignaturesForAddress: (emu) =>
     rpc(emu, "getCompressionSignaturesForAddress", { address: emu.samples["compressionAddress"], limit: 1 }),
   getCompressedMintTokenHolders: (emu) =>
-    rpc(emu, "getCompressedMintTokenHolders", { mint: emu.samples["compressedMint"], limit: 1 }),
+    rpc(emu, "getCompressedMintTokenHolders", { mint: emu.samples.compressedTokenMint, limit: 1 }),
   getLatestNonVotingSignatures: (emu) => rpc(emu, "getLatestNonVotingSignatures", { limit: 1 }),
   getCompressedTokenAccountsByOwner: (emu) =>
     rpc(emu, "getCompressedTokenAccountsByOwner", { owner: emu.samples["compressedTokenOwner"], limit: 1 }),
@@ -45,16 +44,15 @@ const calls: Readonly<Record<string, Call>> = {
     rpc(emu, "getCompressionSignaturesForTokenOwner", { owner: emu.samples["compressedTokenOwner"], limit: 1 }),
   getTransactionWithCompressionInfo: (emu) =>
     rpc(emu, "getTransactionWithCompressionInfo", { signature: emu.samples["compressionSignature"] }),
-  getAsset: (emu) => rpc(emu, "getAsset", { id: emu.samples["dasCompressedAsset"] }),
-  getAssetBatch: (emu) => rpc(emu, "getAssetBatch", { ids: [emu.samples["dasCompressedAsset"]] }),
-  getAssetProof: (emu) => rpc(emu, "getAssetProof", { id: emu.samples["dasCompressedAsset"] }),
-  getAssetsByOwner: (emu) => rpc(emu, "getAssetsByOwner", { ownerAddress: emu.samples["dasAssetOwner"], limit: 1 }),
+  getAsset: (emu) => rpc(emu, "getAsset", { id: emu.samples.compressedNft }),
+  getAssetBatch: (emu) => rpc(emu, "getAssetBatch", { ids: [emu.samples.compressedNft] }),
+  getAssetProof: (emu) => rpc(emu, "getAssetProof", { id: emu.samples.compressedNft }),
+  getAssetsByOwner: (emu) => rpc(emu, "getAssetsByOwner", { ownerAddress: emu.samples.nftOwner, limit: 1 }),
   getAssetsByGroup: (emu) =>
-    rpc(emu, "getAssetsByGroup", { groupKey: "collection", groupValue: emu.samples["dasCollection"], limit: 1 }),
-  getAssetsByCreator: (emu) => rpc(emu, "getAssetsByCreator", { creatorAddress: emu.samples["dasCreator"], limit: 1 }),
-  searchAssets: (emu) =>
-    rpc(emu, "searchAssets", { ownerAddress: emu.samples["dasAssetOwner"], compressed: true, limit: 1 }),
-  getNftEditions: (emu) => rpc(emu, "getNftEditions", { mint: emu.samples["dasMasterEdition"], limit: 1 }),
+    rpc(emu, "getAssetsByGroup", { groupKey: "collection", groupValue: emu.samples.nftCollection, limit: 1 }),
+  getAssetsByCreator: (emu) => rpc(emu, "getAssetsByCreator", { creatorAddress: emu.samples.nftCreator, limit: 1 }),
+  searchAssets: (emu) => rpc(emu, "searchAssets", { ownerAddress: emu.samples.nftOwner, compressed: true, limit: 1 }),
+  getNftEditions: (emu) => rpc(emu, "getNftEditions", { mint: emu.samples.masterEdition, limit: 1 }),
   getCompressionSignaturesForOwner: (emu) =>
     rpc(emu, "getCompressionSignaturesForOwner", { owner: emu.samples["compressionProgram"], limit: 1 }),
   getCompressedTokenAccountsByOwnerV2: (emu) =>
@@ -76,7 +74,7 @@ const calls: Readonly<Record<string, Call>> = {
     ),
   getBundleStatuses: (emu) => rpc(emu, "getBundleStatuses", [["0".repeat(64)]]),
   "POST /v0/token-metadata": (emu) =>
-    post(emu, { mintAccounts: [emu.samples["tokenMetadataMint"]] }, { path: "/v0/token-metadata" }),
+    post(emu, { mintAccounts: [emu.samples.metadataMint] }, { path: "/v0/token-metadata" }),
   "GET /v1/wallet/{wallet}/identity": (emu) => get(emu, `/v1/wallet/${emu.samples["wallet"]}/identity`),
   "POST /v1/wallet/batch-identity": (emu) =>
     post(emu, { addresses: [emu.samples["wallet"]] }, { path: "/v1/wallet/batch-identity" }),
@@ -138,7 +136,7 @@ describe("charging from the endpoint table", () => {
   it.scopedLive("an alias is charged as the entry it aliases", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make()
-      const reply = yield* rpc(emu, "getAssetProofs", { ids: [emu.samples["dasCompressedAsset"]] })
+      const reply = yield* rpc(emu, "getAssetProofs", { ids: [emu.samples.compressedNft] })
       expect(reply.status).toBe(200)
       expect(emu.usage().creditsUsed).toBe(Endpoints.getAssetProofBatch.cost.credits)
       expect(emu.usage().usage[Endpoints.getAssetProofBatch.cost.usage]).toBe(1)
@@ -148,7 +146,7 @@ describe("charging from the endpoint table", () => {
     Effect.gen(function*() {
       const emu = yield* Emulator.make()
       // The DAS handler rejects a bad limit with 400 / -32602.
-      const bad = yield* rpc(emu, "getAssetsByAuthority", { authorityAddress: emu.samples["dasAuthority"], limit: 0 })
+      const bad = yield* rpc(emu, "getAssetsByAuthority", { authorityAddress: emu.samples.assetAuthority, limit: 0 })
       expect(bad.status).toBe(400)
       expect(bad.json.error.code).toBe(-32602)
       expect(Billing.billed({ _tag: "Answered", status: bad.status }, { notFoundIsAnswer: false })).toBe(false)
@@ -157,7 +155,7 @@ describe("charging from the endpoint table", () => {
       expect(emu.requests.at(-1)).toMatchObject({ status: 400, credits: 0 })
 
       // Identity documents 404 as its "not found" answer: billed.
-      const unknown = yield* get(emu, `/v1/wallet/${emu.samples["walletUnknown"]}/identity`)
+      const unknown = yield* get(emu, `/v1/wallet/${emu.samples.unknownAddress}/identity`)
       expect(unknown.status).toBe(404)
       expect(emu.usage().creditsUsed).toBe(Endpoints.walletIdentity.cost.credits)
       expect(emu.usage().usage.api).toBe(1)

@@ -20,7 +20,7 @@ describe("compression area", () => {
     Effect.gen(function*() {
       const emu = yield* start()
       const s = emu.samples
-      const holders = (yield* rpc(emu, "getCompressedMintTokenHolders", { mint: s["compressedMint"], limit: 2 })).json
+      const holders = (yield* rpc(emu, "getCompressedMintTokenHolders", { mint: s.compressedTokenMint, limit: 2 })).json
       expect(Object.keys(holders.result).sort()).toEqual(["context", "value"])
       expect(typeof holders.result.context.slot).toBe("number")
       expect(Object.keys(holders.result.value.items[0]).sort()).toEqual(["balance", "owner"])
@@ -72,7 +72,10 @@ describe("compression area", () => {
   it.scopedLive("writes balances above 2^53 as bare JSON numbers with every digit", () =>
     Effect.gen(function*() {
       const emu = yield* start()
-      const reply = yield* rpc(emu, "getCompressedMintTokenHolders", { mint: emu.samples["compressedMint"], limit: 1 })
+      const reply = yield* rpc(emu, "getCompressedMintTokenHolders", {
+        mint: emu.samples.compressedTokenMint,
+        limit: 1
+      })
       const digits = /"balance":(\d+)/.exec(reply.text)![1]!
       expect(BigInt(digits) > 2n ** 53n).toBe(true)
       expect(reply.text).not.toContain(`"balance":"`)
@@ -81,7 +84,7 @@ describe("compression area", () => {
   it.scopedLive("refuses bad params as Photon does: -32602 with serde-like messages", () =>
     Effect.gen(function*() {
       const emu = yield* start()
-      const mint = emu.samples["compressedMint"]
+      const mint = emu.samples.compressedTokenMint
       const cases: ReadonlyArray<readonly [string, unknown, string]> = [
         ["getCompressedMintTokenHolders", { mint, limit: 1001 }, "expected a value less than or equal to 1000"],
         ["getCompressedMintTokenHolders", { mint, limit: 0 }, "invalid value: integer `0`"],
@@ -111,7 +114,7 @@ describe("compression area", () => {
   it.scopedLive("cursors are opaque base58; paging loses and repeats nothing", () =>
     Effect.gen(function*() {
       const emu = yield* start({ sizes: { "compression.mintHolders": 250 } })
-      const mint = emu.samples["compressedMint"]
+      const mint = emu.samples.compressedTokenMint
       const owners: Array<string> = []
       const balances: Array<bigint> = []
       let cursor: string | null = null
@@ -167,7 +170,7 @@ describe("compression area", () => {
       const b = yield* start({ seed: 3 })
       const c = yield* start({ seed: 4 })
       expect(a.samples).toEqual(b.samples)
-      expect(a.samples["compressedMint"]).not.toBe(c.samples["compressedMint"])
+      expect(a.samples.compressedTokenMint).not.toBe(c.samples.compressedTokenMint)
       const page = (emu: Emulator.Emulator) =>
         Effect.map(
           rpc(emu, "getCompressedTokenAccountsByOwner", { owner: emu.samples["compressedTokenOwner"], limit: 5 }),
@@ -180,7 +183,7 @@ describe("compression area", () => {
     Effect.gen(function*() {
       const emu = yield* start()
       const before = emu.project()!.creditsUsed
-      yield* rpc(emu, "getCompressedMintTokenHolders", { mint: emu.samples["compressedMint"], limit: 1 })
+      yield* rpc(emu, "getCompressedMintTokenHolders", { mint: emu.samples.compressedTokenMint, limit: 1 })
       yield* rpc(emu, "getValidityProof", { hashes: [emu.samples["compressedAccountHash"]] })
       expect(emu.project()!.creditsUsed - before).toBe(110)
       expect(emu.project()!.usage.photon).toBe(2)

@@ -62,7 +62,7 @@ describe("DAS fidelity", () => {
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed: 9 })
       const page = (yield* rpc(emu, "getAssetsByAuthority", {
-        authorityAddress: emu.samples["dasAuthority"],
+        authorityAddress: emu.samples.assetAuthority,
         page: 1,
         limit: 40
       })).json.result
@@ -78,13 +78,13 @@ describe("DAS fidelity", () => {
       const proofs = (yield* rpc(emu, "getAssetProofBatch", { ids: [id] })).json.result
       expect(proofs[id].tree_id).toBe(compressed[3].compression.tree)
       expect(proofs[id].node_index).toBe(2 ** DigitalAssets.TREE_DEPTH + compressed[3].compression.leaf_id)
-      expect(emu.samples["dasCompressedAsset"]).toBe(compressed[0].id)
+      expect(emu.samples.compressedNft).toBe(compressed[0].id)
     }))
 
   it.scopedLive("Metaplex's method names getAssetProofs and getAssetSignatures are served", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed: 9 })
-      const id = emu.samples["dasCompressedAsset"]!
+      const id = emu.samples.compressedNft
       const proofs = (yield* rpc(emu, "getAssetProofs", { ids: [id] })).json.result
       const batch = (yield* rpc(emu, "getAssetProofBatch", { ids: [id] })).json.result
       expect(proofs[id]).toEqual({ ...batch[id], last_indexed_slot: proofs[id].last_indexed_slot })

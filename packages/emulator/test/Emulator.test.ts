@@ -19,10 +19,15 @@ describe("Emulator", () => {
       expect(a.port).toBeGreaterThan(0)
       expect(a.apiKey).not.toBe(b.apiKey)
       expect(a.projectId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
-      expect(a.samples["testWallet"]).toBe(a.dataset.address("test:wallet"))
+      expect(a.sampleRecord["testWallet"]).toBe(a.dataset.address("test:wallet"))
       const line = JSON.parse(a.startLine)
       expect(Object.keys(line)).toEqual(["url", "apiKey", "projectId", "samples"])
-      expect(line).toEqual({ url: a.url, apiKey: a.apiKey, projectId: a.projectId, samples: a.samples })
+      expect(line).toEqual({ url: a.url, apiKey: a.apiKey, projectId: a.projectId, samples: a.sampleRecord })
+      // Each sample under its name and, for existing scripts, its older one.
+      expect(line.samples.tokenAccountOwner).toBe(a.samples.tokenAccountOwner)
+      expect(line.samples.dasOwner).toBe(a.samples.tokenAccountOwner)
+      expect(line.samples.batchAssetAuthorities).toBe(a.samples.batchAssetAuthorities.join(","))
+      expect(Object.values(a.samples).every((v) => v.length > 0)).toBe(true)
       expect(a.operations).toContain("GET /v1/test/:wallet/things")
       expect(a.operations).toContain("echo")
     }))
@@ -169,7 +174,7 @@ describe("Emulator", () => {
         expect(emu.usage().usage.rpc).toBe(1)
         yield* rpc(emu, "echo")
         yield* rpc(emu, "bigList", { limit: 5 })
-        const wallet = emu.samples["testWallet"]!
+        const wallet = emu.sampleRecord["testWallet"]!
         const things = yield* get(emu, `/v1/test/${wallet}/things`, { query: { page: "3" } })
         expect(things.json.items).toHaveLength(5)
         expect(things.json.pagination).toEqual({ page: 3, hasMore: false })

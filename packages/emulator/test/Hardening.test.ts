@@ -216,7 +216,7 @@ describe("emulator hardening", () => {
   it.scopedLive("a cursor works only for the method and filters that issued it, whatever the limit", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ areas: [Compression.area] })
-      const mint = emu.samples["compressedMint"]!
+      const mint = emu.samples.compressedTokenMint
       const first = (yield* rpc(emu, "getCompressedMintTokenHolders", { mint, limit: 5 })).json.result.value
       const cursor = first.cursor as string
       const again = yield* rpc(emu, "getCompressedMintTokenHolders", { mint, limit: 7, cursor })

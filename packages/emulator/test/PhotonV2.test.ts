@@ -187,7 +187,7 @@ describe("Photon V2 and the indexer status (raw JSON-RPC)", () => {
       expect(slots).toEqual([...slots].sort((a, b) => b - a))
       const mine = new Set(seen.map((s) => s.signature))
       expect(perAddress.value.items.every((s: any) => mine.has(s.signature))).toBe(true)
-      const other = yield* result(emu, "getCompressionSignaturesForOwner", { owner: emu.samples["compressedMint"] })
+      const other = yield* result(emu, "getCompressionSignaturesForOwner", { owner: emu.samples.compressedTokenMint })
       expect(other.value).toEqual({ items: [], cursor: null })
     }))
 
@@ -232,7 +232,7 @@ describe("Photon V2 and the indexer status (raw JSON-RPC)", () => {
             owner: emu.samples["compressionProgram"],
             limit: 3
           }),
-          getAssetProof: yield* result(big, "getAssetProof", { id: big.samples["dasCompressedAsset"] })
+          getAssetProof: yield* result(big, "getAssetProof", { id: big.samples.compressedNft })
         }
         for (const [method, value] of Object.entries(ours)) {
           const real = fieldNames(

@@ -56,12 +56,12 @@ describe("PlanLimits: on the wire", () => {
   it.scoped("plan free: 2 DAS requests let through, then the real 429 bodies with Retry-After, counted", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ plan: "free", seed: 3 })
-      const params = { authorityAddress: emu.samples.dasAuthority!, limit: 1 }
+      const params = { authorityAddress: emu.samples.assetAuthority, limit: 1 }
       const replies = yield* Effect.forEach([1, 2, 3], (id) => rpc(emu, "getAssetsByAuthority", params, id))
       expect(replies.map((r) => r.status)).toEqual([200, 200, 429])
       expect(replies[2]!.json).toEqual({ jsonrpc: "2.0", error: { code: -32429, message: "rate limited" }, id: 3 })
       expect(replies[2]!.headers.get("retry-after")).toBe("1")
-      const wallet = yield* get(emu, `/v1/wallet/${emu.samples.wallet!}/identity`)
+      const wallet = yield* get(emu, `/v1/wallet/${emu.samples.wallet}/identity`)
       expect(wallet.status).not.toBe(429)
       expect(emu.planLimits).toEqual({ rejected: { das: 1 }, maxInWindow: { das: 3, wallet: 1 } })
       // The refused request was not billed: two DAS requests charged.
@@ -73,14 +73,14 @@ describe("PlanLimits: on the wire", () => {
   it.scoped("REST: 429 {\"error\":\"rate limited\"}; without a plan nothing is limited", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ plan: "free", seed: 3 })
-      const body = { mintAccounts: [emu.samples.tokenMetadataMint!] }
+      const body = { mintAccounts: [emu.samples.metadataMint] }
       const replies = yield* Effect.forEach([1, 2, 3], () => post(emu, body, { path: "/v0/token-metadata" }))
       expect(replies.map((r) => r.status === 429)).toEqual([false, false, true])
       expect(replies[2]!.json).toEqual({ error: "rate limited" })
       expect(replies[2]!.headers.get("retry-after")).toBe("1")
 
       const open = yield* Emulator.make({ seed: 3 })
-      const params = { authorityAddress: open.samples.dasAuthority!, limit: 1 }
+      const params = { authorityAddress: open.samples.assetAuthority, limit: 1 }
       const many = yield* Effect.forEach(Array.from({ length: 30 }, (_, i) => i), (id) =>
         rpc(open, "getAssetsByAuthority", params, id))
       expect(many.every((r) =>

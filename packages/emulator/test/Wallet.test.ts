@@ -21,7 +21,7 @@ describe("wallet area", () => {
       const byDomain = yield* get(emu, `/v1/wallet/${emu.samples["walletDomain"]}/identity`)
       expect(byDomain.json.address).toBe(emu.samples["wallet"])
       for (const endpoint of ["identity", "funded-by"]) {
-        const r = yield* get(emu, `/v1/wallet/${emu.samples["walletUnknown"]}/${endpoint}`)
+        const r = yield* get(emu, `/v1/wallet/${emu.samples.unknownAddress}/${endpoint}`)
         expect([endpoint, r.status, typeof r.json.error]).toEqual([endpoint, 404, "string"])
       }
       const funded = yield* get(emu, `/v1/wallet/${emu.samples["wallet"]}/funded-by`)
@@ -121,7 +121,7 @@ describe("wallet area", () => {
       expect(noNative.balances[0].mint).not.toBe(NATIVE_MINT)
       expect("nfts" in noNative).toBe(false)
       // An unknown wallet: native SOL only, at zero.
-      const unknown = (yield* get(emu, `/v1/wallet/${emu.samples["walletUnknown"]}/balances`)).json
+      const unknown = (yield* get(emu, `/v1/wallet/${emu.samples.unknownAddress}/balances`)).json
       expect(unknown.balances.map((b: { mint: string; balance: number }) => [b.mint, b.balance])).toEqual([[
         NATIVE_MINT,
         0

@@ -28,7 +28,7 @@ describe("Compression (integration, loopback emulator)", () => {
     Effect.gen(function*() {
       const { compression, emu, s } = yield* setup
       const holders = yield* all(
-        compression.getCompressedMintTokenHoldersStream({ mint: s["compressedMint"]!, limit: 100 })
+        compression.getCompressedMintTokenHoldersStream({ mint: s.compressedTokenMint!, limit: 100 })
       )
       expect(holders).toHaveLength(5000)
       expect(emu.count("getCompressedMintTokenHolders")).toBe(50)
@@ -39,7 +39,7 @@ describe("Compression (integration, loopback emulator)", () => {
   it.live("pages carry their slot and resume cursor; resuming from a saved cursor loses and repeats nothing", () =>
     Effect.gen(function*() {
       const { compression, s } = yield* setup
-      const mint = s["compressedMint"]!
+      const mint = s.compressedTokenMint!
       const pages = yield* all(compression.getCompressedMintTokenHoldersPages({ mint, limit: 1000 }))
       expect(pages.map((p) => p.items.length)).toEqual([1000, 1000, 1000, 1000, 1000])
       expect(pages.every((p) => p.slot >= 300_000_000)).toBe(true)
@@ -66,7 +66,7 @@ describe("Compression (integration, loopback emulator)", () => {
   it.live("a balance above 2^53 arrives exact, as the server wrote it", () =>
     Effect.gen(function*() {
       const { compression, emu, s } = yield* setup
-      const mint = s["compressedMint"]!
+      const mint = s.compressedTokenMint!
       const top = (yield* compression.getCompressedMintTokenHolders({ mint, limit: 1 })).value.items[0]!
       expect(top.balance > 2n ** 53n).toBe(true)
       // The digits on the wire, read without the SDK.
@@ -224,7 +224,7 @@ describe("Compression (integration, loopback emulator)", () => {
     Effect.gen(function*() {
       const { compression, s } = yield* setup
       const holders = yield* all(
-        compression.getCompressedMintTokenHoldersStream({ mint: s["compressedMint"]!, limit: 4 })
+        compression.getCompressedMintTokenHoldersStream({ mint: s.compressedTokenMint!, limit: 4 })
       )
       expect(holders).toHaveLength(10)
       expect(Json.stringify(holders[0]!.balance)).toMatch(/^\d+$/)

@@ -57,7 +57,7 @@ describe("DigitalAssets (integration, loopback emulator)", () => {
   it.live("a 10,000-asset authority streamed with concurrency 8 arrives complete, in order, without duplicates", () =>
     Effect.gen(function*() {
       const { das, emu, s } = yield* setup
-      const authority = s["dasAuthority"]!
+      const authority = s.assetAuthority!
       const assets = yield* all(das.getAssetsByAuthorityStream({ authorityAddress: authority }, { concurrency: 8 }))
       expect(assets.length).toBe(10_000)
       expect(new Set(assets.map((a) => a.id)).size).toBe(10_000)
@@ -74,7 +74,7 @@ describe("DigitalAssets (integration, loopback emulator)", () => {
     Effect.gen(function*() {
       const { das, emu, s } = yield* setup
       const five = yield* all(
-        das.getAssetsByAuthorityStream({ authorityAddress: s["dasAuthority"]! }, { concurrency: 8 }).pipe(
+        das.getAssetsByAuthorityStream({ authorityAddress: s.assetAuthority! }, { concurrency: 8 }).pipe(
           Stream.take(5)
         )
       )
@@ -86,7 +86,7 @@ describe("DigitalAssets (integration, loopback emulator)", () => {
     Effect.gen(function*() {
       const { das, s } = yield* setup
       const params = {
-        authorityAddress: s["dasAuthority"]!,
+        authorityAddress: s.assetAuthority!,
         limit: 700,
         sortBy: { sortBy: "updated" as const, sortDirection: "desc" as const }
       }
@@ -113,7 +113,7 @@ describe("DigitalAssets (integration, loopback emulator)", () => {
   it.live("before/after page around an asset id; last_indexed_slot advances", () =>
     Effect.gen(function*() {
       const { das, s } = yield* setup
-      const authorityAddress = s["dasAuthority"]!
+      const authorityAddress = s.assetAuthority!
       const page = yield* das.getAssetsByAuthority({ authorityAddress, page: 3, limit: 10 })
       expect(page.page).toBe(3)
       const pivot = page.items[4]!.id
@@ -131,7 +131,7 @@ describe("DigitalAssets (integration, loopback emulator)", () => {
   it.live("token accounts: zero balances only on request, u64 amounts beyond 2^53, page and cursor agree", () =>
     Effect.gen(function*() {
       const { das, emu, s } = yield* setup
-      const owner = s["dasOwner"]!
+      const owner = s.tokenAccountOwner!
       const visible = yield* all(das.getTokenAccountsStream({ owner, limit: 1000 }, { concurrency: 3 }))
       const withZero = yield* all(
         das.getTokenAccountsStream({ owner, limit: 1000, options: { showZeroBalance: true } })
@@ -143,18 +143,18 @@ describe("DigitalAssets (integration, loopback emulator)", () => {
       expect(visible.some((t) => t.amount > BigInt(Number.MAX_SAFE_INTEGER))).toBe(true)
       const byCursor = yield* all(das.getTokenAccountsStream({ owner, limit: 300 }, { mode: "cursor" }))
       expect(byCursor.map((t) => t.address)).toEqual(visible.map((t) => t.address))
-      const byMint = yield* das.getTokenAccounts({ mint: s["dasMint"]!, page: 1, limit: 1000 })
+      const byMint = yield* das.getTokenAccounts({ mint: s.tokenAccountMint!, page: 1, limit: 1000 })
       expect(byMint.total).toBe(1350)
-      expect(byMint.token_accounts.every((t) => t.mint === s["dasMint"])).toBe(true)
-      const both = yield* das.getTokenAccounts({ owner, mint: s["dasMint"]! })
-      expect(both.token_accounts.length).toBe(visible.filter((t) => t.mint === s["dasMint"]).length)
+      expect(byMint.token_accounts.every((t) => t.mint === s.tokenAccountMint)).toBe(true)
+      const both = yield* das.getTokenAccounts({ owner, mint: s.tokenAccountMint! })
+      expect(both.token_accounts.length).toBe(visible.filter((t) => t.mint === s.tokenAccountMint).length)
       expect(emu.usage().usage.das).toBe(emu.count("getTokenAccounts"))
     }).pipe(Effect.provide(TestLayer())))
 
   it.live("signatures of an asset: a mint first, then transfers; stream complete; sortDirection desc reverses", () =>
     Effect.gen(function*() {
       const { das, s } = yield* setup
-      const id = s["dasCompressedAsset"]!
+      const id = s.compressedNft!
       const sigs = yield* all(das.getSignaturesForAssetStream({ id, limit: 500 }, { concurrency: 4 }))
       expect(sigs.length).toBe(2000)
       expect(new Set(sigs.map((x) => x.signature)).size).toBe(2000)
@@ -162,14 +162,14 @@ describe("DigitalAssets (integration, loopback emulator)", () => {
       expect(sigs.slice(1).every((x) => x.kind === "Transfer" || x.kind === "Delegate")).toBe(true)
       const desc = yield* das.getSignaturesForAsset({ id, page: 1, limit: 3, sortDirection: "desc" })
       expect(desc.items.map((x) => x.signature)).toEqual(sigs.slice(-3).reverse().map((x) => x.signature))
-      const small = yield* das.getSignaturesForAsset({ id: s["dasUncompressedAsset"]! })
+      const small = yield* das.getSignaturesForAsset({ id: s.uncompressedNft! })
       expect(small.items.length).toBe(small.total)
     }).pipe(Effect.provide(TestLayer())))
 
   it.live("proofs of compressed assets verify with the SDK verifier and match the assets' leaf and tree", () =>
     Effect.gen(function*() {
       const { das, emu, s } = yield* setup
-      const page = yield* das.getAssetsByAuthority({ authorityAddress: s["dasAuthority"]!, page: 2, limit: 1000 })
+      const page = yield* das.getAssetsByAuthority({ authorityAddress: s.assetAuthority!, page: 2, limit: 1000 })
       const ids = page.items.map((a) => a.id)
       const unknown = emu.dataset.address("not-an-asset")
       const proofs = yield* das.getAssetProofBatchVerified([...ids, unknown], { batchSize: 300, concurrency: 3 })
@@ -191,7 +191,7 @@ describe("DigitalAssets (integration, loopback emulator)", () => {
   it.live("a tampered proof fails with InvalidProof naming the asset", () =>
     Effect.gen(function*() {
       const { das, s } = yield* setup
-      const id = s["dasCompressedAsset"]!
+      const id = s.compressedNft!
       const exit = yield* Effect.either(das.getAssetProofBatchVerified([id]))
       expect(exit).toMatchObject({ _tag: "Left", left: { _tag: "InvalidProof", id } })
       // Unverified, the same tampered answer is returned as is.
@@ -209,8 +209,8 @@ describe("TokenMetadata (integration, loopback emulator)", () => {
   it.live("250 mints give exactly 3 requests; records in input order; part errors are values", () =>
     Effect.gen(function*() {
       const { emu, metadata, s } = yield* setup
-      const mints = Array.from({ length: 249 }, (_, i) => emu.dataset.address(`${s["tokenMetadataMintLabel"]}${i}`))
-      mints.splice(100, 0, s["tokenMetadataBrokenMint"]!)
+      const mints = Array.from({ length: 249 }, (_, i) => emu.dataset.address(`${s.metadataMintLabel}${i}`))
+      mints.splice(100, 0, s.metadataBrokenMint!)
       const records = yield* metadata.getTokenMetadata({ mintAccounts: mints, includeOffChain: true })
       expect(emu.count("POST /v0/token-metadata")).toBe(3)
       expect(emu.usage().usage.api).toBe(3)
@@ -219,7 +219,7 @@ describe("TokenMetadata (integration, loopback emulator)", () => {
       expect(Either.isLeft(broken.onChainMetadata)).toBe(true)
       expect(Either.flip(broken.onChainMetadata).pipe(Either.getOrThrow)).toMatchObject({
         _tag: "MetadataPartError",
-        mint: s["tokenMetadataBrokenMint"],
+        mint: s.metadataBrokenMint,
         part: "onChainMetadata"
       })
       expect(Either.isRight(broken.onChainAccountInfo)).toBe(true)
@@ -230,15 +230,15 @@ describe("TokenMetadata (integration, loopback emulator)", () => {
       expect(failing.length).toBeGreaterThan(5)
       expect(failing.length).toBeLessThan(80)
       expect(records.every((r) => r.offChainMetadata !== undefined)).toBe(true)
-      const plain = yield* metadata.getTokenMetadata({ mintAccounts: [s["tokenMetadataMint"]!] })
+      const plain = yield* metadata.getTokenMetadata({ mintAccounts: [s.metadataMint!] })
       expect(plain[0]!.offChainMetadata).toBeUndefined()
-      expect(Either.getOrThrow(plain[0]!.onChainMetadata).metadata.mint).toBe(s["tokenMetadataMint"])
+      expect(Either.getOrThrow(plain[0]!.onChainMetadata).metadata.mint).toBe(s.metadataMint)
     }).pipe(Effect.provide(TestLayer())))
 
   it.live("disableCache bypasses the emulator's cache", () =>
     Effect.gen(function*() {
       const { metadata, s } = yield* setup
-      const mint = s["tokenMetadataLiveMint"]!
+      const mint = s.metadataLiveMint!
       const supply = (records: ReadonlyArray<any>) =>
         Either.getOrThrow(records[0]!.onChainAccountInfo as Either.Either<any, any>).accountInfo.data.parsed.info
           .supply as bigint
@@ -277,7 +277,7 @@ describe("DAS read API (integration, loopback emulator)", () => {
     return Effect.gen(function*() {
       const { das, emu, s } = yield* setup
       const ids = yield* all(
-        das.getAssetsByOwnerStream({ ownerAddress: s["dasAssetOwner"]! }, { concurrency: 8 }).pipe(
+        das.getAssetsByOwnerStream({ ownerAddress: s.nftOwner! }, { concurrency: 8 }).pipe(
           Stream.map((a) => a.id)
         )
       )
@@ -298,22 +298,22 @@ describe("DAS read API (integration, loopback emulator)", () => {
   it.live("the same asset from getAsset, getAssetBatch, the owner's list and searchAssets; an unknown id is none", () =>
     Effect.gen(function*() {
       const { das, s } = yield* setup
-      const page = yield* das.getAssetsByOwner({ ownerAddress: s["dasSmallOwner"]!, limit: 5 })
+      const page = yield* das.getAssetsByOwner({ ownerAddress: s.smallNftOwner!, limit: 5 })
       expect(page.items.length).toBeGreaterThan(0)
       const ids = page.items.map((a) => a.id)
       for (const a of page.items) expect(yield* das.getAsset({ id: a.id })).toEqual(a)
-      const unknown = s["dasAuthority"]!
+      const unknown = s.assetAuthority!
       const batch = yield* das.getAssetBatch({ ids: [...ids, unknown] }, { batchSize: 2 })
       expect(batch.slice(0, ids.length)).toEqual(page.items.map(Option.some))
       expect(batch.at(-1)).toEqual(Option.none())
-      const found = yield* das.searchAssets({ ownerAddress: s["dasSmallOwner"]!, limit: 5 })
+      const found = yield* das.searchAssets({ ownerAddress: s.smallNftOwner!, limit: 5 })
       expect(found.items).toEqual(page.items)
     }).pipe(Effect.provide(TestLayer())))
 
   it.live("concurrent getAssetProof calls: one getAssetProofBatch request, every proof verifies with keccak", () =>
     Effect.gen(function*() {
       const { das, emu, s } = yield* setup
-      const compressed = yield* das.searchAssets({ ownerAddress: s["dasAssetOwner"]!, compressed: true, limit: 20 })
+      const compressed = yield* das.searchAssets({ ownerAddress: s.nftOwner!, compressed: true, limit: 20 })
       expect(compressed.items.length).toBe(20)
       const proofs = yield* Effect.forEach(compressed.items, (a) => das.getAssetProof({ id: a.id }), {
         batching: true
@@ -330,7 +330,7 @@ describe("DAS read API (integration, loopback emulator)", () => {
   it.live("getNftEditions decodes a master edition's u64 print run exactly, as getAsset gives it", () =>
     Effect.gen(function*() {
       const { das, s } = yield* setup
-      const mint = s["dasMasterEdition"]!
+      const mint = s.masterEdition!
       const master = yield* das.getAsset({ id: mint })
       const editions = yield* das.getNftEditions({ mint, limit: 10 })
       expect(editions.editions.length).toBeGreaterThan(0)

@@ -47,10 +47,10 @@ const countingFetch = () => {
 const calls = Effect.gen(function*() {
   const emu = yield* Emulator.EmulatorHandle
   emu.resetLog()
-  const identity = yield* (yield* Wallet.Wallet).identity(emu.samples.wallet!)
+  const identity = yield* (yield* Wallet.Wallet).identity(emu.samples.wallet)
   expect(Option.isSome(identity)).toBe(true)
   const assets = yield* (yield* DigitalAssets.DigitalAssets)
-    .getAssetsByAuthority({ authorityAddress: emu.samples.dasAuthority!, limit: 25 })
+    .getAssetsByAuthority({ authorityAddress: emu.samples.assetAuthority, limit: 25 })
   expect(assets.items).toHaveLength(25)
   return emu.count()
 })

@@ -38,15 +38,15 @@ const callEveryService = Effect.gen(function*() {
   const webhooks = yield* Webhooks.Webhooks
   emu.resetLog()
 
-  const assets = yield* das.getAssetsByAuthority({ authorityAddress: emu.samples.dasAuthority!, limit: 5 })
+  const assets = yield* das.getAssetsByAuthority({ authorityAddress: emu.samples.assetAuthority, limit: 5 })
   expect(assets.items).toHaveLength(5)
-  const [record] = yield* metadata.getTokenMetadata({ mintAccounts: [emu.samples.tokenMetadataMint!] })
-  expect(record?.account).toBe(emu.samples.tokenMetadataMint)
-  const holders = yield* compression.getCompressedMintTokenHolders({ mint: emu.samples.compressedMint!, limit: 3 })
+  const [record] = yield* metadata.getTokenMetadata({ mintAccounts: [emu.samples.metadataMint] })
+  expect(record?.account).toBe(emu.samples.metadataMint)
+  const holders = yield* compression.getCompressedMintTokenHolders({ mint: emu.samples.compressedTokenMint, limit: 3 })
   expect(holders.value.items).toHaveLength(3)
   const statuses = yield* bundles.getBundleStatuses(["f".repeat(64)])
   expect(statuses.map(Option.isSome)).toEqual([false])
-  const identity = yield* wallet.identity(emu.samples.wallet!)
+  const identity = yield* wallet.identity(emu.samples.wallet)
   expect(Option.isSome(identity)).toBe(true)
   const usage = yield* admin.getProjectUsage(emu.projectId)
   expect(usage.creditsUsed).toBeGreaterThan(0)
@@ -150,7 +150,7 @@ describe("Solfx.layer's rateLimits", () => {
         const identities = (wallet: number | undefined) =>
           Effect.gen(function*() {
             const w = yield* Wallet.Wallet
-            yield* Effect.forEach(Array.from({ length: 4 }), () => w.identity(emu.samples.wallet!), {
+            yield* Effect.forEach(Array.from({ length: 4 }), () => w.identity(emu.samples.wallet), {
               concurrency: "unbounded"
             })
             return (yield* HttpTransport.HttpTransport).limits.limits

@@ -53,7 +53,7 @@ describe("Wallet over loopback", () => {
         const byDomain = yield* wallet.identity(emu.samples["walletDomain"]!)
         expect(Option.getOrThrow(byDomain).address).toBe(emu.samples["wallet"])
         expect(Option.getOrThrow(byDomain).domainNames).toContain(emu.samples["walletDomain"])
-        const unknown = yield* wallet.identity(emu.samples["walletUnknown"]!)
+        const unknown = yield* wallet.identity(emu.samples.unknownAddress)
         expect(Option.isNone(unknown)).toBe(true)
         expect(emu.count(OP.identity)).toBe(3)
       })
@@ -67,7 +67,7 @@ describe("Wallet over loopback", () => {
         expect(typeof funded.amountRaw).toBe("bigint")
         expect(funded.amount).toBeCloseTo(Number(funded.amountRaw) / 1e9, 9)
         expect(new Date(funded.date).getTime()).toBe(funded.timestamp * 1000)
-        expect(Option.isNone(yield* wallet.fundedBy(emu.samples["walletUnknown"]!))).toBe(true)
+        expect(Option.isNone(yield* wallet.fundedBy(emu.samples.unknownAddress))).toBe(true)
         const noFunder = WalletArea.walletAt(emu.dataset, 6) // every seventh seeded wallet has none
         expect(WalletArea.hasFunder(6)).toBe(false)
         expect(Option.isNone(yield* wallet.fundedBy(noFunder))).toBe(true)
@@ -98,7 +98,7 @@ describe("Wallet over loopback", () => {
         // Domains are matched too.
         const mixed = yield* wallet.batchIdentity([
           emu.samples["walletDomain"]!,
-          emu.samples["walletUnknown"]!,
+          emu.samples.unknownAddress,
           emu.samples["wallet"]!
         ])
         expect(mixed.map((o) => Option.map(o, (i) => i.address))).toEqual([
@@ -136,7 +136,7 @@ describe("Wallet over loopback", () => {
         expect(page.data).toHaveLength(50)
         expect(page.pagination.hasMore).toBe(true)
         // An unknown wallet has none.
-        expect(yield* Stream.runCollect(wallet.transfersStream(emu.samples["walletUnknown"]!))).toEqual(Chunk.empty())
+        expect(yield* Stream.runCollect(wallet.transfersStream(emu.samples.unknownAddress))).toEqual(Chunk.empty())
       })
     ))
 
@@ -260,8 +260,8 @@ describe("Wallet over loopback", () => {
         const w = emu.samples["wallet"]!
         const wallets = Array.from({ length: 120 }, (_, i) => WalletArea.walletAt(emu.dataset, i))
         yield* wallet.identity(w)
-        yield* wallet.identity(emu.samples["walletUnknown"]!) // a 404 is billed too
-        yield* wallet.fundedBy(emu.samples["walletUnknown"]!)
+        yield* wallet.identity(emu.samples.unknownAddress) // a 404 is billed too
+        yield* wallet.fundedBy(emu.samples.unknownAddress)
         yield* wallet.batchIdentity(wallets) // 2 requests
         yield* wallet.portfolioUsdValue(w) // 3 pages
         yield* Stream.runDrain(wallet.transfersStream(w, { limit: 100 }).pipe(Stream.take(150))) // 2 pages

@@ -26,7 +26,7 @@ const withUmi = <A>(f: (umi: { readonly rpc: DasApiInterface }, emu: Emulator.Em
 describe("Metaplex DAS API 2.1.1 against the emulator", () => {
   it.scopedLive("getAssetsByAuthority: pages, display options and the empty case", () =>
     withUmi(async (umi, emu) => {
-      const authority = publicKey(emu.samples["dasAuthority"]!)
+      const authority = publicKey(emu.samples.assetAuthority)
       const page = await umi.rpc.getAssetsByAuthority({ authority, page: 2, limit: 50 })
       expect(page.total).toBe(10_000)
       expect(page.items).toHaveLength(50)
@@ -52,7 +52,7 @@ describe("Metaplex DAS API 2.1.1 against the emulator", () => {
 
   it.scopedLive("getAssetProofs and getAssetSignatures of a compressed asset", () =>
     withUmi(async (umi, emu) => {
-      const id = publicKey(emu.samples["dasCompressedAsset"]!)
+      const id = publicKey(emu.samples.compressedNft)
       const proofs = await umi.rpc.getAssetProofs([id])
       expect(proofs[id]!.proof).toHaveLength(14)
       expect(proofs[id]!.node_index).toBeGreaterThanOrEqual(2 ** 14)
@@ -68,7 +68,7 @@ describe("Metaplex DAS API 2.1.1 against the emulator", () => {
 
   it.scopedLive("the read API: getAsset, getAssets, getAssetProof, the owner, group and creator lists, searchAssets", () =>
     withUmi(async (umi, emu) => {
-      const owner = publicKey(emu.samples["dasAssetOwner"]!)
+      const owner = publicKey(emu.samples.nftOwner)
       const byOwner = await umi.rpc.getAssetsByOwner({ owner, page: 2, limit: 20 })
       expect(byOwner.total).toBe(100_000)
       expect(byOwner.items).toHaveLength(20)

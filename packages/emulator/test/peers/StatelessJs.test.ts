@@ -27,7 +27,7 @@ describe("stateless.js 0.23.3 (V1) against the emulator", () => {
   it.scopedLive("decodes compressed token accounts, balances and holders", () =>
     withRpc(async (rpc, emu) => {
       const owner = new PublicKey(emu.samples["compressedTokenOwner"]!)
-      const mint = new PublicKey(emu.samples["compressedMint"]!)
+      const mint = new PublicKey(emu.samples.compressedTokenMint)
       const accounts = await rpc.getCompressedTokenAccountsByOwner(owner)
       expect(accounts.items.length).toBeGreaterThan(0)
       for (const a of accounts.items) {
@@ -83,7 +83,7 @@ describe("stateless.js 0.23.3 (V1) against the emulator", () => {
       expect(proof.roots.every((r) => belowModulus(r as never))).toBe(true)
       expect(proof.leaves.every((l) => belowModulus(l as never))).toBe(true)
 
-      const seed = Stateless.deriveAddressSeed([Buffer.from("solfx")], new PublicKey(emu.samples["dasAuthority"]!))
+      const seed = Stateless.deriveAddressSeed([Buffer.from("solfx")], new PublicKey(emu.samples.assetAuthority))
       const tree = Stateless.getDefaultAddressTreeInfo()
       const address = Stateless.deriveAddress(seed, tree.tree)
       const fresh = await rpc.getValidityProofV0([], [{
