@@ -78,7 +78,7 @@ const section = <E, R>(number: number, title: string, body: Effect.Effect<Sectio
 const digitalAssets = Effect.gen(function*() {
   const emulator = yield* Emulator.EmulatorHandle
   const das = yield* DigitalAssets
-  const authority = emulator.samples.dasAuthority!
+  const authority = emulator.samples.assetAuthority
   const assets = Chunk.toReadonlyArray(
     yield* Stream.runCollect(
       das.getAssetsByAuthorityStream({ authorityAddress: authority, limit: 1000 }, { concurrency: 8 })
@@ -128,7 +128,7 @@ const byUsdDescending = Order.reverse(
 const wallet = Effect.gen(function*() {
   const emulator = yield* Emulator.EmulatorHandle
   const service = yield* Wallet
-  const address = emulator.samples.wallet!
+  const address = emulator.samples.wallet
   const identity = yield* service.identity(address)
   const balances = Chunk.toReadonlyArray(yield* Stream.runCollect(service.balancesStream(address, { limit: 100 })))
   const total = balances.reduce((sum, b) => sum + (b.usdValue ?? 0), 0)
@@ -150,8 +150,8 @@ const wallet = Effect.gen(function*() {
 const metadata = Effect.gen(function*() {
   const emulator = yield* Emulator.EmulatorHandle
   const service = yield* TokenMetadata
-  const broken = emulator.samples.tokenMetadataBrokenMint!
-  const label = emulator.samples.tokenMetadataMintLabel ?? "tm:mint:"
+  const broken = emulator.samples.metadataBrokenMint
+  const label = emulator.samples.metadataMintLabel
   const mints = [broken, ...Arr.makeBy(METADATA_MINTS - 1, (i) => emulator.dataset.address(`${label}${i}`))]
   const records = yield* service.getTokenMetadata({ mintAccounts: mints, includeOffChain: true }, { concurrency: 3 })
   const withErrors = records.filter((r) => partErrors(r).length > 0)
@@ -175,13 +175,13 @@ const metadata = Effect.gen(function*() {
 const compression = Effect.gen(function*() {
   const emulator = yield* Emulator.EmulatorHandle
   const zk = yield* Compression
-  const mint = emulator.samples.compressedMint!
+  const mint = emulator.samples.compressedTokenMint
   const holders = Chunk.toReadonlyArray(
     yield* Stream.runCollect(zk.getCompressedMintTokenHoldersStream({ mint, limit: 1000 }))
   )
   const descending = holders.every((h, i) => i === 0 || holders[i - 1]!.balance >= h.balance)
   const supply = holders.reduce((n, h) => n + h.balance, 0n)
-  const hash = emulator.samples.compressedAccountHash!
+  const hash = emulator.samples.compressedAccountHash
   const proof = yield* zk.getValidityProof({ hashes: [hash] })
   return {
     lines: [

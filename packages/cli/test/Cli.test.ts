@@ -123,11 +123,11 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 300_000, excludeTestServices: t
   it.effect("typed failures exit 1 with `<Tag>: message` on stderr; the key never appears", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.EmulatorHandle
-      const wallet = emu.samples.wallet!
+      const wallet = emu.samples.wallet
       const secret = "SECRET-cli-test-key-0001"
       const [wrongKey, badWallet, noKey] = yield* all([
         // A wrong key given as a flag: the service answers 401; the key is printed nowhere.
-        solfx(["das", "proofs", emu.samples.dasCompressedAsset!, "--api-key", secret, "--json"], { env: envOf(emu) }),
+        solfx(["das", "proofs", emu.samples.compressedNft, "--api-key", secret, "--json"], { env: envOf(emu) }),
         solfx(["wallet", "identity", "not-a-wallet!"], { env: envOf(emu) }),
         solfx(["wallet", "identity", wallet])
       ])
@@ -150,11 +150,11 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 300_000, excludeTestServices: t
       const env = envOf(emu)
       const tokenRequests = delta(emu, "getTokenAccounts")
       const [accounts, assets, signatures, proofs] = yield* all([
-        solfx(["das", "token-accounts", emu.samples.dasOwner!, "--all", "--limit", "1000", "--json"], { env }),
+        solfx(["das", "token-accounts", emu.samples.tokenAccountOwner, "--all", "--limit", "1000", "--json"], { env }),
         solfx([
           "das",
           "assets-by-authority",
-          emu.samples.dasAuthority!,
+          emu.samples.assetAuthority,
           "--limit",
           "3",
           "--sort",
@@ -162,12 +162,12 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 300_000, excludeTestServices: t
           "--direction",
           "asc"
         ], { env }),
-        solfx(["das", "asset-signatures", emu.samples.dasCompressedAsset!, "--limit", "5", "--json"], { env }),
+        solfx(["das", "asset-signatures", emu.samples.compressedNft, "--limit", "5", "--json"], { env }),
         solfx([
           "das",
           "proofs",
-          emu.samples.dasCompressedAsset!,
-          emu.samples.dasUncompressedAsset!,
+          emu.samples.compressedNft,
+          emu.samples.uncompressedNft,
           "--verify",
           "--json"
         ], { env })
@@ -183,16 +183,16 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 300_000, excludeTestServices: t
       expect(sigs).toHaveLength(5)
       expect(sigs[0]).toEqual({ signature: expect.any(String), kind: expect.any(String) })
       const [compressed, plain] = jsonLines(ok(proofs!, "proofs").stdout)
-      expect(compressed).toMatchObject({ id: emu.samples.dasCompressedAsset, verified: true })
+      expect(compressed).toMatchObject({ id: emu.samples.compressedNft, verified: true })
       expect(compressed.proof.length).toBeGreaterThan(0)
-      expect(plain).toEqual({ id: emu.samples.dasUncompressedAsset, proof: null, verified: false })
+      expect(plain).toEqual({ id: emu.samples.uncompressedNft, proof: null, verified: false })
     }))
 
   it.effect("das: asset <id>, assets-by-owner, search --owner --compressed agree with each other", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.EmulatorHandle
       const env = envOf(emu)
-      const owner = emu.samples.dasAssetOwner!
+      const owner = emu.samples.nftOwner
       const [owned, table, found] = yield* all([
         solfx(["das", "assets-by-owner", owner, "--limit", "40", "--json"], { env }),
         solfx(["das", "assets-by-owner", owner, "--limit", "2"], { env }),
@@ -213,7 +213,7 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 300_000, excludeTestServices: t
       )
       const one = ok(yield* solfx(["das", "asset", assets[0].id, "--json"], { env }), "asset")
       expect(jsonLines(one.stdout)).toEqual([assets[0]])
-      const unknown = yield* solfx(["das", "asset", emu.samples.dasAuthority!], { env })
+      const unknown = yield* solfx(["das", "asset", emu.samples.assetAuthority], { env })
       failureLine(unknown, "JsonRpcError")
       expect(unknown.stderr).toContain("Asset Not Found")
     }))
@@ -222,18 +222,18 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 300_000, excludeTestServices: t
     Effect.gen(function*() {
       const emu = yield* Emulator.EmulatorHandle
       const env = envOf(emu)
-      const owner = emu.samples.compressedTokenOwner!
-      const mint = emu.samples.compressedMint!
+      const owner = emu.samples.compressedTokenOwner
+      const mint = emu.samples.compressedTokenMint
       const holderRequests = delta(emu, "getCompressedMintTokenHolders")
       const results = yield* all([
         solfx(["zk", "token-accounts", owner, "--limit", "5", "--json"], { env }),
         solfx(["zk", "mint-holders", mint, "--all", "--limit", "1000", "--json"], { env }),
-        solfx(["zk", "signatures-for-address", emu.samples.compressionAddress!, "--limit", "3"], { env }),
+        solfx(["zk", "signatures-for-address", emu.samples.compressionAddress, "--limit", "3"], { env }),
         solfx(["zk", "token-balances", owner, "--mint", mint, "--json"], { env }),
         solfx(["zk", "token-owner-signatures", owner, "--limit", "2", "--json"], { env }),
         solfx(["zk", "latest-signatures", "--limit", "3", "--json"], { env }),
-        solfx(["zk", "validity-proof", "--hash", emu.samples.compressedAccountHash!, "--json"], { env }),
-        solfx(["zk", "transaction", emu.samples.compressionSignature!, "--json"], { env })
+        solfx(["zk", "validity-proof", "--hash", emu.samples.compressedAccountHash, "--json"], { env }),
+        solfx(["zk", "transaction", emu.samples.compressionSignature, "--json"], { env })
       ])
       const [accounts, holders, addressSigs, balances, ownerSigs, latest, proof, transaction] = results.map((r, i) =>
         ok(r, `zk #${i}`)
@@ -267,7 +267,7 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 300_000, excludeTestServices: t
     Effect.gen(function*() {
       const emu = yield* Emulator.EmulatorHandle
       const env = envOf(emu)
-      const wallet = emu.samples.wallet!
+      const wallet = emu.samples.wallet
       const transferRequests = delta(emu, "GET /v1/wallet/:wallet/transfers")
       const results = yield* all([
         solfx(["wallet", "balances", wallet, "--all", "--json"], { env }),
@@ -276,7 +276,7 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 300_000, excludeTestServices: t
         // Global options anywhere, and --api-key overriding a wrong SOLFX_API_KEY.
         solfx(["--json", "wallet", "identity", wallet, "--api-key", emu.apiKey], { env: envOf(emu, "wrong-key") }),
         solfx(["wallet", "funded-by", wallet, "--json"], { env }),
-        solfx(["wallet", "identities", wallet, emu.samples.walletUnknown!, emu.samples.walletDomain!, "--json"], {
+        solfx(["wallet", "identities", wallet, emu.samples.unknownAddress, emu.samples.walletDomain, "--json"], {
           env
         })
       ])
@@ -299,7 +299,7 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 300_000, excludeTestServices: t
         signature: expect.any(String)
       })
       const ids = jsonLines(identities!.stdout)
-      expect(ids.map((i) => i.wallet)).toEqual([wallet, emu.samples.walletUnknown, emu.samples.walletDomain])
+      expect(ids.map((i) => i.wallet)).toEqual([wallet, emu.samples.unknownAddress, emu.samples.walletDomain])
       expect(ids[0].identity.address).toBe(wallet)
       expect(ids[1].identity).toBeNull()
     }))
@@ -308,9 +308,9 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 300_000, excludeTestServices: t
     Effect.gen(function*() {
       const emu = yield* Emulator.EmulatorHandle
       const env = envOf(emu)
-      const label = emu.samples.tokenMetadataMintLabel ?? "tm:mint:"
+      const label = emu.samples.metadataMintLabel
       const mints = [
-        emu.samples.tokenMetadataBrokenMint!,
+        emu.samples.metadataBrokenMint,
         ...Array.from({ length: 249 }, (_, i) => emu.dataset.address(`${label}${i}`))
       ]
       const requests = delta(emu, "POST /v0/token-metadata")
@@ -318,8 +318,8 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 300_000, excludeTestServices: t
         solfx(["metadata", "--json"], { env, input: mints.join("\n") + "\n" }),
         solfx([
           "metadata",
-          emu.samples.tokenMetadataMint!,
-          emu.samples.tokenMetadataBrokenMint!,
+          emu.samples.metadataMint,
+          emu.samples.metadataBrokenMint,
           "--off-chain",
           "--no-cache"
         ], { env })

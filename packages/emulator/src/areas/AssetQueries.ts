@@ -293,6 +293,42 @@ const getAssetsByGroup = listMethod(
   ]
 )
 
+// -- token accounts of NFTs -------------------------------------------------------------
+
+/** Whether asset `i` has an SPL mint and so a token account: uncompressed and not an MplCore asset. */
+const hasTokenAccount = (i: number) => !DA.isCompressed(i) && DA.interfaceOf(i) !== "MplCoreAsset"
+
+/** Members of a progression whose asset has a token account (`hasTokenAccount` repeats every 12 indices). */
+const withTokenAccounts = (p: Progression) => {
+  const residues = Array.from({ length: 12 }, (_, k) => k).filter((k) => hasTokenAccount(p.start + k * p.step))
+  const whole = Math.floor(p.count / 12)
+  const length = whole * residues.length + residues.filter((r) => r < p.count % 12).length
+  return {
+    length,
+    index: (j: number) => p.start + (Math.floor(j / residues.length) * 12 + residues[j % residues.length]!) * p.step
+  }
+}
+
+const NO_ACCOUNTS: DA.NftAccounts = { length: 0, at: () => undefined as never }
+
+/** The NFT token accounts of an owner (every asset it owns with an SPL mint), or of one NFT's mint. */
+const nftAccounts = (ctx: AreaContext, owner: string | undefined, mint: string | undefined): DA.NftAccounts => {
+  const ds = ctx.dataset
+  if (owner !== undefined) {
+    const p = indexesOf(ds).owners.get(owner)
+    if (p === undefined) return NO_ACCOUNTS
+    const u = withTokenAccounts(p)
+    if (mint === undefined) return { length: u.length, at: (j) => DA.nftAccount(ds, p.authority, u.index(j)) }
+    const one = nftAccounts(ctx, undefined, mint)
+    return one.length === 1 && one.at(0).owner === owner ? one : NO_ACCOUNTS
+  }
+  if (mint === undefined || World.of(ctx.state).mint(mint) !== undefined) return NO_ACCOUNTS
+  const at = DA.locate(ctx, mint, { uncompressedOnly: true })
+  if (at === undefined || !hasTokenAccount(at.index)) return NO_ACCOUNTS
+  const account = DA.nftAccount(ds, at.authority, at.index)
+  return { length: 1, at: () => account }
+}
+
 // -- getNftEditions ------------------------------------------------------------------
 
 const getNftEditions: RpcMethod = {
@@ -496,6 +532,7 @@ export const area: Area = {
   rpc: {
     getAsset,
     getAssetBatch,
+    getTokenAccounts: DA.makeGetTokenAccounts(nftAccounts),
     // Metaplex's DAS client's name for getAssetBatch.
     getAssets: getAssetBatch,
     getAssetProof,

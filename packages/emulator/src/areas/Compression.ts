@@ -132,7 +132,13 @@ const TOKEN_BASE_SLOT = 298_000_000
 const GENESIS_TIME = 1_584_368_940
 const blockTimeOf = (slot: number) => GENESIS_TIME + Math.floor(slot * 0.4)
 
-const mintCount = (ds: Dataset.Dataset) => Math.max(1, ds.size("compression.mints", 12))
+/**
+ * How many compressed token mints are seeded.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const mintCount = (ds: Dataset.Dataset) => Math.max(1, ds.size("compression.mints", 12))
 const addressCount = (ds: Dataset.Dataset) => Math.max(1, ds.size("compression.addresses", 8))
 
 /**

@@ -533,7 +533,12 @@ interface AssetFields {
   readonly core: AssetCore
   readonly interface: string
   readonly basisPoints: number
-  readonly compression: { readonly assetHash: string; readonly tree: string; readonly leafId: number } | undefined
+  readonly compression: {
+    readonly assetHash: string
+    readonly tree: string
+    readonly leafId: number
+    readonly seq: number
+  } | undefined
   readonly collection: string
   readonly creator: string
   readonly supply: { readonly max: bigint; readonly current: bigint } | undefined
@@ -553,7 +558,9 @@ const assetFields = (dataset: Dataset.Dataset, authority: string, i: number): As
       ? {
         assetHash: Base58.encode(leafOfCore(core, i)),
         tree: treeIdOf(dataset, authority, i),
-        leafId: ordinal % TREE_CAPACITY
+        leafId: ordinal % TREE_CAPACITY,
+        // Every signature of a compressed asset (mint, transfers, delegations) changed its leaf.
+        seq: signatureCount(dataset, core.id)
       }
       : undefined,
     collection: collectionAt(dataset, authority, Math.floor(i / shape.collectionSize)),
@@ -595,7 +602,7 @@ export const assetJson = (dataset: Dataset.Dataset, authority: string, i: number
         creator_hash: c.creatorHash,
         asset_hash: f.compression.assetHash,
         tree: f.compression.tree,
-        seq: 1 + f.compression.leafId,
+        seq: f.compression.seq,
         leaf_id: f.compression.leafId
       }
       : {
@@ -657,9 +664,7 @@ const writeAsset = (f: AssetFields, authority: string, i: number): string => {
   const k = f.compression
   const compression = k === undefined
     ? `{"eligible":false,"compressed":false,"data_hash":"","creator_hash":"","asset_hash":"","tree":"","seq":0,"leaf_id":0}`
-    : `{"eligible":false,"compressed":true,"data_hash":"${c.dataHash}","creator_hash":"${c.creatorHash}","asset_hash":"${k.assetHash}","tree":"${k.tree}","seq":${
-      1 + k.leafId
-    },"leaf_id":${k.leafId}}`
+    : `{"eligible":false,"compressed":true,"data_hash":"${c.dataHash}","creator_hash":"${c.creatorHash}","asset_hash":"${k.assetHash}","tree":"${k.tree}","seq":${k.seq},"leaf_id":${k.leafId}}`
   const supply = f.supply === undefined
     ? ""
     : `,"supply":{"print_max_supply":${f.supply.max},"print_current_supply":${f.supply.current},"edition_nonce":254}`
@@ -907,8 +912,9 @@ export const mintHolderCount = (dataset: Dataset.Dataset, mint: string): number 
 
 const amountOf = (dataset: Dataset.Dataset, label: string, i: number): bigint => {
   if (i % 10 === 9) return 0n
-  // One in fifty beyond 2^53, to keep u64 handling honest.
-  if (i % 50 === 7) return 2n ** 60n + BigInt(dataset.int(`${label}:big`, 1_000_000_000))
+  // One in fifty beyond 2^53, to keep u64 handling honest; small enough that a mint's accounts
+  // add up within u64 (its supply).
+  if (i % 50 === 7) return 2n ** 53n + BigInt(dataset.int(`${label}:big`, 1_000_000_000))
   return BigInt(1 + dataset.int(`${label}:amount`, 1_000_000_000))
 }
 
@@ -938,11 +944,19 @@ const tokenAccountJson = (
 /** Token account `i` of an owner, or holder `i` of a mint. */
 const ownerAccount = (dataset: Dataset.Dataset, owner: string, i: number): TokenAccountJson => {
   const label = `das:ta:${owner}:${i}`
-  const mint = i % 5 === 0 ? sampleMint(dataset) : dataset.address(`${label}:mint`)
+  const mint = i % 5 === 0 && owner === sampleOwner(dataset) ? sampleMint(dataset) : dataset.address(`${label}:mint`)
   return tokenAccountJson(dataset.address(label), mint, owner, amountOf(dataset, label, i), dataset, i, label)
 }
 
+/** The sample owner's accounts of the sample mint (every fifth), which lead the mint's holders. */
+const sharedHolders = (dataset: Dataset.Dataset, mint: string): number =>
+  mint === sampleMint(dataset)
+    ? Math.min(mintHolderCount(dataset, mint), Math.ceil(ownerAccountCount(dataset, sampleOwner(dataset)) / 5))
+    : 0
+
 const holderAccount = (dataset: Dataset.Dataset, mint: string, i: number): TokenAccountJson => {
+  // By owner and by mint list the same accounts.
+  if (i < sharedHolders(dataset, mint)) return ownerAccount(dataset, sampleOwner(dataset), 5 * i)
   const label = `das:mh:${mint}:${i}`
   return tokenAccountJson(
     dataset.address(label),
@@ -955,7 +969,49 @@ const holderAccount = (dataset: Dataset.Dataset, mint: string, i: number): Token
   )
 }
 
-const getTokenAccounts: RpcMethod = {
+/**
+ * The token accounts of uncompressed NFTs (amount 1) a query names: an owner's, or the one of an
+ * NFT's mint. Given by the asset index (`AssetQueries`), so the owner of an NFT holds its account.
+ *
+ * @since 0.1.0
+ * @category lists
+ */
+export interface NftAccounts {
+  readonly length: number
+  readonly at: (j: number) => TokenAccountJson
+}
+
+/**
+ * The NFT token account of asset `i` of an authority (uncompressed), owned by its owner.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const nftAccount = (dataset: Dataset.Dataset, authority: string, i: number): TokenAccountJson => {
+  const id = assetId(dataset, authority, i)
+  return {
+    address: dataset.address(`das:nft-ta:${id}`),
+    mint: id,
+    owner: ownerAt(dataset, authority, i % shapeOf(dataset, authority).owners),
+    amount: 1n,
+    delegated_amount: 0n,
+    frozen: isFrozen(i),
+    burnt: false,
+    delegate: null,
+    close_authority: null
+  }
+}
+
+/**
+ * getTokenAccounts: the seeded token accounts, then the NFT accounts of the asset index
+ * (`nfts`), then the accounts the world made since start.
+ *
+ * @since 0.1.0
+ * @category methods
+ */
+export const makeGetTokenAccounts = (
+  nfts: (ctx: AreaContext, owner: string | undefined, mint: string | undefined) => NftAccounts
+): RpcMethod => ({
   entry: Endpoints.getTokenAccounts,
   handle: (raw, ctx) =>
     Effect.gen(function*() {
@@ -986,18 +1042,21 @@ const getTokenAccounts: RpcMethod = {
       }
       const { get, indices } = list
       const seeded = permutedView(indices, (i) => get(i).address, false)
-      // After the seeded accounts, the ones the world made since start (oldest first).
+      // After the seeded accounts, the NFT accounts, then the ones the world made since start (oldest first).
+      const held = nfts(ctx, owner, mint)
       const world = World.of(ctx.state)
       const recent = (owner !== undefined ? world.tokenAccountsOf(owner) : world.holdersOf(mint!)).filter((t) =>
         (mint === undefined || t.mint === mint) && (showZero || t.amount > 0n)
       )
-      const view: View = recent.length === 0 ? seeded : {
-        length: seeded.length + recent.length,
-        indexAt: (p) => p,
-        idAt: (p) => (p < seeded.length ? seeded.idAt(p) : recent[p - seeded.length]!.address)
-      }
+      const n = seeded.length
+      const m = held.length
       const at = (p: number) =>
-        p < seeded.length ? get(seeded.indexAt(p)) : WorldAssets.tokenAccountJson(recent[p - seeded.length]!)
+        p < n ? get(seeded.indexAt(p)) : p < n + m ? held.at(p - n) : WorldAssets.tokenAccountJson(recent[p - n - m]!)
+      const view: View = m + recent.length === 0 ? seeded : {
+        length: n + m + recent.length,
+        indexAt: (p) => p,
+        idAt: (p) => (p < n ? seeded.idAt(p) : at(p).address)
+      }
       const w = yield* windowOf(
         ctx,
         recent.length === 0 ? key : `${key}:world${world.transactions().length}`,
@@ -1012,6 +1071,51 @@ const getTokenAccounts: RpcMethod = {
         token_accounts: positions(w).map(at)
       }
     })
+})
+
+const accountMints = new WeakMap<Dataset.Dataset, ReadonlySet<string>>()
+
+/**
+ * Whether some seeded token account (of the sample owner or an extra owner) is of this mint.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const isAccountMint = (dataset: Dataset.Dataset, mint: string): boolean => {
+  let set = accountMints.get(dataset)
+  if (set === undefined) {
+    const all = new Set<string>()
+    const owners = [sampleOwner(dataset), ...Array.from({ length: dataset.size("das.owners", 8) }, (_, k) =>
+      dataset.address(`das:owner:${k}`))]
+    for (const owner of owners) {
+      for (let i = 0; i < ownerAccountCount(dataset, owner); i++) all.add(ownerAccount(dataset, owner, i).mint)
+    }
+    accountMints.set(dataset, set = all)
+  }
+  return set.has(mint) || mintHolderCount(dataset, mint) > 0
+}
+
+const supplies = new WeakMap<Dataset.Dataset, Map<string, bigint>>()
+
+/**
+ * The supply of a mint the token accounts list holders of: the sum of its accounts' amounts
+ * (computed once per seed), or undefined for a mint they do not hold.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const mintSupply = (dataset: Dataset.Dataset, mint: string): bigint | undefined => {
+  const n = mintHolderCount(dataset, mint)
+  if (n === 0) return undefined
+  let known = supplies.get(dataset)
+  if (known === undefined) supplies.set(dataset, known = new Map())
+  let sum = known.get(mint)
+  if (sum === undefined) {
+    sum = 0n
+    for (let i = 0; i < n; i++) sum += holderAccount(dataset, mint, i).amount
+    known.set(mint, sum)
+  }
+  return sum
 }
 
 // -- getSignaturesForAsset --------------------------------------------------------
@@ -1083,12 +1187,16 @@ const getSignaturesForAsset: RpcMethod = {
  * then the large ones' (the big authority's and the batch job's) uncompressed ids (hashes: cheap).
  * Their compressed ids are PDAs, with no way back but deriving them all (seconds for 25,000, once
  * per seed in a process): only an id off the ed25519 curve can be one, so a real public key (a
- * wallet, a mint) never pays for it.
+ * wallet, a mint) never pays for it; `uncompressedOnly` skips them.
  *
  * @since 0.1.0
  * @category data
  */
-export const locate = (ctx: AreaContext, id: string): Located | undefined => {
+export const locate = (
+  ctx: AreaContext,
+  id: string,
+  options?: { readonly uncompressedOnly?: boolean | undefined }
+): Located | undefined => {
   const found = lookup(ctx, id)
   if (found !== undefined) return found
   const indexed = ctx.state("das:registry:indexed", () => ({ small: false, plain: false, all: false }))
@@ -1107,6 +1215,7 @@ export const locate = (ctx: AreaContext, id: string): Located | undefined => {
     for (const authority of authorities(ds)) if (large(authority)) index(authority, (i) => !isCompressed(i))
     indexed.plain = true
   }
+  if (options?.uncompressedOnly === true) return lookup(ctx, id)
   if (!indexed.all && lookup(ctx, id) === undefined) {
     const bytes = Base58.decode(id)
     if (bytes === undefined || bytes.length !== 32 || Bubblegum.isOnCurve(bytes)) return undefined
@@ -1160,7 +1269,6 @@ const getAssetProofBatch: RpcMethod = {
 export const area: Area = {
   name: "digital-assets",
   rpc: {
-    getTokenAccounts,
     getAssetsByAuthority,
     getSignaturesForAsset,
     getAssetProofBatch,

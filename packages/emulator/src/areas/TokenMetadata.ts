@@ -1,7 +1,12 @@
 /**
  * The deprecated `POST /v0/token-metadata` (spec §2.1, §4.4, §7) over seeded data.
  *
- * Any valid mint gets a deterministic record. Per-part errors, by a seeded draw
+ * A mint of the world answers from the world's one record of it: a mint the world API
+ * made (`World`), an uncompressed NFT of the asset index (the name, uri, authority and
+ * creators of its `getAsset`), or a seeded mint (the seeded metadata mints, the mints
+ * of seeded token accounts, whose supply is the sum of their accounts, and the
+ * compressed token mints). Any other address is no mint account: every part of its
+ * record is an error. Per-part errors of seeded mints, by a seeded draw
  * per mint: 5% have no metadata account (`onChainMetadata.error = "EMPTY_ACCOUNT"`,
  * and so nothing to fetch off chain), 5% have an off-chain document that fails
  * to load, 2% are not mint accounts at all (every part fails); the sample
@@ -31,6 +36,9 @@ import type { Area, AreaContext } from "../Area.js"
 import { RestFailure, restRoute } from "../Area.js"
 import type * as Dataset from "../Dataset.js"
 import * as World from "../World.js"
+import * as Compression from "./Compression.js"
+import * as DA from "./DigitalAssets.js"
+import * as Wallet from "./Wallet.js"
 
 const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"
 const U64_MAX = 18446744073709551615n
@@ -83,9 +91,98 @@ export const healthyMint = (dataset: Dataset.Dataset): string => {
 
 const DECIMALS = [0, 6, 6, 8, 9] as const
 
-const render = (dataset: Dataset.Dataset, mint: string, slot: number, includeOffChain: boolean) => {
+/** Seeded mints `tm:mint:<i>` below this are mint accounts (any other address is not). */
+const SEEDED_MINTS = 1_000
+
+const seededIndex = new WeakMap<Dataset.Dataset, ReadonlySet<string>>()
+
+/**
+ * Whether a mint account exists in the seeded world: a seeded metadata mint, a mint some seeded
+ * token account (DAS, Wallet API) holds, or a compressed token mint. Any other address has none:
+ * every part of its record is an error, as the service answers for an account that does not exist.
+ */
+const isSeededMint = (dataset: Dataset.Dataset, mint: string): boolean => {
+  let set = seededIndex.get(dataset)
+  if (set === undefined) {
+    const all = new Set<string>([brokenMint(dataset), liveMint(dataset)])
+    for (let i = 0; i < SEEDED_MINTS; i++) all.add(mintAt(dataset, i))
+    for (let k = 0; k < Compression.mintCount(dataset); k++) all.add(Compression.mintAt(dataset, k))
+    seededIndex.set(dataset, set = all)
+  }
+  return set.has(mint) || DA.isAccountMint(dataset, mint) || Wallet.isWalletMint(dataset, mint)
+}
+
+/** Token metadata of an uncompressed NFT of the asset index: the same name, uri, authority and creators as getAsset. */
+const renderNft = (dataset: Dataset.Dataset, authority: string, index: number, includeOffChain: boolean) => {
+  const asset = DA.assetJson(dataset, authority, index)
+  // An MplCore asset is no SPL mint.
+  if (asset.interface === "MplCoreAsset") return render(dataset, asset.id, 0, includeOffChain, false)
+  const creators = (asset.creators ?? []).map((c) => ({ address: c.address, share: c.share, verified: c.verified }))
+  const collection = asset.grouping?.find((g) => g.group_key === "collection")?.group_value
+  const name = asset.content?.metadata?.name ?? ""
+  const symbol = asset.content?.metadata?.symbol ?? ""
+  const uri = asset.content?.json_uri ?? ""
+  return {
+    account: asset.id,
+    onChainAccountInfo: {
+      accountInfo: {
+        key: asset.id,
+        isSigner: false,
+        isWritable: false,
+        lamports: 1461600,
+        data: {
+          parsed: {
+            info: { decimals: 0, freezeAuthority: authority, isInitialized: true, mintAuthority: authority, supply: "1" },
+            type: "mint"
+          },
+          program: "spl-token",
+          space: 82
+        },
+        owner: TOKEN_PROGRAM,
+        executable: false,
+        rentEpoch: U64_MAX
+      },
+      error: ""
+    },
+    onChainMetadata: {
+      metadata: {
+        key: "MetadataV1",
+        mint: asset.id,
+        updateAuthority: authority,
+        data: { name, symbol, uri, sellerFeeBasisPoints: asset.royalty?.basis_points ?? 0, creators },
+        tokenStandard: asset.interface === "ProgrammableNFT" ? "ProgrammableNonFungible" : "NonFungible",
+        primarySaleHappened: asset.royalty?.primary_sale_happened ?? false,
+        isMutable: asset.mutable ?? true,
+        editionNonce: 254,
+        collection: collection === undefined ? null : { key: collection, verified: true },
+        collectionDetails: null,
+        uses: null
+      },
+      error: ""
+    },
+    ...(includeOffChain
+      ? {
+        offChainMetadata: {
+          metadata: {
+            name,
+            symbol,
+            attributes: [],
+            sellerFeeBasisPoints: asset.royalty?.basis_points ?? 0,
+            image: asset.content?.links?.["image"] ?? "",
+            properties: { category: "image", files: [], creators: creators.map(({ address, share }) => ({ address, share })) }
+          },
+          uri,
+          error: ""
+        }
+      }
+      : {}),
+    legacyMetadata: null
+  }
+}
+
+const render = (dataset: Dataset.Dataset, mint: string, slot: number, includeOffChain: boolean, known = true) => {
   const label = `tm:${mint}`
-  const failure = failureOf(dataset, mint)
+  const failure = known ? failureOf(dataset, mint) : "account"
   const decimals = DECIMALS[dataset.int(`${label}:decimals`, DECIMALS.length)]!
   const nft = decimals === 0
   // A fractional part too, as real supplies have: a large supply is then not a round double.
@@ -93,7 +190,9 @@ const render = (dataset: Dataset.Dataset, mint: string, slot: number, includeOff
   const baseSupply = nft
     ? 1n
     : BigInt(1 + dataset.int(`${label}:supply`, 1_000_000_000)) * 10n ** BigInt(decimals) + dust
-  const supply = mint === liveMint(dataset) ? baseSupply + BigInt(slot) * 10n ** BigInt(decimals) : baseSupply
+  const supply = mint === liveMint(dataset)
+    ? baseSupply + BigInt(slot) * 10n ** BigInt(decimals)
+    : DA.mintSupply(dataset, mint) ?? baseSupply
   const updateAuthority = dataset.address(`${label}:update-authority`)
   const creator = dataset.address(`${label}:creator`)
   const name = nft ? `Seeded NFT ${mint.slice(0, 6)}` : `Seeded Token ${mint.slice(0, 6)}`
@@ -293,13 +392,17 @@ const route = restRoute(Endpoints.tokenMetadata, {
       const cache = cacheOf(ctx)
       const now = ctx.slot()
       const world = World.of(ctx.state)
+      const offChain = params.includeOffChain === true
       return params.mintAccounts.map((mint) => {
         const minted = world.mint(mint)
-        if (minted !== undefined) return renderWorld(minted, params.includeOffChain === true)
+        if (minted !== undefined) return renderWorld(minted, offChain)
+        const nft = DA.locate(ctx, mint, { uncompressedOnly: true })
+        if (nft !== undefined) return renderNft(ctx.dataset, nft.authority, nft.index, offChain)
+        const known = isSeededMint(ctx.dataset, mint)
         const cached = cache.get(mint)
         const slot = params.disableCache === true || cached === undefined ? now : cached
         cache.set(mint, slot)
-        return render(ctx.dataset, mint, slot, params.includeOffChain === true)
+        return render(ctx.dataset, mint, slot, offChain, known)
       })
     })
 })

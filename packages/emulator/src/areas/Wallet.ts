@@ -188,6 +188,27 @@ const tokenBalance = (dataset: Dataset.Dataset, i: number, j: number, zero: bool
   }
 }
 
+const walletMints = new WeakMap<Dataset.Dataset, ReadonlySet<string>>()
+
+/**
+ * Whether a seeded wallet holds (or held: zero balances) this mint.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const isWalletMint = (dataset: Dataset.Dataset, mint: string): boolean => {
+  let set = walletMints.get(dataset)
+  if (set === undefined) {
+    const all = new Set<string>()
+    for (let i = 0; i < walletCount(dataset); i++) {
+      for (let j = 0; j < tokenCount(dataset, i); j++) all.add(dataset.address(`wallet:${i}:token:${j}`))
+      for (let j = 0; j < 1 + dataset.int(`wallet:${i}:zeros`, 8); j++) all.add(dataset.address(`wallet:${i}:zero:${j}`))
+    }
+    walletMints.set(dataset, set = all)
+  }
+  return set.has(mint)
+}
+
 const seededIndexes = new WeakMap<Dataset.Dataset, Map<string, number>>()
 
 /**
@@ -296,6 +317,14 @@ const transferAt = (dataset: Dataset.Dataset, i: number, k: number): Transfer =>
   }
 }
 
+/** One activity in 53 failed: it is in the history (with its fee) but moved nothing, so no transfer lists it. */
+const isFailed = (k: number) => k % 53 === 52
+
+/** Activity `k` of transfer `j`: the activity without its failed transactions. */
+const transferActivity = (j: number) => Math.floor(j / 52) * 53 + (j % 52)
+/** The history of a wallet with `transfers` transfers: those, and the failed ones between them. */
+const historyCount = (transfers: number) => transfers === 0 ? 0 : transferActivity(transfers - 1) + 1
+
 const HISTORY_TYPES = ["TRANSFER", "TRANSFER", "SWAP", "TRANSFER", "NFT_SALE", "STAKE"] as const
 
 const historyTypeAt = (dataset: Dataset.Dataset, i: number, k: number) =>
@@ -306,16 +335,21 @@ const historyAt = (dataset: Dataset.Dataset, i: number, k: number, tokenAccounts
   const wallet = walletAt(dataset, i)
   const sign = t.direction === "in" ? 1 : -1
   const isSol = t.mint === NATIVE_MINT
-  const changes = [{ mint: isSol ? "SOL" : t.mint, amount: sign * t.amount, decimals: t.decimals }]
-    .filter((c) => tokenAccounts !== "none" || c.mint === "SOL")
+  const failed = isFailed(k)
+  const feePayer = t.direction === "out" ? wallet : t.counterparty
+  // A failed transaction moved nothing but its fee (paid by its fee payer).
+  const changes = failed
+    ? (feePayer === wallet ? [{ mint: "SOL", amount: -0.000005, decimals: 9 }] : [])
+    : [{ mint: isSol ? "SOL" : t.mint, amount: sign * t.amount, decimals: t.decimals }]
+      .filter((c) => tokenAccounts !== "none" || c.mint === "SOL")
   return {
     signature: t.signature,
     // The real service has entries whose block time is unknown.
     timestamp: k % 101 === 100 ? null : t.timestamp,
     slot: slotAt(dataset, i, k),
     fee: 0.000005,
-    feePayer: t.direction === "out" ? wallet : t.counterparty,
-    error: k % 53 === 52 ? "InstructionError: custom program error: 0x1" : null,
+    feePayer,
+    error: failed ? "InstructionError: custom program error: 0x1" : null,
     balanceChanges: changes
   }
 }
@@ -578,7 +612,7 @@ const transfers = route(
     const recent = worldTransfers(World.of(ctx.state), request.params["wallet"]!)
     const list = Dataset.lazyList(
       recent.length + n,
-      (k) => k < recent.length ? recent[k]! : transferAt(ctx.dataset, i!, k - recent.length)
+      (k) => k < recent.length ? recent[k]! : transferAt(ctx.dataset, i!, transferActivity(k - recent.length))
     )
     return Effect.map(
       Paging.sliceRest(
@@ -621,7 +655,7 @@ const history = route(
       // What landed since start first (newest first), then the seeded activity (older).
       const recent = World.of(ctx.state).transactionsOf(wallet)
       const w = recent.length
-      const n = w + (i === undefined ? 0 : activityCount(ctx.dataset, i))
+      const n = w + (i === undefined ? 0 : historyCount(activityCount(ctx.dataset, i)))
       const position = (name: string) => {
         const v = q.get(name)
         if (v === null) return null
@@ -703,7 +737,7 @@ const fundedBy = route(
     const funder = f < walletCount(ds) && hasIdentity(f) ? identityOf(ds, f) : undefined
     const raw = BigInt(1 + ds.int(`wallet:${i}:funding:raw`, 100_000)) * 1_000_000n
     const signature = ds.signature(`wallet:${i}:funding`)
-    const fundingSlot = slotAt(ds, i, activityCount(ds, i)) - 9000
+    const fundingSlot = slotAt(ds, i, historyCount(activityCount(ds, i))) - 9000
     const timestamp = timeOfSlot(ds, fundingSlot)
     return Effect.succeed(
       {

@@ -1,0 +1,226 @@
+/**
+ * Cross-area invariants of one world, as a real chain and its indexers satisfy them, checked
+ * over raw HTTP on several seeds with fast-check choosing what to look at. Each property is a
+ * contradiction a user found between areas (or a rule of the chain): it must hold by
+ * construction, on every seed.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Json from "@solfx/core/Json"
+import * as Effect from "effect/Effect"
+import fc from "fast-check"
+import * as Emulator from "../src/Emulator.js"
+import { get, post, rpc } from "./support/Http.js"
+
+const SEEDS = [42, 7, 1234] as const
+const U64_MAX = 2n ** 64n - 1n
+const RUNS = 6
+
+/** Exact JSON: u64 numbers beyond 2^53 come back as digit strings. */
+const exact = (text: string): any => Json.parse(text)
+const big = (v: unknown) => BigInt(v as string | number)
+
+const call = (emu: Emulator.Emulator, method: string, params: unknown) =>
+  Effect.map(rpc(emu, method, params), (r) => {
+    const body = exact(r.text)
+    if (body.error !== undefined) throw new Error(`${method}: ${JSON.stringify(body.error)}`)
+    return body.result
+  })
+
+const metadata = (emu: Emulator.Emulator, mints: ReadonlyArray<string>) =>
+  Effect.map(post(emu, { mintAccounts: mints }, { path: "/v0/token-metadata" }), (r) => exact(r.text) as Array<any>)
+
+/** Runs a property of fast-check's choices, each run an Effect. */
+const property = <A>(arb: fc.Arbitrary<A>, check: (a: A) => Effect.Effect<void>, seed: number) =>
+  Effect.promise(() => fc.assert(fc.asyncProperty(arb, (a) => Effect.runPromise(check(a))), { numRuns: RUNS, seed }))
+
+const freshAddress = (emu: Emulator.Emulator) =>
+  fc.nat({ max: 1_000_000 }).map((n) => emu.dataset.address(`fresh:${n}`))
+
+describe.each(SEEDS)("one world, seed %i", (seed) => {
+  it.scopedLive("the owner of an NFT holds its token account: by owner and by mint alike", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed })
+      const owner = emu.samples.smallNftOwner
+      const owned = yield* call(emu, "getAssetsByOwner", { ownerAddress: owner, page: 1, limit: 1000 })
+      const nfts = (owned.items as Array<any>).filter((a) =>
+        !a.compression.compressed && a.interface !== "MplCoreAsset"
+      )
+      expect(nfts.length).toBeGreaterThan(0)
+      const accounts = yield* call(emu, "getTokenAccounts", { owner, page: 1, limit: 1000 })
+      const byOwner = new Map((accounts.token_accounts as Array<any>).map((t) => [t.mint, t]))
+      for (const nft of nfts) expect(byOwner.get(nft.id)).toMatchObject({ owner, amount: 1 })
+      yield* property(fc.constantFrom(...nfts), (nft) =>
+        Effect.gen(function*() {
+          const byMint = yield* call(emu, "getTokenAccounts", { mint: nft.id, page: 1, limit: 10 })
+          expect(byMint.total).toBe(1)
+          expect(byMint.token_accounts[0]).toMatchObject({ owner, mint: nft.id, amount: 1 })
+        }), seed)
+    }))
+
+  it.scopedLive("a mint's accounts agree by owner and by mint, add up to its supply, and none holds more", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed })
+      const owner = emu.samples.tokenAccountOwner
+      const mint = emu.samples.tokenAccountMint
+      const holders: Array<any> = []
+      for (let page = 1;; page++) {
+        const r = yield* call(emu, "getTokenAccounts", { mint, page, limit: 1000, options: { showZeroBalance: true } })
+        holders.push(...r.token_accounts)
+        if (r.token_accounts.length < 1000) break
+      }
+      const mine = yield* call(emu, "getTokenAccounts", { owner, mint, page: 1, limit: 1000 })
+      const ofOwner = holders.filter((t) => t.owner === owner && big(t.amount) > 0n).map((t) => t.address).sort()
+      expect((mine.token_accounts as Array<any>).map((t) => t.address).sort()).toEqual(ofOwner)
+      expect(ofOwner.length).toBeGreaterThan(0)
+      const sum = holders.reduce((s, t) => s + big(t.amount), 0n)
+      expect(sum <= U64_MAX).toBe(true)
+      const [record] = yield* metadata(emu, [mint])
+      const supply = big(record.onChainAccountInfo.accountInfo.data.parsed.info.supply)
+      expect(supply).toBe(sum)
+      expect(holders.every((t) => big(t.amount) <= supply)).toBe(true)
+    }))
+
+  it.scopedLive("token metadata of an NFT agrees with getAsset; an address with no account has none", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed })
+      const owned = yield* call(emu, "getAssetsByOwner", { ownerAddress: emu.samples.nftOwner, page: 1, limit: 200 })
+      const nfts = (owned.items as Array<any>).filter((a) =>
+        !a.compression.compressed && a.interface !== "MplCoreAsset"
+      )
+      yield* property(fc.constantFrom(...nfts), (asset) =>
+        Effect.gen(function*() {
+          const [record] = yield* metadata(emu, [asset.id])
+          const onChain = record.onChainMetadata.metadata
+          expect(onChain.data.name).toBe(asset.content.metadata.name)
+          expect(onChain.data.uri).toBe(asset.content.json_uri)
+          expect(onChain.updateAuthority).toBe(asset.authorities[0].address)
+          expect(onChain.data.creators.map((c: any) => c.address)).toEqual(asset.creators.map((c: any) => c.address))
+          expect(onChain.tokenStandard).toBe(
+            asset.interface === "ProgrammableNFT" ? "ProgrammableNonFungible" : "NonFungible"
+          )
+          expect(record.onChainAccountInfo.accountInfo.data.parsed.info).toMatchObject({ decimals: 0, supply: "1" })
+        }), seed)
+      yield* property(freshAddress(emu), (address) =>
+        Effect.gen(function*() {
+          const [record] = yield* metadata(emu, [address])
+          expect(record.onChainAccountInfo.accountInfo).toBeNull()
+          expect(record.onChainAccountInfo.error).not.toBe("")
+          expect(record.onChainMetadata.metadata).toBeNull()
+          expect((yield* call(emu, "getAssetsByOwner", { ownerAddress: address, page: 1 })).total).toBe(0)
+          expect((yield* call(emu, "getTokenAccounts", { owner: address, page: 1 })).total).toBe(0)
+          const balances = yield* get(emu, `/v1/wallet/${address}/balances`)
+          expect(balances.json.balances.map((b: any) => b.balance)).toEqual([0])
+          expect((yield* get(emu, `/v1/wallet/${address}/history`)).json.data).toEqual([])
+          expect((yield* get(emu, `/v1/wallet/${address}/transfers`)).json.data).toEqual([])
+        }), seed)
+    }))
+
+  it.scopedLive("history: nothing after the indexed slot, block times follow slots, a failed transaction moves only its fee", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed })
+      const wallet = emu.samples.wallet
+      const indexed = (yield* call(emu, "getIndexerSlot", [])) as number
+      const history: Array<any> = []
+      let before: string | undefined
+      while (history.length < 300) {
+        const page = yield* get(emu, `/v1/wallet/${wallet}/history`, {
+          query: { limit: "100", ...(before === undefined ? {} : { before }) }
+        })
+        history.push(...page.json.data)
+        if (!page.json.pagination.hasMore) break
+        before = page.json.pagination.nextCursor
+      }
+      expect(history.length).toBeGreaterThan(100)
+      for (const [k, h] of history.entries()) {
+        expect(h.slot).toBeLessThanOrEqual(indexed)
+        if (k === 0) continue
+        expect(h.slot).toBeLessThan(history[k - 1].slot)
+        if (h.timestamp !== null && history[k - 1].timestamp !== null) {
+          expect(h.timestamp).toBeLessThanOrEqual(history[k - 1].timestamp)
+        }
+      }
+      const failed = history.filter((h) => h.error !== null)
+      expect(failed.length).toBeGreaterThan(0)
+      for (const h of failed) {
+        expect(h.balanceChanges).toEqual(h.feePayer === wallet ? [{ mint: "SOL", amount: -0.000005, decimals: 9 }] : [])
+      }
+      const transfers = (yield* get(emu, `/v1/wallet/${wallet}/transfers`, { query: { limit: "100" } })).json.data
+      const failedSignatures = new Set(failed.map((h) => h.signature))
+      expect((transfers as Array<any>).filter((t) => failedSignatures.has(t.signature))).toEqual([])
+    }))
+
+  it.scopedLive("a compressed NFT's seq counts its leaf changes: its signatures", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed })
+      const listed = yield* call(emu, "getAssetsByAuthority", {
+        authorityAddress: emu.samples.assetAuthority,
+        page: 1,
+        limit: 200
+      })
+      const compressed = (listed.items as Array<any>).filter((a) => a.compression.compressed)
+      yield* property(fc.constantFrom(...compressed, { id: emu.samples.compressedNft }), (pick) =>
+        Effect.gen(function*() {
+          const asset = yield* call(emu, "getAsset", { id: pick.id })
+          const signatures = yield* call(emu, "getSignaturesForAsset", { id: pick.id, page: 1, limit: 1 })
+          expect(asset.compression.seq).toBe(signatures.total)
+        }), seed)
+    }))
+
+  it.scopedLive("what the world API lands shows in every area, and token metadata agrees with getAsset", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed, slotMs: 60_000 })
+      const control = (call: string, body: unknown) =>
+        Effect.map(post(emu, body, { path: `/emulator/world/${call}` }), (r) => {
+          expect(r.status, r.text).toBe(200)
+          return r.json
+        })
+      yield* property(
+        fc.record({
+          owner: freshAddress(emu),
+          lamports: fc.bigInt({ min: 10_000n, max: 10n ** 12n }),
+          decimals: fc.nat(9)
+        }),
+        ({ decimals, lamports, owner }) =>
+          Effect.gen(function*() {
+            const funded = yield* control("fund", { address: owner, lamports: lamports.toString() })
+            const nft = yield* control("mintNft", { owner, name: "Invariant" })
+            const token = yield* control("mintFungible", { owner, amount: "1000", decimals })
+            expect(nft.slot).toBeGreaterThan(funded.slot)
+            const indexed = (yield* call(emu, "getIndexerSlot", [])) as number
+            expect(token.slot).toBeLessThanOrEqual(indexed)
+
+            const asset = yield* call(emu, "getAsset", { id: nft.mint })
+            expect(asset.ownership.owner).toBe(owner)
+            const fungible = yield* call(emu, "getAsset", { id: token.mint })
+            expect(fungible.interface).toBe("FungibleToken")
+            const [nftMeta, tokenMeta] = yield* metadata(emu, [nft.mint, token.mint])
+            expect(nftMeta.onChainMetadata.metadata.data.name).toBe(asset.content.metadata.name)
+            expect(tokenMeta.onChainAccountInfo.accountInfo.data.parsed.info.supply).toBe(
+              String(fungible.token_info.supply)
+            )
+            expect(fungible.token_info.decimals).toBe(decimals)
+
+            const accounts = yield* call(emu, "getTokenAccounts", { owner, page: 1 })
+            expect((accounts.token_accounts as Array<any>).map((t) => [t.mint, big(t.amount)])).toEqual([
+              [nft.mint, 1n],
+              [token.mint, 1000n]
+            ])
+            const byOwner = yield* call(emu, "getAssetsByOwner", {
+              ownerAddress: owner,
+              page: 1,
+              options: { showFungible: true }
+            })
+            expect((byOwner.items as Array<any>).map((a) => a.id)).toEqual([nft.mint, token.mint])
+            const balances = (yield* get(emu, `/v1/wallet/${owner}/balances`, { query: { showNfts: "true" } })).json
+            expect(balances.balances[0].balance).toBe(Number(lamports) / 1e9)
+            expect(balances.balances[1]).toMatchObject({ mint: token.mint, balance: 1000 / 10 ** decimals, decimals })
+            expect(balances.nfts.map((n: any) => n.mint)).toEqual([nft.mint])
+            const history = (yield* get(emu, `/v1/wallet/${owner}/history`)).json.data as Array<any>
+            expect(history.map((h) => h.signature)).toEqual([token.signature, nft.signature, funded.signature])
+            const fundedBy = (yield* get(emu, `/v1/wallet/${owner}/funded-by`)).json
+            expect(fundedBy.signature).toBe(funded.signature)
+          }),
+        seed
+      )
+    }))
+})
