@@ -432,7 +432,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
 
     const byArea: Record<string, string> = {}
     // The registry's samples even when `areas` replaces it: the addresses are the seeded world's.
-    for (const area of [...registry, ...areas]) Object.assign(byArea, area.samples?.(dataset) ?? {})
+    for (const area of new Set([...registry, ...areas])) Object.assign(byArea, area.samples?.(dataset) ?? {})
     const samples = Samples.fromAreas(byArea)
     const sampleRecord = Samples.startLineRecord(samples, byArea)
 
