@@ -24,7 +24,8 @@ const COMPARISONS = [
   "emulator",
   "limits",
   "bundles",
-  "notifications"
+  "notifications",
+  "world"
 ] as const
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
