@@ -194,7 +194,7 @@ describe.skipIf(missing !== undefined)(
             latencyMs: 200,
             sizes: { "das.batchAuthorityAssets": 2_500 }
           })
-          const [first, second] = emu.samples.dasBatchAuthorities!.split(",")
+          const [first, second] = emu.samples.batchAssetAuthorities
           const env = (authority: string) => ({
             EMU_URL: emu.url,
             EMU_KEY: emu.apiKey,
