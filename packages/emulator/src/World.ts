@@ -567,6 +567,22 @@ export const make = (options: Options): World => {
     return ata
   }
 
+  /** What a mint to `owner`'s token account moved, as a world transaction records it. */
+  const minted = (mint: Mint, owner: string, ata: string, amount: bigint) => ({
+    native: [],
+    token: [{
+      from: null,
+      to: owner,
+      fromTokenAccount: null,
+      toTokenAccount: ata,
+      mint: mint.address,
+      amount,
+      decimals: mint.decimals
+    }],
+    order: [ata, mint.address, owner, TOKEN_PROGRAM],
+    logs: invoke(TOKEN_PROGRAM)
+  })
+
   const newMint = (
     d: Draft,
     kind: Mint["kind"],
@@ -637,20 +653,7 @@ export const make = (options: Options): World => {
         const mint = known ?? newMint(d, "fungible", decimals ?? 6, "FungibleToken", { name, symbol })
         const ata = mintTo(d, r, mint, owner, amount)
         made = { mint: mint.address, ata }
-        return {
-          native: [],
-          token: [{
-            from: null,
-            to: owner,
-            fromTokenAccount: null,
-            toTokenAccount: ata,
-            mint: mint.address,
-            amount,
-            decimals: mint.decimals
-          }],
-          order: [ata, mint.address, owner, TOKEN_PROGRAM],
-          logs: invoke(TOKEN_PROGRAM)
-        }
+        return minted(mint, owner, ata, amount)
       })
       return { signature: tx.signature, slot: tx.slot, mint: made!.mint, tokenAccount: made!.ata }
     },
@@ -672,20 +675,7 @@ export const make = (options: Options): World => {
         })
         const ata = mintTo(d, r, mint, owner, 1n)
         made = { mint: mint.address, ata }
-        return {
-          native: [],
-          token: [{
-            from: null,
-            to: owner,
-            fromTokenAccount: null,
-            toTokenAccount: ata,
-            mint: mint.address,
-            amount: 1n,
-            decimals: 0
-          }],
-          order: [ata, mint.address, owner, TOKEN_PROGRAM],
-          logs: invoke(TOKEN_PROGRAM)
-        }
+        return minted(mint, owner, ata, 1n)
       })
       return { signature: tx.signature, slot: tx.slot, mint: made!.mint, tokenAccount: made!.ata }
     },

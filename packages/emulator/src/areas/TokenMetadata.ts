@@ -43,6 +43,42 @@ import * as Wallet from "./Wallet.js"
 const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"
 const U64_MAX = 18446744073709551615n
 
+/** The parsed mint account every record's `onChainAccountInfo` carries. */
+const mintAccountInfo = (
+  mint: string,
+  info: {
+    readonly decimals: number
+    readonly supply: bigint | string
+    readonly mintAuthority: string | null
+    readonly freezeAuthority: string | null
+  }
+) => ({
+  accountInfo: {
+    key: mint,
+    isSigner: false,
+    isWritable: false,
+    lamports: 1461600,
+    data: {
+      parsed: {
+        info: {
+          decimals: info.decimals,
+          freezeAuthority: info.freezeAuthority,
+          isInitialized: true,
+          mintAuthority: info.mintAuthority,
+          supply: info.supply.toString()
+        },
+        type: "mint"
+      },
+      program: "spl-token",
+      space: 82
+    },
+    owner: TOKEN_PROGRAM,
+    executable: false,
+    rentEpoch: U64_MAX
+  },
+  error: ""
+})
+
 /**
  * A mint whose metadata account is always missing.
  *
@@ -124,26 +160,12 @@ const renderNft = (dataset: Dataset.Dataset, authority: string, index: number, i
   const uri = asset.content?.json_uri ?? ""
   return {
     account: asset.id,
-    onChainAccountInfo: {
-      accountInfo: {
-        key: asset.id,
-        isSigner: false,
-        isWritable: false,
-        lamports: 1461600,
-        data: {
-          parsed: {
-            info: { decimals: 0, freezeAuthority: authority, isInitialized: true, mintAuthority: authority, supply: "1" },
-            type: "mint"
-          },
-          program: "spl-token",
-          space: 82
-        },
-        owner: TOKEN_PROGRAM,
-        executable: false,
-        rentEpoch: U64_MAX
-      },
-      error: ""
-    },
+    onChainAccountInfo: mintAccountInfo(asset.id, {
+      decimals: 0,
+      supply: 1n,
+      mintAuthority: authority,
+      freezeAuthority: authority
+    }),
     onChainMetadata: {
       metadata: {
         key: "MetadataV1",
@@ -169,7 +191,11 @@ const renderNft = (dataset: Dataset.Dataset, authority: string, index: number, i
             attributes: [],
             sellerFeeBasisPoints: asset.royalty?.basis_points ?? 0,
             image: asset.content?.links?.["image"] ?? "",
-            properties: { category: "image", files: [], creators: creators.map(({ address, share }) => ({ address, share })) }
+            properties: {
+              category: "image",
+              files: [],
+              creators: creators.map(({ address, share }) => ({ address, share }))
+            }
           },
           uri,
           error: ""
@@ -203,32 +229,12 @@ const render = (dataset: Dataset.Dataset, mint: string, slot: number, includeOff
 
   const onChainAccountInfo = failure === "account"
     ? { accountInfo: null, error: "Account does not exist or is not a mint" }
-    : {
-      accountInfo: {
-        key: mint,
-        isSigner: false,
-        isWritable: false,
-        lamports: 1461600,
-        data: {
-          parsed: {
-            info: {
-              decimals,
-              freezeAuthority: freezes ? dataset.address(`${label}:freeze-authority`) : null,
-              isInitialized: true,
-              mintAuthority: nft ? null : dataset.address(`${label}:mint-authority`),
-              supply: supply.toString()
-            },
-            type: "mint"
-          },
-          program: "spl-token",
-          space: 82
-        },
-        owner: TOKEN_PROGRAM,
-        executable: false,
-        rentEpoch: U64_MAX
-      },
-      error: ""
-    }
+    : mintAccountInfo(mint, {
+      decimals,
+      supply,
+      mintAuthority: nft ? null : dataset.address(`${label}:mint-authority`),
+      freezeAuthority: freezes ? dataset.address(`${label}:freeze-authority`) : null
+    })
   const hasMetadata = failure !== "metadata" && failure !== "account"
   const onChainMetadata = hasMetadata
     ? {
@@ -298,32 +304,12 @@ const renderWorld = (mint: World.Mint, includeOffChain: boolean) => {
   const creators = nft ? [{ address: mint.authority, share: 100, verified: true }] : []
   return {
     account: mint.address,
-    onChainAccountInfo: {
-      accountInfo: {
-        key: mint.address,
-        isSigner: false,
-        isWritable: false,
-        lamports: 1461600,
-        data: {
-          parsed: {
-            info: {
-              decimals: mint.decimals,
-              freezeAuthority: null,
-              isInitialized: true,
-              mintAuthority: nft ? null : mint.authority,
-              supply: mint.supply.toString()
-            },
-            type: "mint"
-          },
-          program: "spl-token",
-          space: 82
-        },
-        owner: TOKEN_PROGRAM,
-        executable: false,
-        rentEpoch: U64_MAX
-      },
-      error: ""
-    },
+    onChainAccountInfo: mintAccountInfo(mint.address, {
+      decimals: mint.decimals,
+      supply: mint.supply,
+      mintAuthority: nft ? null : mint.authority,
+      freezeAuthority: null
+    }),
     onChainMetadata: {
       metadata: {
         key: "MetadataV1",
