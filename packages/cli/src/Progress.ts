@@ -37,6 +37,32 @@ export const none: Progress = { advance: () => Effect.void, setTotal: () => Effe
 const WIDTH = 28
 const EVERY_MS = 80
 
+const duration = (seconds: number): string => {
+  const s = Math.max(0, Math.round(seconds))
+  return s >= 3600
+    ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`
+    : s >= 60
+    ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`
+    : `${s}s`
+}
+
+/**
+ * The bar's text: the count, and with a known total the bar, the rate and the time left (ETA).
+ *
+ * @example
+ * render("mints", 2_500, 10_000, 5_000) // "mints [#######.....................] 2500/10000 500/s ETA 15s"
+ * @since 0.1.0
+ * @category rendering
+ */
+export const render = (label: string, done: number, total: number | undefined, elapsedMs: number): string => {
+  if (total === undefined || total === 0) return `${label} ${done}`
+  const bar = "[" + "#".repeat(Math.round(Math.min(1, done / total) * WIDTH)).padEnd(WIDTH, ".") + "]"
+  const rate = elapsedMs > 0 ? done / (elapsedMs / 1000) : 0
+  const speed = rate >= 10 ? `${Math.round(rate)}/s` : `${rate.toFixed(1)}/s`
+  const eta = rate > 0 && done < total ? ` ETA ${duration((total - done) / rate)}` : ""
+  return `${label} ${bar} ${done}/${total} ${speed}${eta}`
+}
+
 /**
  * A bar labelled `label` on `stream`, erased when the scope closes.
  *
@@ -53,16 +79,13 @@ export const make = (
     let total = options.total
     let drawnAt = 0
     let drawn = false
+    const startedAt = Date.now()
     const draw = (force: boolean) => {
       const now = Date.now()
       if (!force && now - drawnAt < EVERY_MS) return
       drawnAt = now
       drawn = true
-      const count = total === undefined ? `${done}` : `${done}/${total}`
-      const bar = total === undefined || total === 0
-        ? ""
-        : "[" + "#".repeat(Math.round(Math.min(1, done / total) * WIDTH)).padEnd(WIDTH, ".") + "] "
-      out.write(`\r\x1b[2K${label} ${bar}${count}`)
+      out.write(`\r\x1b[2K${render(label, done, total, now - startedAt)}`)
     }
     const clear = Effect.sync(() => {
       if (drawn) out.write("\r\x1b[2K")

@@ -16,6 +16,7 @@ import * as FaultSpec from "../src/FaultSpec.js"
 import * as Format from "../src/Format.js"
 import { hoist } from "../src/Globals.js"
 import { jsonLine } from "../src/Output.js"
+import * as Progress from "../src/Progress.js"
 import * as Terminal from "../src/Terminal.js"
 import * as WireTransaction from "../src/WireTransaction.js"
 
@@ -158,6 +159,21 @@ describe("WireTransaction", () => {
     )
     const checked = Bundle.check(wire, "base64")
     expect(Either.isRight(checked)).toBe(true)
+  })
+})
+
+describe("Progress.render", () => {
+  it("with a known total: the bar, the count, the rate and the time left; without one, the count", () => {
+    expect(Progress.render("mints", 2_500, 10_000, 5_000)).toBe(
+      "mints [#######.....................] 2500/10000 500/s ETA 15s"
+    )
+    expect(Progress.render("mints", 30, 10_000, 60_000)).toBe(
+      "mints [............................] 30/10000 0.5/s ETA 5h32m"
+    )
+    expect(Progress.render("mints", 10_000, 10_000, 20_000)).toBe(
+      "mints [############################] 10000/10000 500/s"
+    )
+    expect(Progress.render("assets", 1_200, undefined, 3_000)).toBe("assets 1200")
   })
 })
 
