@@ -192,7 +192,7 @@ const build = (method: string, params: ReadonlyArray<unknown>): Built => {
       }
     }
   }
-  return { error: "" }
+  return { error: `Method not found: ${method}` }
 }
 
 const UNSUBSCRIBE = new Set([

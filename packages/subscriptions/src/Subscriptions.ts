@@ -117,7 +117,7 @@ export interface Service {
     filter: TransactionFilter,
     options?: SubscribeOptions
   ) => Stream.Stream<Event<Notifications.Transaction>, SubscriptionError>
-  /** Sockets opened so far on each endpoint (1 + reconnections while in use); 0 when unused. */
+  /** Sockets its current (or last) connection to each endpoint has opened: 1 + reconnections; 0 before any. */
   readonly opened: () => { readonly standard: number; readonly enhanced: number }
 }
 

@@ -81,7 +81,6 @@ export interface Connection {
   readonly subscribe: <A>(spec: Spec<A>, buffer: Buffer) => Stream.Stream<Event<A>, SubscriptionError>
   /** Sockets opened so far (1 + reconnections). */
   readonly opened: () => number
-  readonly subscriptions: () => number
 }
 
 class Broken {
@@ -317,7 +316,7 @@ export const make = (settings: Settings): Effect.Effect<Connection, never, Scope
         return Stream.repeatEffectChunkOption(pull(sub)) as Stream.Stream<Event<A>, SubscriptionError>
       }))
 
-    return { subscribe, opened: () => opened, subscriptions: () => subs.size }
+    return { subscribe, opened: () => opened }
   })
 
 /** Takes what waits (at least one), a `Gap` first when the buffer dropped some. */
