@@ -54,6 +54,7 @@ const requests = (s: Samples, projectId: string): Readonly<Record<string, () => 
     getNftEditions: of({ mint: s["dasMasterEdition"], page: 1, limit: 1000 }),
     getCompressionSignaturesForOwner: of({ owner: s["compressionProgram"], limit: 1000 }),
     getCompressedTokenAccountsByOwnerV2: of({ owner: s["compressedTokenOwner"], limit: 1000 }),
+    getCompressedAccountsByOwnerV2: of({ owner: s["compressionProgram"], limit: 1000 }),
     getMultipleCompressedAccountsV2: of({ hashes: [s["compressedAccountHash"]] }),
     getValidityProofV2: of({ hashes: [s["compressedAccountHash"]], newAddressesWithTrees: [] }),
     getTransactionWithCompressionInfoV2: of({ signature: s["compressionSignature"] }),
