@@ -37,3 +37,7 @@ export * as Server from "./Server.js"
 export * as WebhookDeliveries from "./WebhookDeliveries.js"
 /** @since 0.1.0 */
 export * as Wire from "./Wire.js"
+/** @since 0.1.0 */
+export * as World from "./World.js"
+/** @since 0.1.0 */
+export * as WorldHttp from "./WorldHttp.js"

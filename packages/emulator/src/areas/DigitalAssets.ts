@@ -1085,8 +1085,10 @@ export const isAccountMint = (dataset: Dataset.Dataset, mint: string): boolean =
   let set = accountMints.get(dataset)
   if (set === undefined) {
     const all = new Set<string>()
-    const owners = [sampleOwner(dataset), ...Array.from({ length: dataset.size("das.owners", 8) }, (_, k) =>
-      dataset.address(`das:owner:${k}`))]
+    const owners = [
+      sampleOwner(dataset),
+      ...Array.from({ length: dataset.size("das.owners", 8) }, (_, k) => dataset.address(`das:owner:${k}`))
+    ]
     for (const owner of owners) {
       for (let i = 0; i < ownerAccountCount(dataset, owner); i++) all.add(ownerAccount(dataset, owner, i).mint)
     }

@@ -202,7 +202,9 @@ export const isWalletMint = (dataset: Dataset.Dataset, mint: string): boolean =>
     const all = new Set<string>()
     for (let i = 0; i < walletCount(dataset); i++) {
       for (let j = 0; j < tokenCount(dataset, i); j++) all.add(dataset.address(`wallet:${i}:token:${j}`))
-      for (let j = 0; j < 1 + dataset.int(`wallet:${i}:zeros`, 8); j++) all.add(dataset.address(`wallet:${i}:zero:${j}`))
+      for (let j = 0; j < 1 + dataset.int(`wallet:${i}:zeros`, 8); j++) {
+        all.add(dataset.address(`wallet:${i}:zero:${j}`))
+      }
     }
     walletMints.set(dataset, set = all)
   }
