@@ -119,6 +119,36 @@ export const hideValues = (text: string): string =>
     (quoted, value: string) => value.length > ECHO_MAX ? `'<${value.length} characters>'` : quoted
   )
 
+/** The width help is wrapped to. */
+const HELP_WIDTH = 100
+
+/**
+ * Help text that fits `width` columns: a longer line loses its alignment padding (runs of spaces become
+ * two) and is broken at spaces, its continuation indented four more than the line.
+ *
+ * @example
+ * fitWidth("  - emulator [--port integer] ...", 40)
+ * @since 0.1.0
+ * @category cleaning
+ */
+export const fitWidth = (text: string, width: number = HELP_WIDTH): string =>
+  text.split("\n").flatMap((line) => {
+    if (line.length <= width) return [line]
+    const indent = /^ */.exec(line)![0]
+    const words = line.slice(indent.length).replace(/ {3,}/g, "  ").split(" ")
+    const out: Array<string> = []
+    let current = indent
+    for (const word of words) {
+      const lead = out.length === 0 ? indent : indent + "    "
+      if (current.trim() !== "" && current.length + 1 + word.length > width) {
+        out.push(current.trimEnd())
+        current = indent + "    " + word
+      } else current = current.length === lead.length && current.trim() === "" ? lead + word : `${current} ${word}`
+    }
+    out.push(current.trimEnd())
+    return out
+  }).join("\n")
+
 const clean = (text: string, secrets: ReadonlyArray<string>, color: boolean): string => {
   const redacted = redact(text, secrets)
   return color ? redacted : stripAnsi(redacted)
@@ -131,8 +161,9 @@ const clean = (text: string, secrets: ReadonlyArray<string>, color: boolean): st
  * @category console
  */
 export const console = (base: Console.Console, terminal: Terminal): Console.Console => {
+  // Console.log carries only help and the version here (command output goes to process.stdout).
   const out = (args: ReadonlyArray<unknown>) =>
-    args.map((a) => typeof a === "string" ? clean(a, terminal.secrets, terminal.color.stdout) : a)
+    args.map((a) => typeof a === "string" ? fitWidth(clean(a, terminal.secrets, terminal.color.stdout)) : a)
   const err = (args: ReadonlyArray<unknown>) =>
     args.map((a) => typeof a === "string" ? hideValues(clean(a, terminal.secrets, terminal.color.stderr)) : a)
   return {

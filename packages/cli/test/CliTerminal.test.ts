@@ -150,6 +150,24 @@ describe("solfx on the terminal", () => {
     { timeout: 240_000 }
   )
 
+  it.live("every help fits 100 columns", () =>
+    Effect.gen(function*() {
+      const helps = yield* Effect.all([
+        inProcess(["--help"]),
+        inProcess(["emulator", "--help"]),
+        inProcess(["wallet", "--help"]),
+        inProcess(["das", "--help"]),
+        inProcess(["bundle", "send", "--help"])
+      ])
+      for (const h of helps) {
+        expect(h.code).toBe(0)
+        expect(h.stdout.split("\n").filter((l) => l.length > 100)).toEqual([])
+      }
+      // Nothing lost by the wrapping: the root help still names every group's commands and options.
+      expect(helps[0]!.stdout).toContain("zk validity-proof [--hash text...] [--new-address text...]")
+      expect(helps[1]!.stdout).toContain("--max-body-bytes")
+    }), { timeout: 240_000 })
+
   it.live("root help and usage errors carry no ANSI when piped", () =>
     Effect.gen(function*() {
       const [help, usage] = yield* Effect.all([

@@ -178,6 +178,14 @@ describe("Progress.render", () => {
 })
 
 describe("Terminal", () => {
+  it("fitWidth breaks a long help line at spaces, drops its padding, indents what follows", () => {
+    const line = "  - das assets-by-owner [--sort created | updated]" + " ".repeat(30) + "Assets of an owner, by page"
+    expect(Terminal.fitWidth(line, 40)).toBe(
+      "  - das assets-by-owner [--sort created\n      | updated]  Assets of an owner, by\n      page"
+    )
+    expect(Terminal.fitWidth("short line\n  also short", 40)).toBe("short line\n  also short")
+  })
+
   it("colors only a terminal, and never with NO_COLOR set", () => {
     expect(Terminal.colorEnabled({ isTTY: true }, {})).toBe(true)
     expect(Terminal.colorEnabled({ isTTY: true }, { NO_COLOR: "1" })).toBe(false)
