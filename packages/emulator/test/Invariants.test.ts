@@ -149,6 +149,28 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
       expect((transfers as Array<any>).filter((t) => failedSignatures.has(t.signature))).toEqual([])
     }))
 
+  it.scopedLive("a wallet's token balances are its token accounts", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed })
+      const wallet = emu.samples.wallet
+      const balances: Array<any> = []
+      for (let page = 1;; page++) {
+        const r = yield* get(emu, `/v1/wallet/${wallet}/balances`, {
+          query: { page: String(page), limit: "100", showNative: "false" }
+        })
+        balances.push(...r.json.balances)
+        if (!r.json.pagination.hasMore) break
+      }
+      const accounts = yield* call(emu, "getTokenAccounts", { owner: wallet, page: 1, limit: 1000 })
+      expect(accounts.total).toBe(balances.length)
+      const byMint = new Map((accounts.token_accounts as Array<any>).map((t) => [t.mint, big(t.amount)]))
+      yield* property(fc.constantFrom(...balances), (b) =>
+        Effect.sync(() => {
+          expect(byMint.has(b.mint)).toBe(true)
+          expect(Number(byMint.get(b.mint)) / 10 ** b.decimals).toBeCloseTo(b.balance, 9)
+        }), seed)
+    }))
+
   it.scopedLive("a compressed NFT's seq counts its leaf changes: its signatures", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed })

@@ -45,6 +45,7 @@ import {
 import * as Wire from "../Wire.js"
 import * as World from "../World.js"
 import * as DA from "./DigitalAssets.js"
+import * as Wallet from "./Wallet.js"
 import * as WorldAssets from "./WorldAssets.js"
 
 // -- the asset universe and its indexes --------------------------------------------
@@ -311,6 +312,23 @@ const withTokenAccounts = (p: Progression) => {
 
 const NO_ACCOUNTS: DA.NftAccounts = { length: 0, at: () => undefined as never }
 
+/**
+ * The token accounts other areas hold for a query: a seeded wallet's tokens (the Wallet API's
+ * balances), and the NFT accounts of an owner (every asset it owns with an SPL mint) or of one NFT's mint.
+ */
+const otherAccounts = (
+  ctx: AreaContext,
+  owner: string | undefined,
+  mint: string | undefined,
+  showZero: boolean
+): DA.NftAccounts => {
+  const wallet = owner === undefined ? NO_ACCOUNTS : Wallet.walletTokenAccounts(ctx.dataset, owner, showZero)
+  if (wallet.length === 0) return nftAccounts(ctx, owner, mint)
+  if (mint === undefined) return wallet
+  const matching = Array.from({ length: wallet.length }, (_, k) => wallet.at(k)).filter((t) => t.mint === mint)
+  return { length: matching.length, at: (j) => matching[j]! }
+}
+
 /** The NFT token accounts of an owner (every asset it owns with an SPL mint), or of one NFT's mint. */
 const nftAccounts = (ctx: AreaContext, owner: string | undefined, mint: string | undefined): DA.NftAccounts => {
   const ds = ctx.dataset
@@ -532,7 +550,7 @@ export const area: Area = {
   rpc: {
     getAsset,
     getAssetBatch,
-    getTokenAccounts: DA.makeGetTokenAccounts(nftAccounts),
+    getTokenAccounts: DA.makeGetTokenAccounts(otherAccounts),
     // Metaplex's DAS client's name for getAssetBatch.
     getAssets: getAssetBatch,
     getAssetProof,

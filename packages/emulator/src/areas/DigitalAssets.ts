@@ -1003,14 +1003,14 @@ export const nftAccount = (dataset: Dataset.Dataset, authority: string, i: numbe
 }
 
 /**
- * getTokenAccounts: the seeded token accounts, then the NFT accounts of the asset index
- * (`nfts`), then the accounts the world made since start.
+ * getTokenAccounts: the seeded token accounts, then the NFT and wallet accounts the other areas
+ * hold (`nfts`), then the accounts the world made since start.
  *
  * @since 0.1.0
  * @category methods
  */
 export const makeGetTokenAccounts = (
-  nfts: (ctx: AreaContext, owner: string | undefined, mint: string | undefined) => NftAccounts
+  nfts: (ctx: AreaContext, owner: string | undefined, mint: string | undefined, showZero: boolean) => NftAccounts
 ): RpcMethod => ({
   entry: Endpoints.getTokenAccounts,
   handle: (raw, ctx) =>
@@ -1043,7 +1043,7 @@ export const makeGetTokenAccounts = (
       const { get, indices } = list
       const seeded = permutedView(indices, (i) => get(i).address, false)
       // After the seeded accounts, the NFT accounts, then the ones the world made since start (oldest first).
-      const held = nfts(ctx, owner, mint)
+      const held = nfts(ctx, owner, mint, showZero)
       const world = World.of(ctx.state)
       const recent = (owner !== undefined ? world.tokenAccountsOf(owner) : world.holdersOf(mint!)).filter((t) =>
         (mint === undefined || t.mint === mint) && (showZero || t.amount > 0n)

@@ -161,13 +161,47 @@ const identityFor = (ctx: AreaContext, key: string): Identity | undefined => {
 
 const DECIMALS = [0, 2, 5, 6, 6, 8, 9] as const
 
-const tokenBalance = (dataset: Dataset.Dataset, i: number, j: number, zero: boolean): Balance => {
+/** Token `j` of seeded wallet `i`: its mint, decimals and raw amount (its token account's). */
+const holding = (dataset: Dataset.Dataset, i: number, j: number, zero: boolean) => {
   const label = `wallet:${i}:${zero ? "zero" : "token"}:${j}`
-  const mint = dataset.address(label)
   const decimals = DECIMALS[dataset.int(`${label}:decimals`, DECIMALS.length)]!
   // Up to 10,000 tokens: realistic magnitudes, never beyond 2^53.
   const scaled = BigInt(1 + dataset.int(`${label}:raw`, 1_000_000)) * 10n ** BigInt(decimals) / 100n
-  const raw = zero ? 0n : scaled > 0n ? scaled : 1n
+  return { label, mint: dataset.address(label), decimals, raw: zero ? 0n : scaled > 0n ? scaled : 1n }
+}
+
+/**
+ * The token accounts of a seeded wallet (its tokens, then with `showZero` its emptied ones), as
+ * getTokenAccounts lists them: the same mints and raw amounts as its balances. Empty for any other address.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const walletTokenAccounts = (dataset: Dataset.Dataset, owner: string, showZero: boolean) => {
+  const i = walletIndex(dataset, owner)
+  const tokens = i === undefined ? 0 : tokenCount(dataset, i)
+  const zeros = i === undefined || !showZero ? 0 : 1 + dataset.int(`wallet:${i}:zeros`, 8)
+  return {
+    length: tokens + zeros,
+    at: (k: number) => {
+      const h = holding(dataset, i!, k < tokens ? k : k - tokens, k >= tokens)
+      return {
+        address: dataset.address(`${h.label}:account`),
+        mint: h.mint,
+        owner,
+        amount: h.raw,
+        delegated_amount: 0n,
+        frozen: false,
+        burnt: false,
+        delegate: null,
+        close_authority: null
+      }
+    }
+  }
+}
+
+const tokenBalance = (dataset: Dataset.Dataset, i: number, j: number, zero: boolean): Balance => {
+  const { decimals, label, mint, raw } = holding(dataset, i, j, zero)
   const balance = ui(raw, decimals)
   const priced = dataset.int(`${label}:priced`, 8) !== 0
   // Prices from $0.000001 to $100, so no holding is worth more than $1M: plausible wallets.
@@ -221,14 +255,19 @@ const seededIndexes = new WeakMap<Dataset.Dataset, Map<string, number>>()
  * @category data
  */
 export const seededLamports = (dataset: Dataset.Dataset, address: string): bigint => {
+  const i = walletIndex(dataset, address)
+  return i === undefined ? 0n : BigInt(dataset.int(`wallet:${i}:lamports`, 50_000)) * 10_000_000n
+}
+
+/** The index of a seeded wallet, or undefined (built once per dataset). */
+const walletIndex = (dataset: Dataset.Dataset, address: string): number | undefined => {
   let index = seededIndexes.get(dataset)
   if (index === undefined) {
     index = new Map()
     for (let i = 0; i < walletCount(dataset); i++) index.set(walletAt(dataset, i), i)
     seededIndexes.set(dataset, index)
   }
-  const i = index.get(address)
-  return i === undefined ? 0n : BigInt(dataset.int(`wallet:${i}:lamports`, 50_000)) * 10_000_000n
+  return index.get(address)
 }
 
 /** usdValue descending, unpriced last, then by mint: a total order, so pages never overlap. */
