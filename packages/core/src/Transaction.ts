@@ -656,6 +656,8 @@ export const addressOf = (ref: AccountRef): Address | undefined => ref._tag === 
 export const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA" as Address
 
 /**
+ * The Token-2022 program id, whose transfers are read like the Token program's.
+ *
  * @since 0.1.0
  * @category constants
  */

@@ -39,6 +39,8 @@ export interface BudgetStoreShape {
 }
 
 /**
+ * The store of the credit budget (`BudgetStoreShape`): in memory by default, or in Redis.
+ *
  * @since 0.1.0
  * @category services
  */

@@ -97,6 +97,8 @@ export interface WindowStoreShape {
 }
 
 /**
+ * The store of sliding-window permits (`WindowStoreShape`): in memory by default, or in Redis.
+ *
  * @since 0.1.0
  * @category services
  */

@@ -30,6 +30,8 @@ export const AccountInfo = Schema.Struct({
 })
 
 /**
+ * An account as a notification carries it (the type of the `AccountInfo` schema).
+ *
  * @since 0.1.0
  * @category models
  */
@@ -44,6 +46,8 @@ export type AccountInfo = typeof AccountInfo.Type
 export const Account = Schema.Struct({ context: Context, value: AccountInfo })
 
 /**
+ * An `accountNotification`, decoded (the type of the `Account` schema).
+ *
  * @since 0.1.0
  * @category models
  */
@@ -61,6 +65,8 @@ export const Program = Schema.Struct({
 })
 
 /**
+ * A `programNotification`, decoded (the type of the `Program` schema).
+ *
  * @since 0.1.0
  * @category models
  */
@@ -79,6 +85,8 @@ export const SignatureStatus = Schema.Struct({
 })
 
 /**
+ * A `signatureNotification`, decoded (the type of the `SignatureStatus` schema).
+ *
  * @since 0.1.0
  * @category models
  */
@@ -96,6 +104,8 @@ export const Logs = Schema.Struct({
 })
 
 /**
+ * A `logsNotification`, decoded (the type of the `Logs` schema).
+ *
  * @since 0.1.0
  * @category models
  */
@@ -110,6 +120,8 @@ export type Logs = typeof Logs.Type
 export const Slot = Schema.Struct({ parent: U64, root: U64, slot: U64 })
 
 /**
+ * A `slotNotification`, decoded (the type of the `Slot` schema).
+ *
  * @since 0.1.0
  * @category models
  */
@@ -145,6 +157,8 @@ export const Transaction = Schema.Struct({
 })
 
 /**
+ * A `transactionNotification`, decoded (the type of the `Transaction` schema).
+ *
  * @since 0.1.0
  * @category models
  */
