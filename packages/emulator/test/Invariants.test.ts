@@ -171,6 +171,35 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
         }), seed)
     }))
 
+  it.scopedLive("an owner of token accounts has them as balances: one a mint, their sum", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed })
+      const owner = emu.samples.tokenAccountOwner
+      const accounts: Array<any> = []
+      for (let page = 1;; page++) {
+        const r = yield* call(emu, "getTokenAccounts", { owner, page, limit: 1000 })
+        accounts.push(...r.token_accounts)
+        if (r.token_accounts.length < 1000) break
+      }
+      const sums = new Map<string, bigint>()
+      for (const t of accounts) sums.set(t.mint, (sums.get(t.mint) ?? 0n) + big(t.amount))
+      const balances: Array<any> = []
+      for (let page = 1;; page++) {
+        const r = yield* get(emu, `/v1/wallet/${owner}/balances`, {
+          query: { page: String(page), limit: "100", showNative: "false" }
+        })
+        balances.push(...r.json.balances)
+        if (!r.json.pagination.hasMore) break
+      }
+      expect(balances.map((b) => b.mint).sort()).toEqual([...sums.keys()].sort())
+      yield* property(fc.constantFrom(...balances), (b) =>
+        Effect.sync(() => {
+          // UI amounts are doubles: equal to 15 significant digits.
+          const expected = Number(sums.get(b.mint)) / 10 ** b.decimals
+          expect(Math.abs(b.balance - expected)).toBeLessThanOrEqual(1e-15 * Math.max(1, expected))
+        }), seed)
+    }))
+
   it.scopedLive("a compressed NFT's seq counts its leaf changes: its signatures", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed })

@@ -1073,6 +1073,29 @@ export const makeGetTokenAccounts = (
     })
 })
 
+const MINT_DECIMALS = [0, 6, 6, 8, 9] as const
+
+/**
+ * The decimals of a seeded mint (not a wallet's): token metadata and the Wallet API read them here.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const mintDecimals = (dataset: Dataset.Dataset, mint: string): number =>
+  MINT_DECIMALS[dataset.int(`tm:${mint}:decimals`, MINT_DECIMALS.length)]!
+
+/**
+ * The token accounts of an owner of seeded token accounts (the sample owner, the extra owners),
+ * empty balances included, as a length and a function.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const ownerAccounts = (dataset: Dataset.Dataset, owner: string) => ({
+  length: ownerAccountCount(dataset, owner),
+  at: (i: number) => ownerAccount(dataset, owner, i)
+})
+
 const accountMints = new WeakMap<Dataset.Dataset, ReadonlySet<string>>()
 
 /**

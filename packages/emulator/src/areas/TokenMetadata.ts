@@ -125,8 +125,6 @@ export const healthyMint = (dataset: Dataset.Dataset): string => {
   for (let i = 0;; i++) if (failureOf(dataset, mintAt(dataset, i)) === "none") return mintAt(dataset, i)
 }
 
-const DECIMALS = [0, 6, 6, 8, 9] as const
-
 /** Seeded mints `tm:mint:<i>` below this are mint accounts (any other address is not). */
 const SEEDED_MINTS = 1_000
 
@@ -209,7 +207,7 @@ const renderNft = (dataset: Dataset.Dataset, authority: string, index: number, i
 const render = (dataset: Dataset.Dataset, mint: string, slot: number, includeOffChain: boolean, known = true) => {
   const label = `tm:${mint}`
   const failure = known ? failureOf(dataset, mint) : "account"
-  const decimals = DECIMALS[dataset.int(`${label}:decimals`, DECIMALS.length)]!
+  const decimals = DA.mintDecimals(dataset, mint)
   const nft = decimals === 0
   // A fractional part too, as real supplies have: a large supply is then not a round double.
   const dust = nft ? 0n : BigInt(dataset.int(`${label}:dust`, 10 ** decimals))

@@ -30,6 +30,7 @@ import * as Dataset from "../Dataset.js"
 import type * as Events from "../Events.js"
 import * as Paging from "../Paging.js"
 import * as World from "../World.js"
+import * as DA from "./DigitalAssets.js"
 
 type Encoded<S extends { readonly Encoded: unknown }> = S["Encoded"]
 type Identity = Encoded<typeof WalletRecords.Identity>
@@ -288,6 +289,40 @@ const sortedTokens = (ctx: AreaContext, i: number, zero: boolean): ReadonlyArray
     }
     return list.sort(byUsdValue)
   })
+
+/**
+ * The balances of an owner of seeded DAS token accounts: its accounts with their mints' decimals
+ * (unpriced), so the Wallet API and getTokenAccounts describe one wallet.
+ */
+const accountTokens = (ctx: AreaContext, owner: string, zero: boolean): ReadonlyArray<Balance> => {
+  const accounts = DA.ownerAccounts(ctx.dataset, owner)
+  if (accounts.length === 0) return []
+  return ctx.state(`wallet:das-tokens:${owner}:${zero}`, () => {
+    // One balance a mint: the sum of the owner's accounts of it.
+    const byMint = new Map<string, bigint>()
+    for (let k = 0; k < accounts.length; k++) {
+      const t = accounts.at(k)
+      byMint.set(t.mint, (byMint.get(t.mint) ?? 0n) + t.amount)
+    }
+    const list: Array<Balance> = []
+    for (const [mint, amount] of byMint) {
+      if (!zero && amount === 0n) continue
+      const decimals = DA.mintDecimals(ctx.dataset, mint)
+      list.push({
+        mint,
+        balance: ui(amount, decimals),
+        decimals,
+        tokenProgram: "spl-token",
+        symbol: null,
+        name: null,
+        pricePerToken: null,
+        usdValue: null,
+        logoUri: null
+      })
+    }
+    return list.sort(byUsdValue)
+  })
+}
 
 const nftsOf = (dataset: Dataset.Dataset, i: number): Array<Nft> => {
   const n = Math.min(MAX_NFTS, dataset.int(`wallet:${i}:nfts`, 130))
@@ -598,7 +633,7 @@ const balances = route(
       const i = seeded(ctx, request)
       const wallet = request.params["wallet"]!
       const world = World.of(ctx.state)
-      const seededTokens = i === undefined ? [] : sortedTokens(ctx, i, showZero)
+      const seededTokens = i === undefined ? accountTokens(ctx, wallet, showZero) : sortedTokens(ctx, i, showZero)
       const own = world.tokenAccountsOf(wallet).filter((t) =>
         world.mint(t.mint)?.kind === "fungible" && (showZero || t.amount > 0n)
       )
