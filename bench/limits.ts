@@ -3,11 +3,11 @@
  * redis-server, against the emulator enforcing plan developer (DAS 10/s), in three
  * scenes, each timed from the emulator's request log:
  * - contention: 4 processes, 60 calls each, 16 at once: every call's time and outcome;
- * - a kill: two processes calling, one SIGKILLed while it holds about half the permits
- *   in flight (the emulator answering slowly then, 1.5 s, so that every permit is a
- *   lease), the emulator fast again right after: the time from the kill until it sees
- *   the plan's rate again (9 DAS requests in a second: the dead process holds at most
- *   one permit still);
+ * - a kill: one process calling while the emulator answers slowly (1.5 s, so that its
+ *   every permit is a lease), SIGKILLed; the emulator fast again and a second process,
+ *   loaded before, starting to call: the time from the kill until the emulator sees the
+ *   plan's rate again (9 DAS requests in a second: the dead process holds at most one
+ *   permit still);
  * - a Redis restart: redis-server stopped for 10 s while both call, then started on the
  *   same port: the time from the restart until that rate again.
  * With `LIMITS_OLD_ROOT` set to a checkout of an older commit (node_modules installed),
@@ -18,7 +18,7 @@ import * as Servers from "@solfx/testing/Servers"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { copyFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -42,7 +42,8 @@ const versions: Array<Version> = [{ name: "this code", worker }]
 if (oldRoot !== undefined) {
   const copy = join(oldRoot, "bench", "lib", "limits-worker-current.ts")
   copyFileSync(worker, copy)
-  versions.push({ name: `before (${oldRoot})`, worker: copy })
+  const commit = execFileSync("git", ["-C", oldRoot, "rev-parse", "--short", "HEAD"]).toString().trim()
+  versions.push({ name: `before (${commit})`, worker: copy })
 }
 
 interface Call {
@@ -52,16 +53,15 @@ interface Call {
 
 const start = (v: Version, args: ReadonlyArray<string>, env: Record<string, string>) => {
   const child = spawn(process.execPath, [...NODE_ARGS, v.worker, ...args], {
-    stdio: ["ignore", "pipe", "ignore"],
+    stdio: ["pipe", "pipe", "ignore"],
     env: { ...process.env, ...env }
   })
   let out = ""
-  let calling: () => void = () => undefined
-  const first = new Promise<void>((resolve) => (calling = resolve))
-  child.stdout!.on("data", (chunk: Buffer) => {
-    out += chunk.toString()
-    if (out.includes("first\n")) calling()
-  })
+  const said = (line: string) =>
+    new Promise<void>((resolve) => child.stdout!.on("data", () => out.includes(line) && resolve()))
+  child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()))
+  const up = said("up\n")
+  const first = said("first\n")
   const done = new Promise<ReadonlyArray<Call>>((resolve) =>
     // Its last line is the JSON of its calls (a killed one prints none; log lines may come before).
     child.on("exit", () => {
@@ -69,7 +69,7 @@ const start = (v: Version, args: ReadonlyArray<string>, env: Record<string, stri
       resolve(last.startsWith("[") ? JSON.parse(last) as ReadonlyArray<Call> : [])
     })
   )
-  return { child, done, first }
+  return { child, done, up, first }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -78,9 +78,10 @@ const percentile = (sorted: ReadonlyArray<number>, p: number) =>
 
 /** ms from `from` until the first second (of DAS request arrivals) holding BACK of them; undefined: not seen. */
 const backAfter = (emu: Emulator.Emulator, from: number): number | undefined => {
+  // The log is in the order answers ended: arrivals sorted.
   const times = emu.requests.filter((r) => r.operation === "getAssetsByAuthority" && r.startedAt >= from).map((r) =>
     r.startedAt
-  )
+  ).sort((a, b) => a - b)
   for (let i = BACK - 1; i < times.length; i++) {
     if (times[i]! - times[i - BACK + 1]! <= 1000) return times[i]! - from
   }
@@ -100,7 +101,11 @@ const contention = async (v: Version, redis: Servers.Redis, emu: Emulator.Emulat
   const calls = (await Promise.all(runs.map((r) => r.done))).flat()
   const times = calls.map((c) => c.ms).sort((a, b) => a - b)
   const failed = calls.filter((c) => c.outcome !== "ok")
-  const starts = emu.requests.filter((r) => r.operation === "getAssetsByAuthority").map((r) => r.startedAt)
+  // The log is in the order answers ended: arrivals sorted.
+  const starts = emu.requests.filter((r) => r.operation === "getAssetsByAuthority").map((r) => r.startedAt).sort((
+    a,
+    b
+  ) => a - b)
   const rate = ((starts.length - 1) * 1000) / (starts[starts.length - 1]! - starts[0]!)
   return { calls: calls.length, times, failed, rate, rejected: emu.planLimits.rejected.das ?? 0 }
 }
@@ -108,15 +113,17 @@ const contention = async (v: Version, redis: Servers.Redis, emu: Emulator.Emulat
 const killScene = async (v: Version, redis: Servers.Redis, emu: Emulator.Emulator) => {
   const [a, b] = emu.samples.batchAssetAuthorities
   const args = (authority: string) => [emu.url, emu.apiKey, String(redis.port), authority]
-  const doomed = start(v, args(a!), { CALLS: "100000", CONCURRENCY: "16", PAGE_SIZE: "100" })
-  const survivor = start(v, args(b!), { CALLS: "100000", CONCURRENCY: "16", PAGE_SIZE: "100" })
-  await Promise.all([doomed.first, survivor.first])
-  // Slow answers: every permit is in flight (a lease), about half of them the doomed process's.
+  const calls = { CALLS: "100000", CONCURRENCY: "16", PAGE_SIZE: "100" }
+  // The survivor loaded but idle; the doomed process holding every permit in flight (slow answers: leases).
+  const survivor = start(v, args(b!), { ...calls, GO: "stdin" })
+  const doomed = start(v, args(a!), calls)
+  await Promise.all([survivor.up, doomed.first])
   emu.setLatency(1_500)
   await sleep(2_000)
   const killedAt = Date.now()
   kill(doomed.child)
   emu.setLatency(LATENCY_MS)
+  survivor.child.stdin!.write("go\n")
   await sleep(HORIZON_MS)
   kill(survivor.child)
   return backAfter(emu, killedAt)
@@ -227,8 +234,8 @@ emit({
   setup: `Plan developer (DAS 10/s) at the emulator (${LATENCY_MS} ms a request), SDK processes sharing one ` +
     "redis-server on loopback, each " +
     "calling getAssetsByAuthority (100 assets a page, 16 calls at once). Contention: 4 processes × 60 calls. " +
-    "Kill: two processes calling, one SIGKILLed while it holds about half the permits in flight (answers slowed " +
-    `to 1.5 s for 2 s before), the other watched for ${HORIZON_MS / 1000} s. ` +
+    "Kill: one process holding every permit in flight (answers slowed to 1.5 s), SIGKILLed; a second process, " +
+    `loaded before, then starts calling and is watched for ${HORIZON_MS / 1000} s. ` +
     "Restart: redis-server stopped 10 s while two processes call, then started on its port. \"The plan's rate again\": " +
     `the first second holding ${BACK} DAS requests at the emulator (of the limit, ${LIMIT}). ` +
     (oldRoot === undefined ? "Run with LIMITS_OLD_ROOT=<checkout> to measure older code beside." : ""),

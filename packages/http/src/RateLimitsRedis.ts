@@ -16,7 +16,8 @@
  *   (default 2 s), and a permit or budget request carries that deadline, which the
  *   script checks against Redis' own clock: a request that arrives later does nothing.
  * - **Fair waits**: permits go to waiters in the order they first asked (a ticket
- *   queue per bucket).
+ *   queue per bucket); a waiter that has not asked again within 400 ms (its process
+ *   lagging) keeps its place but does not hold a free permit back.
  * - **Outages are typed and bounded**: while Redis is unreachable each call fails at
  *   once with a `TransportError` (`reason: "connect"`, `sent: false`) saying the
  *   rate-limit store could not be reached; nothing is sent un-paced. The client's
