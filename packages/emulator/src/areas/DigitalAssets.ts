@@ -912,9 +912,10 @@ export const mintHolderCount = (dataset: Dataset.Dataset, mint: string): number 
 
 const amountOf = (dataset: Dataset.Dataset, label: string, i: number): bigint => {
   if (i % 10 === 9) return 0n
-  // One in fifty beyond 2^53, to keep u64 handling honest; small enough that a mint's accounts
+  // One in fifty beyond 2^53 (its delegated half too), to keep u64 handling honest; small enough that a mint's accounts
   // add up within u64 (its supply).
-  if (i % 50 === 7) return 2n ** 53n + BigInt(dataset.int(`${label}:big`, 1_000_000_000))
+  // 2^54 + 4k + 2: neither it nor its half (2^53 + 2k + 1) is a double.
+  if (i % 50 === 7) return 2n ** 54n + 4n * BigInt(dataset.int(`${label}:big`, 1_000_000_000)) + 2n
   return BigInt(1 + dataset.int(`${label}:amount`, 1_000_000_000))
 }
 
