@@ -4,32 +4,21 @@
  * history, transfers, funded-by) and reaches a webhook at a `WebhookReceiver`; a second bundle
  * that overdraws fails whole, says so, and changes nothing.
  */
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import { describe, expect, it } from "@effect/vitest"
 import * as WebhookDelivery from "@solfx/core/WebhookDelivery"
 import * as Emulator from "@solfx/emulator/Emulator"
 import { Bundles, Wallet } from "@solfx/sdk"
 import * as Kit from "@solfx/testing/Kit"
+import * as Loopback from "@solfx/testing/Loopback"
 import { WebhookReceiver } from "@solfx/webhooks"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as Http from "node:http"
 import { emulatorLayer } from "../support/run.js"
 
 const AUTH = "Bearer world-test-secret"
 const SOL = 1_000_000_000n
-
-/** Serves a router on a free loopback port; its base URL. */
-const serve = (router: HttpRouter.HttpRouter) =>
-  Effect.gen(function*() {
-    let node: Http.Server | undefined
-    const server = yield* NodeHttpServer.make(() => (node = Http.createServer()), { port: 0, host: "127.0.0.1" })
-    yield* Effect.addFinalizer(() => Effect.sync(() => node?.closeAllConnections()))
-    yield* server.serve(router)
-    return `http://127.0.0.1:${server.address._tag === "TcpAddress" ? server.address.port : 0}`
-  })
 
 describe("one world", () => {
   it.scopedLive("a kit-signed bundle changes the recipient in every area and reaches a webhook; an overdraw lands nothing", () =>
@@ -41,7 +30,7 @@ describe("one world", () => {
         authHeader: Redacted.make(AUTH),
         onEvents: (batch) => Effect.sync(() => void events.push(...batch))
       })
-      const base = yield* serve(HttpRouter.empty.pipe(HttpRouter.post("/hook", receiver.app)))
+      const base = yield* Loopback.serve(HttpRouter.empty.pipe(HttpRouter.post("/hook", receiver.app)))
 
       yield* Effect.gen(function*() {
         const emu = yield* Emulator.EmulatorHandle

@@ -46,28 +46,14 @@ const until = (check: () => boolean) => Effect.sleep("5 millis").pipe(Effect.rep
 
 /** Lands a tipped bundle from a funded payer: one transaction paying each `[address, lamports]`. */
 const land = (emu: Emulator.Emulator, transfers: ReadonlyArray<readonly [string, bigint]>) =>
-  Effect.promise(async () => {
-    const payer = await Kit.signer()
-    await Effect.runPromise(emu.world.fund({ address: payer.address, lamports: 10_000_000_000n }))
-    const tx = await Kit.buildTransfers(
-      payer,
-      [...transfers.map(([a, l]) => [a as any, l] as const), [Kit.TIP, 2000n]],
-      {
+  Effect.gen(function*() {
+    const tx = yield* Effect.promise(async () =>
+      Kit.buildTransfers(await Kit.signer(), [...transfers.map(([a, l]) => [a as any, l] as const), [Kit.TIP, 2000n]], {
         version: "legacy"
-      }
-    )
-    const res = await fetch(`${emu.url}/?api-key=${emu.apiKey}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "sendBundle",
-        params: [[tx.base64], { encoding: "base64" }]
       })
-    })
-    const body = (await res.json()) as { result?: string }
-    if (body.result === undefined) throw new Error(`sendBundle failed: ${JSON.stringify(body)}`)
+    )
+    const body = yield* Loopback.sendBundle(emu, [tx.base64])
+    if (body.result === undefined) return yield* Effect.die(new Error(`sendBundle failed: ${JSON.stringify(body)}`))
     return tx
   })
 

@@ -10,12 +10,17 @@
  * @since 0.1.0
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpRouter from "@effect/platform/HttpRouter"
 import * as SolfxConfig from "@solfx/core/Config"
+import * as Transaction from "@solfx/core/Transaction"
 import * as Emulator from "@solfx/emulator/Emulator"
 import * as HttpTransport from "@solfx/http/HttpTransport"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
+import * as Http from "node:http"
 
 /** What to change in the stack. */
 export interface Options {
@@ -63,3 +68,40 @@ export const layerAt = <ROut, E, RIn>(services: Layer.Layer<ROut, E, RIn>, confi
     Layer.provide(NodeHttpClient.layerUndici),
     Layer.provide(SolfxConfig.layer(config))
   )
+
+/** Serves a router (a webhook receiver, say) on a free loopback port; its base URL. */
+export const serve = (router: HttpRouter.HttpRouter) =>
+  Effect.gen(function*() {
+    let node: Http.Server | undefined
+    const server = yield* NodeHttpServer.make(() => (node = Http.createServer()), { port: 0, host: "127.0.0.1" })
+    yield* Effect.addFinalizer(() => Effect.sync(() => node?.closeAllConnections()))
+    yield* server.serve(router)
+    return `http://127.0.0.1:${server.address._tag === "TcpAddress" ? server.address.port : 0}`
+  })
+
+/**
+ * Sends a bundle of base64 transactions to an emulator over raw HTTP (no SDK), each fee payer
+ * funded with 1 SOL first in the emulator's world (an unfunded payer cannot pay its fee); the
+ * JSON-RPC body of the answer.
+ */
+export const sendBundle = (emu: Emulator.Emulator, transactions: ReadonlyArray<string>) =>
+  Effect.forEach(transactions, (tx) =>
+    emu.world.fund({
+      address: Either.getOrThrow(Transaction.parseEither(tx, "base64")).staticKeys[0]!,
+      lamports: 1_000_000_000n
+    })).pipe(
+      Effect.zipRight(Effect.promise(async () => {
+        const res = await fetch(`${emu.url}/?api-key=${emu.apiKey}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "sendBundle",
+            params: [transactions, { encoding: "base64" }]
+          })
+        })
+        return (await res.json()) as { result?: string; error?: unknown }
+      })),
+      Effect.orDie
+    )

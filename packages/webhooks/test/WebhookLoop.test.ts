@@ -18,7 +18,6 @@ import * as Loopback from "@solfx/testing/Loopback"
 import { WebhookReceiver } from "@solfx/webhooks"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
-import { sendBundle, serve } from "./support/Loop.js"
 
 const AUTH = "Bearer loop-test-secret"
 
@@ -58,7 +57,7 @@ describe("webhook loop: emulator -> receiver", () => {
         receiver.app,
         (res) => (++answers === 1 ? HttpServerResponse.empty({ status: 500 }) : res)
       )
-      const base = yield* serve(HttpRouter.empty.pipe(HttpRouter.post("/hook", forced500)))
+      const base = yield* Loopback.serve(HttpRouter.empty.pipe(HttpRouter.post("/hook", forced500)))
 
       const emu = yield* Emulator.make({
         webhooks: [{
@@ -73,7 +72,7 @@ describe("webhook loop: emulator -> receiver", () => {
       const usageBefore = emu.usage().usage.webhook
 
       const bundle = yield* bundleFor(wallet)
-      const sent = yield* sendBundle(emu, bundle.transactions)
+      const sent = yield* Loopback.sendBundle(emu, bundle.transactions)
       expect(sent.error).toBeUndefined()
       yield* emu.webhookDeliveries.idle
       yield* receiver.idle
@@ -107,7 +106,7 @@ describe("webhook loop: emulator -> receiver", () => {
         authHeader: Redacted.make(AUTH),
         onEvents: () => Effect.die("must not run")
       })
-      const base = yield* serve(WebhookReceiver.router(receiver, "/hook"))
+      const base = yield* Loopback.serve(WebhookReceiver.router(receiver, "/hook"))
       const emu = yield* Emulator.make({
         webhooks: [{
           webhookURL: `${base}/hook`,
@@ -118,7 +117,7 @@ describe("webhook loop: emulator -> receiver", () => {
         webhookDelivery: { retrySpacing: "20 millis" }
       })
       const bundle = yield* bundleFor(wallet)
-      expect((yield* sendBundle(emu, bundle.transactions)).error).toBeUndefined()
+      expect((yield* Loopback.sendBundle(emu, bundle.transactions)).error).toBeUndefined()
       yield* emu.webhookDeliveries.idle
       expect(emu.webhookDeliveries.attempts().map((a) => a.status)).toEqual([401, 401, 401, 401])
       expect((yield* receiver.counters).unauthorized).toBe(4)
@@ -128,7 +127,7 @@ describe("webhook loop: emulator -> receiver", () => {
   it.scopedLive("a webhook that always fails ends active: false in the webhooks list", () =>
     Effect.gen(function*() {
       const wallet = (yield* Effect.promise(() => Kit.signer())).address
-      const base = yield* serve(
+      const base = yield* Loopback.serve(
         HttpRouter.empty.pipe(HttpRouter.post("/broken", HttpServerResponse.empty({ status: 503 })))
       )
       const emu = yield* Emulator.make({
@@ -145,7 +144,7 @@ describe("webhook loop: emulator -> receiver", () => {
       expect(before.map((h) => h.active)).toEqual([true])
       for (let i = 0; i < 2; i++) {
         const bundle = yield* bundleFor(wallet)
-        expect((yield* sendBundle(emu, bundle.transactions)).error).toBeUndefined()
+        expect((yield* Loopback.sendBundle(emu, bundle.transactions)).error).toBeUndefined()
         yield* emu.webhookDeliveries.idle
       }
       // 4 attempts for the first transaction, 2 more for the second: then it is disabled.

@@ -17,7 +17,6 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import { sendBundle, serve } from "./support/Loop.js"
 
 const AUTH_A = "Bearer management-test-a"
 const AUTH_B = "Bearer management-test-b"
@@ -38,7 +37,7 @@ const receiverAt = (auth: string) =>
       authHeader: Redacted.make(auth),
       onEvents: (batch) => Effect.sync(() => void signatures.push(...batch.map(WebhookDelivery.signatureOf)))
     })
-    const base = yield* serve(WebhookReceiver.router(receiver, "/hook"))
+    const base = yield* Loopback.serve(WebhookReceiver.router(receiver, "/hook"))
     return { url: `${base}/hook`, signatures, receiver }
   })
 
@@ -56,7 +55,7 @@ describe("webhook management: SDK -> emulator -> receiver", () => {
       const landed = (to: ReadonlyArray<Address>) =>
         Effect.gen(function*() {
           const built = yield* bundleTo(to)
-          expect((yield* sendBundle(emu, [built.base64])).error).toBeUndefined()
+          expect((yield* Loopback.sendBundle(emu, [built.base64])).error).toBeUndefined()
           yield* emu.webhookDeliveries.idle
           yield* a.receiver.idle
           yield* b.receiver.idle
