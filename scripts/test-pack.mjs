@@ -172,17 +172,17 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 
-const calls = (samples: Readonly<Record<string, string>>) =>
+const calls = (samples: Emulator.Emulator["samples"]) =>
   Effect.gen(function*() {
     const wallet = yield* Wallet.Wallet
     const das = yield* DigitalAssets.DigitalAssets
     const compression = yield* Compression.Compression
-    const identity = yield* wallet.identity(samples.wallet ?? "")
-    const assets = yield* das.getAssetsByAuthorityStream({ authorityAddress: samples.dasAuthority ?? "" }, { concurrency: 4 }).pipe(
+    const identity = yield* wallet.identity(samples.wallet)
+    const assets = yield* das.getAssetsByAuthorityStream({ authorityAddress: samples.assetAuthority }, { concurrency: 4 }).pipe(
       Stream.take(1500),
       Stream.runCount
     )
-    const holders = yield* compression.getCompressedMintTokenHolders({ mint: samples.compressedMint ?? "", limit: 3 })
+    const holders = yield* compression.getCompressedMintTokenHolders({ mint: samples.compressedTokenMint, limit: 3 })
     const top: bigint = holders.value.items[0]?.balance ?? 0n
     const bad: InvalidRequest | ApiError = yield* Effect.flip(wallet.identity("not a wallet"))
     return { name: Option.getOrNull(Option.map(identity, (i) => i.name)), assets, top: top.toString(), bad: bad._tag }

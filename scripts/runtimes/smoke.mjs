@@ -15,9 +15,9 @@ export const smoke = ({ apiKey, samples, url }) =>
     const das = yield* DigitalAssets.DigitalAssets
     const compression = yield* Compression.Compression
     const identity = yield* wallet.identity(samples.wallet)
-    const assets = yield* das.getAssetsByAuthorityStream({ authorityAddress: samples.dasAuthority }, { concurrency: 2 })
+    const assets = yield* das.getAssetsByAuthorityStream({ authorityAddress: samples.assetAuthority }, { concurrency: 2 })
       .pipe(Stream.take(1500), Stream.runCount)
-    const holders = yield* compression.getCompressedMintTokenHolders({ mint: samples.compressedMint, limit: 3 })
+    const holders = yield* compression.getCompressedMintTokenHolders({ mint: samples.compressedTokenMint, limit: 3 })
     const bad = yield* Effect.flip(wallet.identity("not a wallet"))
     // The receiver's digest (@noble/hashes, not node:crypto) runs when it is made.
     const receiver = yield* Effect.scoped(
