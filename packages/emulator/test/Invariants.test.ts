@@ -57,6 +57,37 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
         }), seed)
     }))
 
+  it.scopedLive("a wallet's NFTs are DAS assets it owns, each with its token account when it has a mint", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed })
+      yield* property(
+        fc.constantFrom(emu.samples.wallet, emu.samples.smallNftOwner),
+        (wallet) =>
+          Effect.gen(function*() {
+            const nfts = (yield* get(emu, `/v1/wallet/${wallet}/balances`, { query: { showNfts: "true" } })).json
+              .nfts as Array<any>
+            expect(nfts.length).toBeGreaterThan(0)
+            const assets = (yield* call(emu, "getAssetBatch", { ids: nfts.map((n) => n.mint) })) as Array<any>
+            for (const [k, asset] of assets.entries()) {
+              expect(asset).not.toBeNull()
+              expect(asset.ownership.owner).toBe(wallet)
+              expect(asset.compression.compressed).toBe(nfts[k].compressed)
+              expect(asset.content.metadata.name).toBe(nfts[k].name)
+            }
+            const owned = yield* call(emu, "getAssetsByOwner", { ownerAddress: wallet, page: 1, limit: 1000 })
+            expect((owned.items as Array<any>).map((a) => a.id).slice(0, 100)).toEqual(nfts.map((n) => n.mint))
+            const accounts = yield* call(emu, "getTokenAccounts", { owner: wallet, page: 1, limit: 1000 })
+            const mints = new Set((accounts.token_accounts as Array<any>).map((t) => t.mint))
+            for (const asset of assets) {
+              if (!asset.compression.compressed && asset.interface !== "MplCoreAsset") {
+                expect(mints.has(asset.id)).toBe(true)
+              }
+            }
+          }),
+        seed
+      )
+    }))
+
   it.scopedLive("a mint's accounts agree by owner and by mint, add up to its supply, and none holds more", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed })
@@ -161,9 +192,15 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
         balances.push(...r.json.balances)
         if (!r.json.pagination.hasMore) break
       }
-      const accounts = yield* call(emu, "getTokenAccounts", { owner: wallet, page: 1, limit: 1000 })
-      expect(accounts.total).toBe(balances.length)
-      const byMint = new Map((accounts.token_accounts as Array<any>).map((t) => [t.mint, big(t.amount)]))
+      const nfts = new Set(
+        ((yield* get(emu, `/v1/wallet/${wallet}/balances`, { query: { showNfts: "true" } })).json.nfts as Array<any>)
+          .map((n) => n.mint)
+      )
+      const all = (yield* call(emu, "getTokenAccounts", { owner: wallet, page: 1, limit: 1000 })).token_accounts
+      // NFTs are listed apart from balances.
+      const accounts = (all as Array<any>).filter((t) => !nfts.has(t.mint))
+      expect(accounts.length).toBe(balances.length)
+      const byMint = new Map(accounts.map((t) => [t.mint, big(t.amount)]))
       yield* property(fc.constantFrom(...balances), (b) =>
         Effect.sync(() => {
           expect(byMint.has(b.mint)).toBe(true)

@@ -278,6 +278,25 @@ const getAssetsByOwner: RpcMethod = {
     })
 }
 
+/**
+ * The first `max` seeded assets an owner holds (creation order), as the Wallet API lists NFTs:
+ * the wallet's NFTs are its DAS assets, one list read by both areas.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const ownerAssets = (
+  ds: Dataset.Dataset,
+  owner: string,
+  max: number
+): ReadonlyArray<{ readonly authority: string; readonly index: number; readonly id: string }> => {
+  const members = progression(indexesOf(ds).owners.get(owner))
+  return Array.from({ length: Math.min(max, members.length) }, (_, k) => {
+    const [authority, index] = members.at(k)
+    return { authority, index, id: DA.assetId(ds, authority, index) }
+  })
+}
+
 // Every creator of the dataset has signed its assets: `onlyVerified` keeps them all.
 const getAssetsByCreator = listMethod(
   Endpoints.getAssetsByCreator,
@@ -323,10 +342,16 @@ const otherAccounts = (
   showZero: boolean
 ): DA.NftAccounts => {
   const wallet = owner === undefined ? NO_ACCOUNTS : Wallet.walletTokenAccounts(ctx.dataset, owner, showZero)
-  if (wallet.length === 0) return nftAccounts(ctx, owner, mint)
-  if (mint === undefined) return wallet
-  const matching = Array.from({ length: wallet.length }, (_, k) => wallet.at(k)).filter((t) => t.mint === mint)
-  return { length: matching.length, at: (j) => matching[j]! }
+  const nfts = nftAccounts(ctx, owner, mint)
+  if (wallet.length === 0) return nfts
+  // A seeded wallet's tokens, then the NFT accounts of the assets it owns (the sample wallet has both).
+  const matching = Array.from({ length: wallet.length }, (_, k) => wallet.at(k)).filter((t) =>
+    mint === undefined || t.mint === mint
+  )
+  return {
+    length: matching.length + nfts.length,
+    at: (j) => j < matching.length ? matching[j]! : nfts.at(j - matching.length)
+  }
 }
 
 /** The NFT token accounts of an owner (every asset it owns with an SPL mint), or of one NFT's mint. */

@@ -282,8 +282,17 @@ const poolsOf = (dataset: Dataset.Dataset, authority: string): Pools => {
 }
 const pooled = (dataset: Dataset.Dataset, authority: string, kind: PoolKind, k: number): string => {
   const list = poolsOf(dataset, authority).addresses[kind]
-  return list[k] ??= dataset.address(`das:${authority}:${kind}:${k}`)
+  return list[k] ??= kind === "owner" && k === 0 && authority === sampleAuthority(dataset)
+    ? walletOwner(dataset)
+    : dataset.address(`das:${authority}:${kind}:${k}`)
 }
+
+/**
+ * The sample authority's first owner is the Wallet API's sample wallet (seeded wallet 0, the
+ * address `Wallet.walletAt(dataset, 0)`): its NFTs are these DAS assets, so both areas describe one
+ * wallet. (Wallet imports this module, so the address is derived here from the same label.)
+ */
+const walletOwner = (dataset: Dataset.Dataset): string => dataset.address("wallet:0")
 
 const ownerOf = (dataset: Dataset.Dataset, authority: string, i: number): { address: string; bytes: Uint8Array } => {
   const k = i % poolsOf(dataset, authority).shape.owners

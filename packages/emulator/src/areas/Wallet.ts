@@ -30,6 +30,7 @@ import * as Dataset from "../Dataset.js"
 import type * as Events from "../Events.js"
 import * as Paging from "../Paging.js"
 import * as World from "../World.js"
+import * as AQ from "./AssetQueries.js"
 import * as DA from "./DigitalAssets.js"
 
 type Encoded<S extends { readonly Encoded: unknown }> = S["Encoded"]
@@ -324,23 +325,24 @@ const accountTokens = (ctx: AreaContext, owner: string, zero: boolean): Readonly
   })
 }
 
-const nftsOf = (dataset: Dataset.Dataset, i: number): Array<Nft> => {
-  const n = Math.min(MAX_NFTS, dataset.int(`wallet:${i}:nfts`, 130))
-  const out: Array<Nft> = []
-  for (let k = 0; k < n; k++) {
-    const label = `wallet:${i}:nft:${k}`
-    const collection = dataset.int(`${label}:collection`, 6)
-    out.push({
-      mint: dataset.address(label),
-      compressed: dataset.int(`${label}:compressed`, 2) === 0,
-      name: `NFT ${k}`,
-      imageUri: dataset.int(`${label}:image`, 5) === 0 ? null : `https://example.invalid/nft/${k}.png`,
-      collectionName: collection === 0 ? null : `Collection ${collection}`,
-      collectionAddress: collection === 0 ? null : dataset.address(`wallet:collection:${collection}`)
-    })
-  }
-  return out
-}
+/** A wallet's NFTs: the DAS assets it owns (at most 100, the page's cap). */
+const nftsOf = (dataset: Dataset.Dataset, owner: string): Array<Nft> =>
+  AQ.ownerAssets(dataset, owner, MAX_NFTS).map(({ authority, id, index }) => {
+    const links = DA.assetJson(dataset, authority, index).content?.links
+    const collection = DA.collectionAt(
+      dataset,
+      authority,
+      Math.floor(index / DA.shapeOf(dataset, authority).collectionSize)
+    )
+    return {
+      mint: id,
+      compressed: DA.isCompressed(index),
+      name: DA.assetName(index),
+      imageUri: typeof links?.["image"] === "string" ? links["image"] : null,
+      collectionName: null,
+      collectionAddress: collection
+    }
+  })
 
 // -- activity: transfers and history share signatures, times and slots ------
 
@@ -650,7 +652,7 @@ const balances = route(
         ...(showNfts
           ? {
             nfts: page === 1
-              ? [...(i === undefined ? [] : nftsOf(ctx.dataset, i)), ...world.nftsOf(wallet).map(worldNft)].slice(
+              ? [...nftsOf(ctx.dataset, wallet), ...world.nftsOf(wallet).map(worldNft)].slice(
                 0,
                 MAX_NFTS
               )
