@@ -109,6 +109,26 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
       const supply = big(record.onChainAccountInfo.accountInfo.data.parsed.info.supply)
       expect(supply).toBe(sum)
       expect(holders.every((t) => big(t.amount) <= supply)).toBe(true)
+      // DAS serves the mint as a fungible token with the same supply, decimals and authorities.
+      const asset = yield* call(emu, "getAsset", { id: mint })
+      expect(asset.interface).toBe("FungibleToken")
+      const info = record.onChainAccountInfo.accountInfo.data.parsed.info
+      expect(big(asset.token_info.supply)).toBe(sum)
+      expect(asset.token_info.decimals).toBe(info.decimals)
+      expect(asset.token_info.mint_authority).toBe(info.mintAuthority)
+    }))
+
+  it.scopedLive("a wallet's token decimals are its mints' decimals in token metadata", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed })
+      const r = yield* get(emu, `/v1/wallet/${emu.samples.wallet}/balances`, {
+        query: { limit: "100", showNative: "false" }
+      })
+      yield* property(fc.constantFrom(...(r.json.balances as Array<any>)), (b) =>
+        Effect.gen(function*() {
+          const [record] = yield* metadata(emu, [b.mint])
+          expect(record.onChainAccountInfo.accountInfo.data.parsed.info.decimals).toBe(b.decimals)
+        }), seed)
     }))
 
   it.scopedLive("token metadata of an NFT agrees with getAsset; an address with no account has none", () =>

@@ -45,6 +45,7 @@ import {
 import * as Wire from "../Wire.js"
 import * as World from "../World.js"
 import * as DA from "./DigitalAssets.js"
+import * as TokenMetadata from "./TokenMetadata.js"
 import * as Wallet from "./Wallet.js"
 import * as WorldAssets from "./WorldAssets.js"
 
@@ -213,7 +214,32 @@ const textOf = (ctx: AreaContext, id: string): string | undefined => {
   const minted = world.mint(id)
   if (minted !== undefined) return Wire.stringify(WorldAssets.assetJson(world, minted))
   const at = DA.locate(ctx, id)
-  return at === undefined ? undefined : DA.servedAssetText(ctx, at.authority, at.index)
+  if (at !== undefined) return DA.servedAssetText(ctx, at.authority, at.index)
+  return DA.isAccountMint(ctx.dataset, id) ? seededFungible(ctx, world, id) : undefined
+}
+
+/**
+ * A seeded mint of token accounts as DAS serves a fungible token: `FungibleToken` with `token_info`
+ * from the facts token metadata shows (`TokenMetadata.seededMint`: supply the sum of its accounts).
+ */
+const seededFungible = (ctx: AreaContext, world: World.World, id: string): string => {
+  const facts = TokenMetadata.seededMint(ctx.dataset, id, world.slot())
+  const mint: World.Mint = {
+    address: id,
+    kind: "fungible",
+    decimals: facts.decimals,
+    supply: facts.supply,
+    authority: facts.updateAuthority,
+    name: facts.name,
+    symbol: facts.symbol,
+    uri: facts.uri,
+    collection: null,
+    interface: "FungibleToken",
+    createdSlot: world.baseSlot
+  }
+  return Wire.stringify(
+    WorldAssets.assetJson(world, mint, undefined, { mint: facts.mintAuthority, freeze: facts.freezeAuthority })
+  )
 }
 
 const getAsset: RpcMethod = {

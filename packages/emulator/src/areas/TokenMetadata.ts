@@ -204,9 +204,16 @@ const renderNft = (dataset: Dataset.Dataset, authority: string, index: number, i
   }
 }
 
-const render = (dataset: Dataset.Dataset, mint: string, slot: number, includeOffChain: boolean, known = true) => {
+/**
+ * The facts of a seeded mint that token metadata and DAS (`getAsset` of a fungible mint) both
+ * show: decimals, supply (the sum of its token accounts when they list holders), authorities,
+ * name, symbol and uri. Computed here once for both.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const seededMint = (dataset: Dataset.Dataset, mint: string, slot: number) => {
   const label = `tm:${mint}`
-  const failure = known ? failureOf(dataset, mint) : "account"
   const decimals = DA.mintDecimals(dataset, mint)
   const nft = decimals === 0
   // A fractional part too, as real supplies have: a large supply is then not a round double.
@@ -217,21 +224,34 @@ const render = (dataset: Dataset.Dataset, mint: string, slot: number, includeOff
   const supply = mint === liveMint(dataset)
     ? baseSupply + BigInt(slot) * 10n ** BigInt(decimals)
     : DA.mintSupply(dataset, mint) ?? baseSupply
-  const updateAuthority = dataset.address(`${label}:update-authority`)
+  return {
+    decimals,
+    supply,
+    mintAuthority: nft ? null : dataset.address(`${label}:mint-authority`),
+    freezeAuthority: dataset.int(`${label}:freeze`, 3) === 0 ? dataset.address(`${label}:freeze-authority`) : null,
+    updateAuthority: dataset.address(`${label}:update-authority`),
+    name: nft ? `Seeded NFT ${mint.slice(0, 6)}` : `Seeded Token ${mint.slice(0, 6)}`,
+    symbol: `S${mint.slice(0, 3).toUpperCase()}`,
+    uri: `https://metadata.solfx.invalid/${mint}.json`
+  }
+}
+
+const render = (dataset: Dataset.Dataset, mint: string, slot: number, includeOffChain: boolean, known = true) => {
+  const label = `tm:${mint}`
+  const failure = known ? failureOf(dataset, mint) : "account"
+  const facts = seededMint(dataset, mint, slot)
+  const { decimals, name, supply, symbol, updateAuthority, uri } = facts
+  const nft = decimals === 0
   const creator = dataset.address(`${label}:creator`)
-  const name = nft ? `Seeded NFT ${mint.slice(0, 6)}` : `Seeded Token ${mint.slice(0, 6)}`
-  const symbol = `S${mint.slice(0, 3).toUpperCase()}`
-  const uri = `https://metadata.solfx.invalid/${mint}.json`
   const sellerFeeBasisPoints = nft ? 500 : 0
-  const freezes = dataset.int(`${label}:freeze`, 3) === 0
 
   const onChainAccountInfo = failure === "account"
     ? { accountInfo: null, error: "Account does not exist or is not a mint" }
     : mintAccountInfo(mint, {
       decimals,
       supply,
-      mintAuthority: nft ? null : dataset.address(`${label}:mint-authority`),
-      freezeAuthority: freezes ? dataset.address(`${label}:freeze-authority`) : null
+      mintAuthority: facts.mintAuthority,
+      freezeAuthority: facts.freezeAuthority
     })
   const hasMetadata = failure !== "metadata" && failure !== "account"
   const onChainMetadata = hasMetadata

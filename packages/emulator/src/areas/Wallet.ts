@@ -161,12 +161,11 @@ const identityFor = (ctx: AreaContext, key: string): Identity | undefined => {
 
 // -- balances ----------------------------------------------------------------
 
-const DECIMALS = [0, 2, 5, 6, 6, 8, 9] as const
-
 /** Token `j` of seeded wallet `i`: its mint, decimals and raw amount (its token account's). */
 const holding = (dataset: Dataset.Dataset, i: number, j: number, zero: boolean) => {
   const label = `wallet:${i}:${zero ? "zero" : "token"}:${j}`
-  const decimals = DECIMALS[dataset.int(`${label}:decimals`, DECIMALS.length)]!
+  // The mint's decimals, as token metadata shows them (one place for both).
+  const decimals = DA.mintDecimals(dataset, dataset.address(label))
   // Up to 10,000 tokens: realistic magnitudes, never beyond 2^53.
   const scaled = BigInt(1 + dataset.int(`${label}:raw`, 1_000_000)) * 10n ** BigInt(decimals) / 100n
   return { label, mint: dataset.address(label), decimals, raw: zero ? 0n : scaled > 0n ? scaled : 1n }

@@ -23,12 +23,18 @@ const NO_COMPRESSION = {
 /**
  * The DAS asset of a world mint. `holder` (a by-owner listing) adds the owner's balance and token
  * account to a fungible's `token_info` and makes them its owner; without one a fungible is owned by
- * its largest holder, as no single owner exists.
+ * its largest holder, as no single owner exists. `authorities` gives a seeded mint's own (the world's
+ * mints have the world's faucet as mint authority and no freeze authority).
  *
  * @since 0.1.0
  * @category data
  */
-export const assetJson = (world: World.World, mint: World.Mint, holder?: string): unknown => {
+export const assetJson = (
+  world: World.World,
+  mint: World.Mint,
+  holder?: string,
+  authorities?: { readonly mint: string | null; readonly freeze: string | null }
+): unknown => {
   const nft = mint.kind === "nft"
   const holders = world.holdersOf(mint.address)
   const held = holder === undefined ? undefined : holders.find((t) => t.owner === holder)
@@ -74,8 +80,8 @@ export const assetJson = (world: World.World, mint: World.Mint, holder?: string)
       supply: mint.supply,
       decimals: mint.decimals,
       token_program: Transaction.TOKEN_PROGRAM,
-      mint_authority: nft ? null : mint.authority,
-      freeze_authority: null,
+      mint_authority: authorities !== undefined ? authorities.mint : nft ? null : mint.authority,
+      freeze_authority: authorities?.freeze ?? null,
       ...(held === undefined ? {} : { balance: held.amount, associated_token_address: held.address })
     }
   }
