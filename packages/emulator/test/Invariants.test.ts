@@ -257,6 +257,35 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
         }), seed)
     }))
 
+  it.scopedLive("Photon: a compressed mint's supply is its holders' sum, and the token program has signatures", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed })
+      const owner = emu.samples.compressedTokenOwner
+      const accounts = yield* call(emu, "getCompressedTokenAccountsByOwner", { owner, limit: 50 })
+      const mints = [...new Set((accounts.value.items as Array<any>).map((t) => t.tokenData.mint as string))]
+      expect(mints.length).toBeGreaterThan(0)
+      yield* property(fc.constantFrom(...mints), (mint) =>
+        Effect.gen(function*() {
+          const [record] = yield* metadata(emu, [mint])
+          const supply = big(record.onChainAccountInfo.accountInfo.data.parsed.info.supply)
+          const top = yield* call(emu, "getCompressedMintTokenHolders", { mint, limit: 1000 })
+          const items = top.value.items as Array<any>
+          expect(big(items[0].balance) <= supply).toBe(true)
+          // A mint of at most 1,000 holders: one page gives them all, and they add up to the supply.
+          if (top.value.cursor === null) expect(items.reduce((s, h) => s + big(h.balance), 0n)).toBe(supply)
+        }), seed)
+      const programs = new Set((accounts.value.items as Array<any>).map((t) => t.account.owner as string))
+      expect(programs.size).toBe(1)
+      const [program] = programs
+      const signatures = yield* call(emu, "getCompressionSignaturesForOwner", { owner: program, limit: 20 })
+      const items = signatures.value.items as Array<any>
+      expect(items.length).toBe(20)
+      for (let k = 1; k < items.length; k++) expect(items[k].slot).toBeLessThanOrEqual(items[k - 1].slot)
+      const mine = yield* call(emu, "getCompressionSignaturesForTokenOwner", { owner, limit: 1 })
+      // The program's history holds every token transaction: nothing of an owner's is newer than its newest.
+      expect(items[0].slot).toBeGreaterThanOrEqual(mine.value.items[0].slot)
+    }))
+
   it.scopedLive("a compressed NFT's seq counts its leaf changes: its signatures", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed })

@@ -971,6 +971,50 @@ transactionWithCompressionInfo(
 export const programOwner = (ds: Dataset.Dataset): string => ds.address("compression:program")
 
 /**
+ * Every token transaction (one per token account of every holder of every mint, about 11,000 by
+ * default), newest first: the history of the token program that owns the accounts. Positions and
+ * slots are sorted once per instance; signatures are sealed only for the page served.
+ */
+const tokenProgramSignatures = (ctx: AreaContext) => {
+  const ds = ctx.dataset
+  const rows = ctx.state("compression:token-program-signatures", () => {
+    const out: Array<{ readonly k: number; readonly i: number; readonly a: number; readonly slot: number }> = []
+    for (let k = 0; k < mintCount(ds); k++) {
+      for (let i = 0; i < holderCount(ds, k); i++) {
+        for (let a = 0; a < accountCount(ds, k, i); a++) out.push({ k, i, a, slot: tokenTxSlot(ds, k, i, a) })
+      }
+    }
+    return out.sort((x, y) => y.slot - x.slot || x.k - y.k || x.i - y.i || x.a - y.a)
+  })
+  return Dataset.lazyList(rows.length, (x) => {
+    const r = rows[x]!
+    return signatureItem(seal(ds, 64, Kind.tokenTx, r.k, r.i, r.a), r.slot)
+  })
+}
+
+/**
+ * Raw supply of compressed token mint `mint`: the sum of its holders' balances (computed once per
+ * instance), or undefined for an address that is not one of the seeded compressed mints.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const mintSupply = (ds: Dataset.Dataset, mint: string): bigint | undefined => {
+  const k = mintIndex(ds, mint)
+  if (k === undefined) return undefined
+  let known = supplies.get(ds)
+  if (known === undefined) supplies.set(ds, known = new Map())
+  let sum = known.get(k)
+  if (sum === undefined) {
+    sum = 0n
+    for (let i = 0; i < holderCount(ds, k); i++) sum += balanceOf(ds, k, i)
+    known.set(k, sum)
+  }
+  return sum
+}
+const supplies = new WeakMap<Dataset.Dataset, Map<number, bigint>>()
+
+/**
  * The signatures of every address account, newest first: the history of their owner, the program.
  * Address 0's list is long (1,000,000 by default) and the others short (at most 40 each): the short
  * ones are merged with the head of address 0's down to their oldest slot; past it, address 0's own.
@@ -1007,9 +1051,13 @@ method(
     Effect.gen(function*() {
       const params = yield* paramsOf(raw, { required: ["owner"], ...paging })
       const owner = yield* requiredPubkey(params, "owner")
-      // Token accounts belong to the token program (their holders are `tokenData.owner`): the only
-      // owner with compressed accounts of its own is the program owning the address accounts.
-      const list = owner === programOwner(ctx.dataset) ? programSignatures(ctx.dataset) : arrayList([])
+      // Token accounts belong to the token program (their holders are `tokenData.owner`): its history is
+      // every token transaction; the address accounts belong to their program.
+      const list = owner === programOwner(ctx.dataset)
+        ? programSignatures(ctx.dataset)
+        : owner === TOKEN_PROGRAM
+        ? tokenProgramSignatures(ctx)
+        : arrayList([])
       return yield* page(ctx, params, list, ["getCompressionSignaturesForOwner", owner])
     })
 )

@@ -206,7 +206,8 @@ const renderNft = (dataset: Dataset.Dataset, authority: string, index: number, i
 
 /**
  * The facts of a seeded mint that token metadata and DAS (`getAsset` of a fungible mint) both
- * show: decimals, supply (the sum of its token accounts when they list holders), authorities,
+ * show: decimals, supply (the sum of its token accounts, or of its compressed holders' balances,
+ * when they list holders), authorities,
  * name, symbol and uri. Computed here once for both.
  *
  * @since 0.1.0
@@ -223,7 +224,7 @@ export const seededMint = (dataset: Dataset.Dataset, mint: string, slot: number)
     : BigInt(1 + dataset.int(`${label}:supply`, 1_000_000_000)) * 10n ** BigInt(decimals) + dust
   const supply = mint === liveMint(dataset)
     ? baseSupply + BigInt(slot) * 10n ** BigInt(decimals)
-    : DA.mintSupply(dataset, mint) ?? baseSupply
+    : Compression.mintSupply(dataset, mint) ?? DA.mintSupply(dataset, mint) ?? baseSupply
   return {
     decimals,
     supply,
