@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Json from "@solfx/core/Json"
+import * as Kit from "@solfx/testing/Kit"
 import * as Effect from "effect/Effect"
 import fc from "fast-check"
 import * as Emulator from "../src/Emulator.js"
@@ -301,6 +302,72 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
           const signatures = yield* call(emu, "getSignaturesForAsset", { id: pick.id, page: 1, limit: 1 })
           expect(asset.compression.seq).toBe(signatures.total)
         }), seed)
+    }))
+
+  it.scopedLive("an accepted bundle's SOL transfer shows in every area; an overdrawing one changes nothing", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed, slotMs: 60_000 })
+      const sol = (address: string) =>
+        Effect.map(get(emu, `/v1/wallet/${address}/balances`), (r) => r.json.balances[0].balance as number)
+      const view = (address: string) =>
+        Effect.all({
+          sol: sol(address),
+          history: Effect.map(get(emu, `/v1/wallet/${address}/history`), (r) => r.json.data as Array<any>),
+          transfers: Effect.map(get(emu, `/v1/wallet/${address}/transfers`), (r) => r.json.data as Array<any>)
+        })
+      yield* property(
+        fc.record({ lamports: fc.bigInt({ min: 1n, max: 10n ** 9n }), tip: fc.bigInt({ min: 1_000n, max: 100_000n }) }),
+        ({ lamports, tip }) =>
+          Effect.gen(function*() {
+            const payer = yield* Effect.promise(() => Kit.signer())
+            const recipient = (yield* Effect.promise(() => Kit.signer())).address
+            const funds = 2n * 10n ** 9n
+            const funded = yield* post(emu, { address: payer.address, lamports: funds.toString() }, {
+              path: "/emulator/world/fund"
+            })
+            expect(funded.status).toBe(200)
+            const tx = yield* Effect.promise(() =>
+              Kit.build({
+                version: 0,
+                payer,
+                instructions: [Kit.transfer(payer, recipient, lamports), Kit.transfer(payer, Kit.TIP, tip)]
+              })
+            )
+            const sent = yield* call(emu, "sendBundle", [[tx.base64], { encoding: "base64" }])
+            const status = yield* call(emu, "getBundleStatuses", [[sent]])
+            expect(status.value[0].err).toEqual({ Ok: null })
+            const landedSlot = status.value[0].slot as number
+            expect(landedSlot).toBeLessThanOrEqual((yield* call(emu, "getIndexerSlot", [])) as number)
+
+            const to = yield* view(recipient)
+            expect(to.sol).toBe(Number(lamports) / 1e9)
+            expect(to.history.map((h) => [h.signature, h.slot])).toEqual([[tx.signature, landedSlot]])
+            expect(to.history[0].balanceChanges).toEqual([{ mint: "SOL", amount: Number(lamports) / 1e9, decimals: 9 }])
+            expect(to.transfers.map((t) => [t.signature, t.direction, t.counterparty, big(t.amountRaw)])).toEqual([
+              [tx.signature, "in", payer.address, lamports]
+            ])
+            const fundedBy = (yield* get(emu, `/v1/wallet/${recipient}/funded-by`)).json
+            expect([fundedBy.funder, fundedBy.signature]).toEqual([payer.address, tx.signature])
+            const from = yield* view(payer.address)
+            expect(from.sol).toBe(Number(funds - lamports - tip - 5_000n) / 1e9)
+            expect(from.history[0].signature).toBe(tx.signature)
+            expect(from.transfers.filter((t) => t.signature === tx.signature).map((t) => t.counterparty).sort())
+              .toEqual([recipient, Kit.TIP].sort())
+
+            // Overdrawing: the first transaction alone could land, the second cannot; neither does.
+            const first = yield* Effect.promise(() =>
+              Kit.build({ version: 0, payer, instructions: [Kit.transfer(payer, recipient, 1n)] })
+            )
+            const second = yield* Effect.promise(() =>
+              Kit.build({ version: 0, payer, instructions: [Kit.transfer(payer, Kit.TIP, funds)] })
+            )
+            const failed = yield* call(emu, "sendBundle", [[first.base64, second.base64], { encoding: "base64" }])
+            expect((yield* call(emu, "getBundleStatuses", [[failed]])).value[0].err).not.toEqual({ Ok: null })
+            expect(yield* view(recipient)).toEqual(to)
+            expect(yield* view(payer.address)).toEqual(from)
+          }),
+        seed
+      )
     }))
 
   it.scopedLive("what the world API lands shows in every area, and token metadata agrees with getAsset", () =>
