@@ -89,9 +89,28 @@ export interface FirstPage<A> {
 export const morePagesNote = "more pages exist: add --all to stream every page (--limit N sets the page size)"
 
 /**
- * The items of the first page, or of every page with `--all`, as one stream.
- * Without `--all`, a first page that is not the last ends with `morePagesNote`
- * on stderr (stdout keeps only the data, `--json` included).
+ * The first page, or every page with `--all`, as a stream of pages (each with the
+ * list's total where the service gives one, for the progress bar). Without `--all`,
+ * a first page that is not the last ends with `morePagesNote` on stderr (stdout keeps
+ * only the data, `--json` included).
+ *
+ * @since 0.1.0
+ * @category pagination
+ */
+export const firstOrAllPages = <A, E, R, E2, R2>(
+  options: { readonly all: boolean },
+  first: Effect.Effect<FirstPage<A>, E, R>,
+  every: Stream.Stream<Output.RowsPage<A>, E2, R2>
+): Stream.Stream<Output.RowsPage<A>, E | E2, R | R2> =>
+  options.all ? every : Stream.unwrap(Effect.map(first, (page) => {
+    const head: Stream.Stream<Output.RowsPage<A>> = Stream.make({ items: page.items })
+    // Console.warn (stderr too): Console.error inside a command is kept for @effect/cli's usage errors.
+    return page.more ? Stream.concat(head, Stream.execute(Console.warn(morePagesNote))) : head
+  }))
+
+/**
+ * The items of the first page, or of every page with `--all`, as one stream (for
+ * lists whose pages give no total; see `firstOrAllPages`).
  *
  * @since 0.1.0
  * @category pagination
@@ -101,11 +120,7 @@ export const firstOrAll = <A, E, R, E2, R2>(
   first: Effect.Effect<FirstPage<A>, E, R>,
   every: Stream.Stream<A, E2, R2>
 ): Stream.Stream<A, E | E2, R | R2> =>
-  options.all ? every : Stream.unwrap(Effect.map(first, (page) =>
-    page.more
-      // Console.warn (stderr too): Console.error inside a command is kept for @effect/cli's usage errors.
-      ? Stream.concat(Stream.fromIterable(page.items), Stream.execute(Console.warn(morePagesNote)))
-      : Stream.fromIterable(page.items)))
+  options.all ? every : Stream.mapConcat(firstOrAllPages(options, first, Stream.empty), (page) => page.items)
 
 /**
  * Whether a numbered DAS page may have a next one: it came back full.

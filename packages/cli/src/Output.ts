@@ -37,6 +37,17 @@ export interface RowsOptions<A> {
 }
 
 /**
+ * A page of rows: its items and, when the service said so, how many the whole list has.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RowsPage<A> {
+  readonly items: ReadonlyArray<A>
+  readonly total?: number | undefined
+}
+
+/**
  * What commands write through, so the `--json` choice is made once, not in every command.
  *
  * @since 0.1.0
@@ -52,6 +63,14 @@ export interface OutputShape {
   readonly value: <A>(value: A, human: (value: A) => ReadonlyArray<string> | string) => Effect.Effect<void>
   /** Rows from a stream: one JSON line per row, or an aligned table printed in blocks. */
   readonly rows: <A, E, R>(rows: Stream.Stream<A, E, R>, options: RowsOptions<A>) => Effect.Effect<number, E, R>
+  /**
+   * Rows from a stream of pages, as `rows`; the bar takes its total from the first page
+   * that gives one (page 1 of a DAS list), and stays a bare counter where none does.
+   */
+  readonly pages: <A, E, R>(
+    pages: Stream.Stream<RowsPage<A>, E, R>,
+    options: RowsOptions<A>
+  ) => Effect.Effect<number, E, R>
   /** A bar for a long job (a no-op unless interactive). */
   readonly progress: (
     label: string,
@@ -102,6 +121,40 @@ export const make = (options: {
   const interactive = !json && (options.interactive ?? process.stderr.isTTY === true)
   const progress = (label: string, total?: number) =>
     interactive ? Progress.make(label, { total }) : Effect.succeed(Progress.none)
+  const show = <A, E, R>(o: RowsOptions<A>, rowsOf: (bar: Progress.Progress) => Stream.Stream<A, E, R>) =>
+    Effect.scoped(Effect.gen(function*() {
+      const bar = o.progress === undefined ? Progress.none : yield* progress(o.progress, o.total)
+      const rows = rowsOf(bar)
+      let count = 0
+      let widths: ReadonlyArray<number> | undefined
+      yield* rows.pipe(
+        // JSON: each page as it comes; human: blocks, so the first one fixes sensible widths.
+        json ? Stream.chunks : Stream.groupedWithin(BLOCK, "250 millis"),
+        Stream.runForEach((chunk) => {
+          const items = Chunk.toReadonlyArray(chunk)
+          count += items.length
+          if (json) {
+            const toJson = o.json ?? ((a: A) => a)
+            return Effect.zipRight(
+              write(items.map((a) => jsonLine(toJson(a)) + "\n").join("")),
+              bar.advance(items.length)
+            )
+          }
+          const first = widths === undefined
+          widths ??= Format.widths(o.columns, items)
+          const lines = Format.table(o.columns, items, widths)
+          return bar.clear.pipe(
+            Effect.zipRight(write((first ? lines : lines.slice(1)).join("\n") + "\n")),
+            Effect.zipRight(bar.advance(items.length))
+          )
+        })
+      )
+      if (!json) {
+        if (count === 0) yield* write("(none)\n")
+        if (o.footer !== undefined) yield* write(o.footer(count) + "\n")
+      }
+      return count
+    }))
   return {
     json,
     interactive,
@@ -111,39 +164,19 @@ export const make = (options: {
       const lines = human(value)
       return write(humanLines(typeof lines === "string" ? [lines] : lines))
     },
-    rows: <A, E, R>(rows: Stream.Stream<A, E, R>, o: RowsOptions<A>) =>
-      Effect.scoped(Effect.gen(function*() {
-        const bar = o.progress === undefined ? Progress.none : yield* progress(o.progress, o.total)
-        let count = 0
-        let widths: ReadonlyArray<number> | undefined
-        yield* rows.pipe(
-          // JSON: each page as it comes; human: blocks, so the first one fixes sensible widths.
-          json ? Stream.chunks : Stream.groupedWithin(BLOCK, "250 millis"),
-          Stream.runForEach((chunk) => {
-            const items = Chunk.toReadonlyArray(chunk)
-            count += items.length
-            if (json) {
-              const toJson = o.json ?? ((a: A) => a)
-              return Effect.zipRight(
-                write(items.map((a) => jsonLine(toJson(a)) + "\n").join("")),
-                bar.advance(items.length)
-              )
-            }
-            const first = widths === undefined
-            widths ??= Format.widths(o.columns, items)
-            const lines = Format.table(o.columns, items, widths)
-            return bar.clear.pipe(
-              Effect.zipRight(write((first ? lines : lines.slice(1)).join("\n") + "\n")),
-              Effect.zipRight(bar.advance(items.length))
-            )
-          })
+    rows: (rows, o) => show(o, () => rows),
+    pages: (pages, o) =>
+      show(o, (bar) => {
+        let known = false
+        return pages.pipe(
+          Stream.tap((page) => {
+            if (known || page.total === undefined) return Effect.void
+            known = true
+            return bar.setTotal(page.total)
+          }),
+          Stream.mapConcat((page) => page.items)
         )
-        if (!json) {
-          if (count === 0) yield* write("(none)\n")
-          if (o.footer !== undefined) yield* write(o.footer(count) + "\n")
-        }
-        return count
-      })),
+      }),
     progress
   }
 }

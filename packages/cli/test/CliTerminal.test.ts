@@ -276,6 +276,55 @@ describe("the more-pages note", () => {
   )
 })
 
+/** Runs `body` with stderr taken for a terminal, as the progress bar needs. */
+const onTerminal = <A, E, R>(body: Effect.Effect<A, E, R>) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => {
+      const was = Object.getOwnPropertyDescriptor(process.stderr, "isTTY")
+      Object.defineProperty(process.stderr, "isTTY", { value: true, configurable: true })
+      return was
+    }),
+    () => body,
+    (was) =>
+      Effect.sync(() =>
+        was === undefined
+          ? void delete (process.stderr as { isTTY?: boolean }).isTTY
+          : Object.defineProperty(process.stderr, "isTTY", was)
+      )
+  )
+
+/** The progress bar's drawings on stderr (each starts with a carriage return and a line erase). */
+const drawings = (stderr: string): ReadonlyArray<string> => stderr.split("\r\u001b[2K").filter((d) => d.length > 0)
+
+describe("the progress bar of a paged command", () => {
+  it.scopedLive(
+    "a DAS list with --all shows the bar with page 1's total and a rate (an ETA while items remain); a list with no total a bare counter",
+    () =>
+      Effect.gen(function*() {
+        const { info } = yield* separateEmulator
+        const env = { SOLFX_URL: info.url, SOLFX_API_KEY: KEY }
+        const [assets, history] = yield* onTerminal(Effect.all([
+          inProcess(["das", "assets-by-authority", info.samples["dasAuthority"]!, "--all", "--limit", "500"], env),
+          inProcess(["wallet", "history", info.samples["wallet"]!, "--all", "--limit", "100"], env)
+        ]))
+        expect(assets.code, assets.stderr).toBe(0)
+        // The table's rows: every asset of the list, the total page 1 gave.
+        const listed = assets.stdout.trim().split("\n").length - 1
+        expect(listed).toBeGreaterThan(500)
+        const bars = drawings(assets.stderr)
+        expect(bars.length).toBeGreaterThan(0)
+        for (const bar of bars) {
+          expect(bar).toMatch(new RegExp(`^assets \\[[#.]{28}\\] \\d+/${listed} \\d+(\\.\\d)?/s( ETA \\d+[smh])?`))
+        }
+        expect(history.code, history.stderr).toBe(0)
+        const counters = drawings(history.stderr)
+        expect(counters.length).toBeGreaterThan(0)
+        for (const counter of counters) expect(counter).toMatch(/^history \d+$/)
+      }),
+    { timeout: 240_000 }
+  )
+})
+
 describe("solfx emulator's flags", () => {
   it.scopedLive(
     "every flag of the emulator's own program is reachable from `solfx emulator`, and takes effect",

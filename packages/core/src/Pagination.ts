@@ -32,6 +32,8 @@ export interface Page<A, P> {
   readonly next: P | undefined
   /** The whole answer the page was read from, when the walk keeps it (e.g. for its slot). */
   readonly result?: unknown
+  /** The number of items of the whole list, when the first page said so (a DAS list's grand total). */
+  readonly total?: number | undefined
 }
 
 /**
@@ -144,16 +146,19 @@ export const numberedPages = <A, E, R>(
   const asked = options.concurrency ?? DEFAULT_CONCURRENCY
   const concurrency = Number.isNaN(asked) ? DEFAULT_CONCURRENCY : Math.max(1, Math.floor(asked))
   const first = options.startPage ?? 1
-  const pageOf = (n: number, result: NumberedResult<A>, isLast: boolean): Page<A, number> => ({
-    items: result.items,
-    next: isLast ? undefined : n + 1,
-    ...(result.result === undefined ? {} : { result: result.result })
-  })
   return Stream.unwrap(Effect.map(fetch(first), (head) => {
+    // A total no larger than the first page may count that page only: not known to be the list's.
+    const total = head.total !== undefined && head.total > head.items.length ? head.total : undefined
+    const pageOf = (n: number, result: NumberedResult<A>, isLast: boolean): Page<A, number> => ({
+      items: result.items,
+      next: isLast ? undefined : n + 1,
+      ...(result.result === undefined ? {} : { result: result.result }),
+      ...(total === undefined ? {} : { total })
+    })
     if (head.items.length < limit) return Stream.make(pageOf(first, head, true))
     const headStream = (isLast: boolean) => Stream.make(pageOf(first, head, isLast))
-    if (head.total !== undefined && head.total > head.items.length) {
-      const lastPage = Math.ceil(head.total / limit)
+    if (total !== undefined) {
+      const lastPage = Math.ceil(total / limit)
       if (lastPage <= first) return headStream(true)
       const rest = readAhead(
         first + 1,

@@ -142,6 +142,22 @@ describe("Pagination", () => {
       }))
   }
 
+  it.effect("numbered pages carry the grand total page 1 gave; a total no larger than page 1 is not taken for it", () =>
+    Effect.gen(function*() {
+      const pagesOf = (total: (page: ReadonlyArray<number>) => number) =>
+        Stream.runCollect(Pagination.numberedPages(
+          (page) =>
+            Effect.sync(() => {
+              const slice = items.slice((page - 1) * 500, page * 500)
+              return { items: slice, total: total(slice) }
+            }),
+          { limit: 500, concurrency: 1 }
+        )).pipe(Effect.map((pages) => Chunk.toReadonlyArray(pages).map((p) => p.total)))
+      expect(yield* pagesOf(() => items.length)).toEqual([1050, 1050, 1050])
+      // The service counting each page's own items: no grand total, every page walked all the same.
+      expect(yield* pagesOf((slice) => slice.length)).toEqual([undefined, undefined, undefined])
+    }))
+
   it.effect("a failing numbered page fails the stream at once; pages it overtook are interrupted, none start after", () =>
     Effect.gen(function*() {
       const requested: Array<number> = []

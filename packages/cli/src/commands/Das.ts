@@ -16,8 +16,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as Format from "../Format.js"
-import { all, firstOrAll, fullPage, limit, opt, values, withServices } from "../Handler.js"
-import { Output } from "../Output.js"
+import { all, firstOrAllPages, fullPage, limit, opt, values, withServices } from "../Handler.js"
+import { Output, type RowsPage } from "../Output.js"
 
 const paging = (o: { readonly limit: Option.Option<number> }) => {
   const l = opt(o.limit)
@@ -37,15 +37,15 @@ const tokenAccounts = Command.make(
       const das = yield* DigitalAssets
       const mint = opt(o.mint)
       const params = { owner: o.owner, ...(mint === undefined ? {} : { mint }), ...paging(o) }
-      const rows = firstOrAll(
+      const pages = firstOrAllPages(
         o,
         Effect.map(das.getTokenAccounts({ ...params, page: 1 }), (r) => ({
           items: r.token_accounts,
           more: fullPage(r, r.token_accounts)
         })),
-        das.getTokenAccountsStream(params)
+        das.getTokenAccounts.pages(params)
       )
-      yield* (yield* Output).rows(rows, {
+      yield* (yield* Output).pages(pages, {
         progress: o.all ? "token accounts" : undefined,
         columns: [
           { header: "address", cell: (a) => a.address },
@@ -109,7 +109,10 @@ const assetList = <K extends string, P>(
   describe: string,
   methods: (das: Context.Tag.Service<typeof DigitalAssets>) => {
     readonly page: (params: P) => Effect.Effect<DigitalAssetList, ApiError | InvalidRequest>
-    readonly stream: (params: P, options: StreamOptions) => Stream.Stream<DigitalAsset, ApiError | InvalidRequest>
+    readonly pages: (
+      params: P,
+      options: StreamOptions
+    ) => Stream.Stream<RowsPage<DigitalAsset>, ApiError | InvalidRequest>
   }
 ) =>
   Command.make(
@@ -120,12 +123,12 @@ const assetList = <K extends string, P>(
         const m = methods(yield* DigitalAssets)
         const params = { [`${key}Address`]: o.key, ...listParams(o) } as P
         const concurrency = opt(o.concurrency)
-        const rows = firstOrAll(
+        const pages = firstOrAllPages(
           o,
           Effect.map(m.page({ ...params, page: 1 }), (r) => ({ items: r.items, more: fullPage(r, r.items) })),
-          m.stream(params, concurrency === undefined ? {} : { concurrency })
+          m.pages(params, concurrency === undefined ? {} : { concurrency })
         )
-        yield* (yield* Output).rows(rows, { columns: assetColumns, progress: o.all ? "assets" : undefined })
+        yield* (yield* Output).pages(pages, { columns: assetColumns, progress: o.all ? "assets" : undefined })
       }))
   ).pipe(Command.withDescription(describe))
 
@@ -133,14 +136,14 @@ const assetsByAuthority = assetList(
   "assets-by-authority",
   "authority",
   "Assets (NFTs, compressed NFTs, tokens) an authority controls",
-  (das) => ({ page: das.getAssetsByAuthority, stream: das.getAssetsByAuthorityStream })
+  (das) => ({ page: das.getAssetsByAuthority, pages: das.getAssetsByAuthority.pages })
 )
 
 const assetsByOwner = assetList(
   "assets-by-owner",
   "owner",
   "Assets an owner holds",
-  (das) => ({ page: das.getAssetsByOwner, stream: das.getAssetsByOwnerStream })
+  (das) => ({ page: das.getAssetsByOwner, pages: das.getAssetsByOwner.pages })
 )
 
 const asset = Command.make(
@@ -182,12 +185,12 @@ const search = Command.make(
       )
       const params = { ...filters, ...listParams(o) }
       const concurrency = opt(o.concurrency)
-      const rows = firstOrAll(
+      const pages = firstOrAllPages(
         o,
         Effect.map(das.searchAssets({ ...params, page: 1 }), (r) => ({ items: r.items, more: fullPage(r, r.items) })),
-        das.searchAssetsStream(params, concurrency === undefined ? {} : { concurrency })
+        das.searchAssets.pages(params, concurrency === undefined ? {} : { concurrency })
       )
-      yield* (yield* Output).rows(rows, { columns: assetColumns, progress: o.all ? "assets" : undefined })
+      yield* (yield* Output).pages(pages, { columns: assetColumns, progress: o.all ? "assets" : undefined })
     }))
 ).pipe(Command.withDescription("Assets matching every filter given (--owner, --creator, --compressed, ...)"))
 
@@ -198,15 +201,15 @@ const assetSignatures = Command.make(
     withServices(Effect.gen(function*() {
       const das = yield* DigitalAssets
       const params = { id: o.id, ...paging(o) }
-      const rows = firstOrAll(
+      const pages = firstOrAllPages(
         o,
         Effect.map(
           das.getSignaturesForAsset({ ...params, page: 1 }),
           (r) => ({ items: r.items, more: fullPage(r, r.items) })
         ),
-        das.getSignaturesForAssetStream(params)
+        das.getSignaturesForAsset.pages(params)
       )
-      yield* (yield* Output).rows(rows, {
+      yield* (yield* Output).pages(pages, {
         progress: o.all ? "signatures" : undefined,
         columns: [
           { header: "kind", cell: (s) => s.kind },
