@@ -9,6 +9,7 @@ import * as Json from "@solfx/core/Json"
 import * as Kit from "@solfx/testing/Kit"
 import * as Effect from "effect/Effect"
 import fc from "fast-check"
+import * as WalletArea from "../src/areas/Wallet.js"
 import * as Emulator from "../src/Emulator.js"
 import { get, post, rpc } from "./support/Http.js"
 
@@ -199,6 +200,49 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
       const transfers = (yield* get(emu, `/v1/wallet/${wallet}/transfers`, { query: { limit: "100" } })).json.data
       const failedSignatures = new Set(failed.map((h) => h.signature))
       expect((transfers as Array<any>).filter((t) => failedSignatures.has(t.signature))).toEqual([])
+    }))
+
+  it.scopedLive("funded-by: the first incoming SOL transfer, in both sides' transfers, from a funder funded before", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed })
+      const transfers = (address: string) =>
+        Effect.gen(function*() {
+          const all: Array<any> = []
+          let cursor: string | undefined
+          for (;;) {
+            const r = yield* get(emu, `/v1/wallet/${address}/transfers`, {
+              query: { limit: "50", ...(cursor === undefined ? {} : { cursor }) }
+            })
+            all.push(...r.json.data)
+            if (!r.json.pagination.hasMore) return all
+            cursor = r.json.pagination.nextCursor
+          }
+        })
+      const fundedBy = (address: string) => get(emu, `/v1/wallet/${address}/funded-by`)
+      const count = WalletArea.walletCount(emu.dataset)
+      let checked = 0
+      yield* property(fc.integer({ min: 1, max: count - 1 }), (i) =>
+        Effect.gen(function*() {
+          const wallet = WalletArea.walletAt(emu.dataset, i)
+          const funded = yield* fundedBy(wallet)
+          if (funded.status === 404) return
+          checked++
+          const f = funded.json
+          const mine = yield* transfers(wallet)
+          // The oldest transfer is the funding: no incoming SOL before it.
+          expect(mine[mine.length - 1]).toMatchObject({
+            signature: f.signature,
+            direction: "in",
+            counterparty: f.funder,
+            mint: "So11111111111111111111111111111111111111112",
+            amountRaw: f.amountRaw
+          })
+          const theirs = (yield* transfers(f.funder)).filter((t) => t.signature === f.signature)
+          expect(theirs).toMatchObject([{ direction: "out", counterparty: wallet, amountRaw: f.amountRaw }])
+          const upstream = yield* fundedBy(f.funder)
+          if (upstream.status === 200) expect(upstream.json.slot).toBeLessThan(f.slot)
+        }), seed)
+      expect(checked).toBeGreaterThan(0)
     }))
 
   it.scopedLive("a wallet's token balances are its token accounts", () =>

@@ -8,6 +8,8 @@
  *   `wallet<i>.sol`; six in seven have a funding source (`hasFunder`).
  * - Wallet 0 has `wallet.bigTransfers` (default 1,234) transfers and 250 tokens
  *   (three pages of 100); the others up to 150 transfers and 5..184 tokens.
+ * - Funding: wallets 1..20 are hubs that fund the others (`fundingPlan`); a wallet's funded-by is
+ *   its funding, the oldest of its transfers and history, and the same transfer is in its funder's.
  * - Any other valid address is unknown: identity and funded-by answer 404,
  *   balances, history and transfers answer empty pages.
  *
@@ -431,6 +433,131 @@ const historyAt = (dataset: Dataset.Dataset, i: number, k: number, tokenAccounts
   }
 }
 
+// -- funding: the first incoming SOL transfer, in both sides' activity ----------
+
+/** Wallets 1..HUBS fund the others (and hubs with a higher index): their funders. */
+const HUBS = 20
+
+/** A funding transfer: `funder` sent `raw` lamports to `wallet` at `slot`, before any other activity of it. */
+interface Funding {
+  readonly wallet: number
+  readonly funder: number
+  readonly slot: number
+  readonly raw: bigint
+  readonly signature: string
+}
+
+interface FundingPlan {
+  /** The funding of each wallet, if it has one. */
+  readonly into: ReadonlyArray<Funding | undefined>
+  /** The fundings each wallet made, newest first. */
+  readonly outOf: ReadonlyMap<number, ReadonlyArray<Funding>>
+}
+
+const plans = new WeakMap<Dataset.Dataset, FundingPlan>()
+
+/**
+ * Who funded whom, once per dataset. A hub is funded (by a hub of lower index) long before the
+ * seeded activity begins, in hub order; any other wallet by a hub just before its own oldest
+ * activity. So a funder was funded before it funded, and no funding has a cycle.
+ */
+const fundingPlan = (ds: Dataset.Dataset): FundingPlan => {
+  const known = plans.get(ds)
+  if (known !== undefined) return known
+  const n = walletCount(ds)
+  const hubs = Math.min(HUBS, n - 1)
+  const into: Array<Funding | undefined> = []
+  const outOf = new Map<number, Array<Funding>>()
+  for (let i = 0; i < n; i++) {
+    const hub = i >= 1 && i <= hubs
+    const funder = !hasFunder(i) || (hub && i === 1) || hubs < 1
+      ? undefined
+      : 1 + ds.int(`wallet:${i}:funder`, hub ? i - 1 : hubs)
+    if (funder === undefined) {
+      into.push(undefined)
+      continue
+    }
+    const slot = hub
+      ? World.baseSlotOf(ds) - 10_000_000 + i * 1_000
+      : slotAt(ds, i, historyCount(activityCount(ds, i))) - 9000
+    const f: Funding = {
+      wallet: i,
+      funder,
+      slot,
+      raw: BigInt(1 + ds.int(`wallet:${i}:funding:raw`, 100_000)) * 1_000_000n,
+      signature: ds.signature(`wallet:${i}:funding`)
+    }
+    into.push(f)
+    const outs = outOf.get(funder) ?? []
+    outs.push(f)
+    outOf.set(funder, outs)
+  }
+  for (const outs of outOf.values()) outs.sort((a, b) => b.slot - a.slot || a.wallet - b.wallet)
+  const plan = { into, outOf }
+  plans.set(ds, plan)
+  return plan
+}
+
+/** One entry of a seeded wallet's activity: activity `k`, or a funding in or out. */
+type Entry = { readonly k: number } | { readonly funding: Funding }
+
+/**
+ * The activity of seeded wallet `i` with its fundings, newest first: its funding in is its oldest
+ * entry (one of its `activityCount` transfers); a hub's fundings out sit among its activity by slot.
+ * Most wallets have no funding out: their list is the activity, then the funding in, computed lazily.
+ */
+const entriesOf = (ctx: AreaContext, i: number, transfersOnly: boolean): Dataset.LazyList<Entry> => {
+  const ds = ctx.dataset
+  const plan = fundingPlan(ds)
+  const into = plan.into[i]
+  // The funding is one of the wallet's `activityCount` transfers: the seeded activity is the rest.
+  const m = Math.max(0, activityCount(ds, i) - (into === undefined ? 0 : 1))
+  const n = transfersOnly ? m : historyCount(m)
+  const kAt = (x: number) => transfersOnly ? transferActivity(x) : x
+  const outs = plan.outOf.get(i) ?? []
+  if (outs.length === 0) {
+    return Dataset.lazyList(n + (into === undefined ? 0 : 1), (x) => x < n ? { k: kAt(x) } : { funding: into! })
+  }
+  const merged = ctx.state(`wallet:entries:${i}:${transfersOnly}`, () => {
+    const out: Array<Entry> = []
+    let o = 0
+    for (let x = 0; x < n; x++) {
+      const slot = slotAt(ds, i, kAt(x))
+      while (o < outs.length && outs[o]!.slot > slot) out.push({ funding: outs[o++]! })
+      out.push({ k: kAt(x) })
+    }
+    while (o < outs.length) out.push({ funding: outs[o++]! })
+    if (into !== undefined) out.push({ funding: into })
+    return out
+  })
+  return Dataset.lazyList(merged.length, (x) => merged[x]!)
+}
+
+const fundingTransfer = (ds: Dataset.Dataset, i: number, f: Funding): Transfer => {
+  const incoming = f.wallet === i
+  return {
+    signature: f.signature,
+    timestamp: timeOfSlot(ds, f.slot),
+    direction: incoming ? "in" : "out",
+    counterparty: walletAt(ds, incoming ? f.funder : f.wallet),
+    mint: NATIVE_MINT,
+    symbol: "SOL",
+    amount: ui(f.raw, 9),
+    amountRaw: f.raw.toString(),
+    decimals: 9
+  }
+}
+
+const fundingHistory = (ds: Dataset.Dataset, i: number, f: Funding): HistoryEntry => ({
+  signature: f.signature,
+  timestamp: timeOfSlot(ds, f.slot),
+  slot: f.slot,
+  fee: 0.000005,
+  feePayer: walletAt(ds, f.funder),
+  error: null,
+  balanceChanges: [{ mint: "SOL", amount: (f.wallet === i ? 1 : -1) * ui(f.raw, 9), decimals: 9 }]
+})
+
 // -- the world's changes: what landed since start, newest first -------------------
 
 const solBalance = (lamports: bigint): Balance => {
@@ -684,13 +811,15 @@ const transfers = route(
     }),
   (request, ctx) => {
     const i = seeded(ctx, request)
-    const n = i === undefined ? 0 : activityCount(ctx.dataset, i)
+    const entries = i === undefined ? undefined : entriesOf(ctx, i, true)
+    const n = entries?.length ?? 0
     // What landed since start first (newest first), then the seeded activity (older).
     const recent = worldTransfers(World.of(ctx.state), request.params["wallet"]!)
-    const list = Dataset.lazyList(
-      recent.length + n,
-      (k) => k < recent.length ? recent[k]! : transferAt(ctx.dataset, i!, transferActivity(k - recent.length))
-    )
+    const list = Dataset.lazyList(recent.length + n, (k) => {
+      if (k < recent.length) return recent[k]!
+      const e = entries!.get(k - recent.length)
+      return "k" in e ? transferAt(ctx.dataset, i!, e.k) : fundingTransfer(ctx.dataset, i!, e.funding)
+    })
     return Effect.map(
       Paging.sliceRest(
         list,
@@ -732,14 +861,21 @@ const history = route(
       // What landed since start first (newest first), then the seeded activity (older).
       const recent = World.of(ctx.state).transactionsOf(wallet)
       const w = recent.length
-      const n = w + (i === undefined ? 0 : historyCount(activityCount(ctx.dataset, i)))
+      const entries = i === undefined ? undefined : entriesOf(ctx, i, false)
+      const n = w + (entries?.length ?? 0)
       const position = (name: string) => {
         const v = q.get(name)
         if (v === null) return null
         const mine = recent.findIndex((tx) => tx.signature === v)
         if (mine >= 0) return mine
-        const k = i === undefined ? undefined : activityIndex(ctx.dataset, i, n - w, v)
-        return k === undefined ? undefined : k + w
+        if (entries === undefined) return undefined
+        const k = activityIndex(ctx.dataset, i!, historyCount(activityCount(ctx.dataset, i!)), v)
+        // A hub's list has its fundings among the activity: find the entry (at most a few hundred).
+        for (let x = k ?? 0; x < entries.length; x++) {
+          const e = entries.get(x)
+          if ("k" in e ? e.k === k : e.funding.signature === v) return x + w
+        }
+        return undefined
       }
       const before = position("before")
       const after = position("after")
@@ -754,16 +890,19 @@ const history = route(
       let k = before === null ? 0 : before + 1
       let more = false
       for (; k < end; k++) {
-        const kind = k < w ? recent[k]!.type : historyTypeAt(ctx.dataset, i!, k - w)
+        const e = k < w ? undefined : entries!.get(k - w)
+        const kind = e === undefined ? recent[k]!.type : "k" in e ? historyTypeAt(ctx.dataset, i!, e.k) : "TRANSFER"
         if (type !== null && type !== "ANY" && kind !== type) continue
         if (data.length === limit) {
           more = true
           break
         }
         data.push(
-          k < w
+          e === undefined
             ? worldHistoryEntry(wallet, recent[k]!, tokenAccounts)
-            : historyAt(ctx.dataset, i!, k - w, tokenAccounts)
+            : "k" in e
+            ? historyAt(ctx.dataset, i!, e.k, tokenAccounts)
+            : fundingHistory(ctx.dataset, i!, e.funding)
         )
       }
       return Effect.succeed(
@@ -808,14 +947,14 @@ const fundedBy = route(
   checkWallet,
   (request, ctx) => {
     const i = seeded(ctx, request)
-    if (i === undefined || !hasFunder(i)) return worldFunding(ctx, request.params["wallet"]!)
     const ds = ctx.dataset
-    const f = 1 + ds.int(`wallet:${i}:funder`, 20)
-    const funder = f < walletCount(ds) && hasIdentity(f) ? identityOf(ds, f) : undefined
-    const raw = BigInt(1 + ds.int(`wallet:${i}:funding:raw`, 100_000)) * 1_000_000n
-    const signature = ds.signature(`wallet:${i}:funding`)
-    const fundingSlot = slotAt(ds, i, historyCount(activityCount(ds, i))) - 9000
-    const timestamp = timeOfSlot(ds, fundingSlot)
+    // The first incoming SOL transfer: the funding, the oldest entry of the wallet's transfers.
+    const funding = i === undefined ? undefined : fundingPlan(ds).into[i]
+    if (funding === undefined) return worldFunding(ctx, request.params["wallet"]!)
+    const f = funding.funder
+    const funder = hasIdentity(f) ? identityOf(ds, f) : undefined
+    const { raw, signature } = funding
+    const timestamp = timeOfSlot(ds, funding.slot)
     return Effect.succeed(
       {
         funder: walletAt(ds, f),
@@ -829,7 +968,7 @@ const fundedBy = route(
         signature,
         timestamp,
         date: new Date(timestamp * 1000).toISOString(),
-        slot: fundingSlot,
+        slot: funding.slot,
         explorerUrl: `https://orbmarkets.io/tx/${signature}`
       } satisfies Encoded<typeof WalletRecords.FundedBy>
     )
