@@ -282,7 +282,7 @@ const targets: Array<Target> = [
 ]
 const result: ComparisonResult = {
   id: "notifications",
-  title: "WebSocket notifications: solfx Subscriptions vs a raw ws client",
+  title: "9. WebSocket notifications: solfx Subscriptions vs a raw ws client",
   setup:
     `Emulator in a child process, loopback. Latency: a world fund sent over HTTP to the account notification in the consumer's hands, ${LATENCIES} events per contender after 10 of warm-up, alternating. Rate on one subscription: slotSubscribe while the world advances 1,000 slots, ${BURSTS} times. Rate of a fan-out: ${SUBS} account subscriptions of one address on one socket, ${EVENTS} funds sent one after another (${
       SUBS * EVENTS

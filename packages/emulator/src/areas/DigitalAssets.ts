@@ -614,16 +614,7 @@ export const assetJson = (dataset: Dataset.Dataset, authority: string, i: number
         seq: f.compression.seq,
         leaf_id: f.compression.leafId
       }
-      : {
-        eligible: false,
-        compressed: false,
-        data_hash: "",
-        creator_hash: "",
-        asset_hash: "",
-        tree: "",
-        seq: 0,
-        leaf_id: 0
-      },
+      : WorldAssets.NO_COMPRESSION,
     grouping: [{ group_key: "collection", group_value: f.collection }],
     royalty: {
       royalty_model: "creators",

@@ -9,7 +9,13 @@
 import * as Transaction from "@solfx/core/Transaction"
 import type * as World from "../World.js"
 
-const NO_COMPRESSION = {
+/**
+ * The `compression` member of an asset that is not compressed.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const NO_COMPRESSION = {
   eligible: false,
   compressed: false,
   data_hash: "",
