@@ -9,6 +9,7 @@
  * const items = Dataset.lazyList(ds.size("my.items", 1_000_000), (i) => ds.int(`my.item:${i}`, 100))
  * @since 0.1.0
  */
+import * as Either from "effect/Either"
 import * as Crypto from "node:crypto"
 import * as Base58 from "./internal/Base58.js"
 
@@ -60,6 +61,26 @@ export interface Dataset {
   readonly signature: (label: string) => string
   /** A deterministic integer in [0, max) for a label. */
   readonly int: (label: string, max: number) => number
+}
+
+/**
+ * Parses size knobs as the command line gives them, `knob=n,knob=n`; the message of the first pair
+ * that is not `knob=n` on the left. The emulator's program and `solfx emulator` both read `--sizes`
+ * through it.
+ *
+ * @example
+ * Dataset.parseSizes("das.bigAuthorityAssets=100000") // Either.right({ "das.bigAuthorityAssets": 100000 })
+ * @since 0.1.0
+ * @category constructors
+ */
+export const parseSizes = (text: string): Either.Either<Sizes, string> => {
+  const out: Record<string, number> = {}
+  for (const pair of text.split(",").filter((p) => p !== "")) {
+    const m = /^([\w.]+)=(\d+)$/.exec(pair)
+    if (m === null) return Either.left(`--sizes takes knob=n pairs separated by commas, got ${JSON.stringify(pair)}`)
+    out[m[1]!] = Number(m[2])
+  }
+  return Either.right(out)
 }
 
 /**

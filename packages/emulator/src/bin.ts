@@ -16,7 +16,9 @@
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import { parseArgs } from "node:util"
+import * as Dataset from "./Dataset.js"
 import * as Emulator from "./Emulator.js"
 import * as PlanLimits from "./PlanLimits.js"
 
@@ -26,16 +28,10 @@ const int = (name: string, value: string | undefined): number | undefined => {
   return Number(value)
 }
 
-const sizes = (value: string | undefined): Record<string, number> | undefined => {
-  if (value === undefined) return undefined
-  const out: Record<string, number> = {}
-  for (const pair of value.split(",").filter((p) => p !== "")) {
-    const m = /^([\w.]+)=(\d+)$/.exec(pair)
-    if (m === null) throw new Error(`--sizes takes knob=n pairs separated by commas, got ${JSON.stringify(pair)}`)
-    out[m[1]!] = Number(m[2])
-  }
-  return out
-}
+const sizes = (value: string | undefined): Dataset.Sizes | undefined =>
+  value === undefined ? undefined : Either.getOrElse(Dataset.parseSizes(value), (message) => {
+    throw new Error(message)
+  })
 
 /**
  * Parses the program's flags into emulator options.

@@ -12,6 +12,7 @@ import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as ValidationError from "@effect/cli/ValidationError"
 import { plans } from "@solfx/core/Plans"
+import * as Dataset from "@solfx/emulator/Dataset"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -42,17 +43,12 @@ const count = (name: string, description: string) =>
 // `knob=n,knob=n`, as the emulator's own program takes it.
 const sizes = Options.text("sizes").pipe(
   Options.withDescription("Dataset size knobs, e.g. das.bigAuthorityAssets=100000"),
-  Options.mapEffect((value) => {
-    const out: Record<string, number> = {}
-    for (const pair of value.split(",").filter((p) => p !== "")) {
-      const m = /^([\w.]+)=(\d+)$/.exec(pair)
-      if (m === null) {
-        return Effect.fail(ValidationError.invalidValue(HelpDoc.p("--sizes takes knob=n pairs separated by commas")))
-      }
-      out[m[1]!] = Number(m[2])
-    }
-    return Effect.succeed(out)
-  }),
+  Options.mapEffect((value) =>
+    Either.match(Dataset.parseSizes(value), {
+      onLeft: (message) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(message))),
+      onRight: Effect.succeed
+    })
+  ),
   Options.optional
 )
 
