@@ -522,6 +522,34 @@ const app = (instance: Instance, routes: Routes) => {
       return yield* fail(500, -32603, "Internal error", describeDefect(exit.cause))
     })
 
+  // A REST or control request's JSON body, read within the size bound: `empty` when it is blank, or
+  // the 413 / 400 to answer. Marks the body read, so the connection can be kept.
+  const readJsonBody = (request: HttpServerRequest.HttpServerRequest, draft: Draft, empty: unknown) =>
+    Effect.map(
+      readBody(request, instance.maxBodyBytes),
+      (read): { readonly _tag: "Body"; readonly body: unknown } | {
+        readonly _tag: "Rejected"
+        readonly status: number
+        readonly message: string
+      } => {
+        if (read._tag === "TooLarge") {
+          return {
+            _tag: "Rejected",
+            status: 413,
+            message: `request body too large: at most ${instance.maxBodyBytes} bytes`
+          }
+        }
+        draft.bodyUnread = false
+        const text = read._tag === "Text" ? read.text : ""
+        if (text.trim() === "") return { _tag: "Body", body: empty }
+        try {
+          return { _tag: "Body", body: Json.parse(text) }
+        } catch {
+          return { _tag: "Rejected", status: 400, message: "invalid JSON body" }
+        }
+      }
+    )
+
   const handleRest = (
     request: HttpServerRequest.HttpServerRequest,
     url: URL,
@@ -538,19 +566,9 @@ const app = (instance: Instance, routes: Routes) => {
 
       let body: unknown = undefined
       if (route.method === "POST" || route.method === "PUT" || route.method === "PATCH") {
-        const read = yield* readBody(request, instance.maxBodyBytes)
-        if (read._tag === "TooLarge") {
-          return yield* fail(413, `request body too large: at most ${instance.maxBodyBytes} bytes`)
-        }
-        draft.bodyUnread = false
-        const text = read._tag === "Text" ? read.text : ""
-        if (text.trim() !== "") {
-          try {
-            body = Json.parse(text)
-          } catch {
-            return yield* fail(400, "invalid JSON body")
-          }
-        }
+        const read = yield* readJsonBody(request, draft, undefined)
+        if (read._tag === "Rejected") return yield* fail(read.status, read.message)
+        body = read.body
       }
 
       const limited = instance.planLimits?.admit(account.project, route.entry.bucket, instance.now())
@@ -587,21 +605,9 @@ const app = (instance: Instance, routes: Routes) => {
       const account = authenticate(request, url, true)
       if (account === undefined) return yield* fail(401, "invalid api key provided")
       draft.projectId = account.project.id
-      const read = yield* readBody(request, instance.maxBodyBytes)
-      if (read._tag === "TooLarge") {
-        return yield* fail(413, `request body too large: at most ${instance.maxBodyBytes} bytes`)
-      }
-      draft.bodyUnread = false
-      let body: unknown = {}
-      const text = read._tag === "Text" ? read.text : ""
-      if (text.trim() !== "") {
-        try {
-          body = Json.parse(text)
-        } catch {
-          return yield* fail(400, "invalid JSON body")
-        }
-      }
-      const answer = instance.control!(url.pathname, body)
+      const read = yield* readJsonBody(request, draft, {})
+      if (read._tag === "Rejected") return yield* fail(read.status, read.message)
+      const answer = instance.control!(url.pathname, read.body)
       return yield* deliver(request, draft, answer.status, answer.body)
     })
 
