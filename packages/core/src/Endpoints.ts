@@ -235,6 +235,23 @@ export const digitalAssets = {
   getNftEditions
 } as const
 
+/**
+ * Every DAS JSON-RPC method, by name: the operations of `digitalAssets` and the batch and proof
+ * methods the service builds on. The emulator routes DAS by this record.
+ *
+ * @since 0.1.0
+ * @category das
+ */
+export const digitalAssetMethods = { ...digitalAssets, getAssetProofBatch, getAssetBatch, getAssetProof } as const
+
+/**
+ * The name of a DAS method.
+ *
+ * @since 0.1.0
+ * @category das
+ */
+export type DigitalAssetMethod = keyof typeof digitalAssetMethods
+
 // -- ZK compression (Photon JSON-RPC, usage `photon`) -------------------------
 
 const photon = (credits: number) => ({ area: "photon", cost: { credits, usage: "photon" }, bucket: "photon" }) as const

@@ -114,6 +114,14 @@ export interface RpcMethod {
 }
 
 /**
+ * A JSON-RPC method's handler alone: the table gives its entry (`rpcOf`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Handler = Pick<RpcMethod, "handle">
+
+/**
  * A REST request as a route handler sees it.
  *
  * @since 0.1.0
@@ -180,3 +188,27 @@ export const restRoute = (
   entry,
   ...(entry.auth === "header" ? { headerAuth: true } : {})
 })
+
+/**
+ * The JSON-RPC methods of a record of table entries: each method charged by its entry and
+ * answered by the handler of the same name. The handlers are typed by the record, so a method
+ * added to the table does not compile here until it has a handler; `aliases` serve a method
+ * under another name (a peer client's), with its entry.
+ *
+ * @example
+ * rpc: Area.rpcOf(Endpoints.digitalAssetMethods, handlers, { getAssets: "getAssetBatch" })
+ * @since 0.1.0
+ * @category constructors
+ */
+export const rpcOf = <R extends Readonly<Record<string, Charged>>>(
+  entries: R,
+  handlers: { readonly [K in keyof R]: Handler },
+  aliases: Readonly<Record<string, keyof R & string>> = {}
+): Readonly<Record<string, RpcMethod>> => {
+  const out: Record<string, RpcMethod> = {}
+  for (const name of Object.keys(entries) as Array<keyof R & string>) {
+    out[name] = { entry: entries[name], handle: handlers[name].handle }
+  }
+  for (const [alias, name] of Object.entries(aliases)) out[alias] = out[name]!
+  return out
+}

@@ -30,7 +30,8 @@ import * as NftEdition from "@solfx/core/NftEdition"
 import { decodeBase58 } from "@solfx/core/Primitives"
 import * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
-import type { Area, AreaContext, RpcMethod } from "../Area.js"
+import * as Area from "../Area.js"
+import type { AreaContext, Handler } from "../Area.js"
 import { RpcFailure } from "../Area.js"
 import type * as Dataset from "../Dataset.js"
 import {
@@ -242,8 +243,7 @@ const seededFungible = (ctx: AreaContext, world: World.World, id: string): strin
   )
 }
 
-const getAsset: RpcMethod = {
-  entry: Endpoints.getAsset,
+const getAsset: Handler = {
   handle: (raw, ctx) =>
     Effect.gen(function*() {
       const params = yield* decodeParams(AssetQuery.GetAssetParams, raw)
@@ -252,8 +252,7 @@ const getAsset: RpcMethod = {
     })
 }
 
-const getAssetBatch: RpcMethod = {
-  entry: Endpoints.getAssetBatch,
+const getAssetBatch: Handler = {
   handle: (raw, ctx) =>
     Effect.map(
       decodeParams(AssetQuery.GetAssetBatchParams, raw),
@@ -261,8 +260,7 @@ const getAssetBatch: RpcMethod = {
     )
 }
 
-const getAssetProof: RpcMethod = {
-  entry: Endpoints.getAssetProof,
+const getAssetProof: Handler = {
   handle: (raw, ctx) =>
     Effect.gen(function*() {
       const params = yield* decodeParams(AssetQuery.GetAssetProofParams, raw)
@@ -275,11 +273,9 @@ const getAssetProof: RpcMethod = {
 
 /** A list method: its params decoded, then the list they name under a key (for caches and cursors). */
 const listMethod = <P extends ListParams>(
-  entry: RpcMethod["entry"],
   schema: Schema.Schema<P, any>,
   select: (params: P, ix: Indexes) => readonly [key: string, members: Members]
-): RpcMethod => ({
-  entry,
+): Handler => ({
   handle: (raw, ctx) =>
     Effect.flatMap(decodeParams(schema, raw), (params) => {
       const [key, members] = select(params, indexesOf(ctx.dataset))
@@ -288,8 +284,7 @@ const listMethod = <P extends ListParams>(
 })
 
 // The seeded assets of an owner, then (after them, oldest first) what the world gave it since start.
-const getAssetsByOwner: RpcMethod = {
-  entry: Endpoints.getAssetsByOwner,
+const getAssetsByOwner: Handler = {
   handle: (raw, ctx) =>
     Effect.flatMap(decodeParams(AssetQuery.GetAssetsByOwnerParams, raw), (params) => {
       const owner = params.ownerAddress
@@ -325,13 +320,11 @@ export const ownerAssets = (
 
 // Every creator of the dataset has signed its assets: `onlyVerified` keeps them all.
 const getAssetsByCreator = listMethod(
-  Endpoints.getAssetsByCreator,
   AssetQuery.GetAssetsByCreatorParams,
   (p, ix) => [`creator:${p.creatorAddress}`, progression(ix.creators.get(p.creatorAddress))]
 )
 
 const getAssetsByGroup = listMethod(
-  Endpoints.getAssetsByGroup,
   AssetQuery.GetAssetsByGroupParams,
   (p, ix) => [
     `group:${p.groupKey}:${p.groupValue}`,
@@ -400,8 +393,7 @@ const nftAccounts = (ctx: AreaContext, owner: string | undefined, mint: string |
 
 // -- getNftEditions ------------------------------------------------------------------
 
-const getNftEditions: RpcMethod = {
-  entry: Endpoints.getNftEditions,
+const getNftEditions: Handler = {
   handle: (raw, ctx) =>
     Effect.gen(function*() {
       const params = yield* decodeParams(NftEdition.GetNftEditionsParams, raw)
@@ -552,8 +544,7 @@ const matchesOf = (ctx: AreaContext, ix: Indexes, p: Search): Int32Array => {
   return Int32Array.from(out)
 }
 
-const searchAssets: RpcMethod = {
-  entry: Endpoints.searchAssets,
+const searchAssets: Handler = {
   handle: (raw, ctx) =>
     Effect.gen(function*() {
       const params = yield* decodeParams(AssetSearch.SearchAssetsParams, raw)
@@ -596,21 +587,26 @@ export const bigCollection = (ds: Dataset.Dataset): string => DA.collectionAt(ds
  * @since 0.1.0
  * @category areas
  */
-export const area: Area = {
+export const area: Area.Area = {
   name: "asset-queries",
-  rpc: {
-    getAsset,
-    getAssetBatch,
-    getTokenAccounts: DA.makeGetTokenAccounts(otherAccounts),
-    // Metaplex's DAS client's name for getAssetBatch.
-    getAssets: getAssetBatch,
-    getAssetProof,
-    getAssetsByOwner,
-    getAssetsByGroup,
-    getAssetsByCreator,
-    searchAssets,
-    getNftEditions
-  },
+  // Every DAS method of the table: the read API here, the authority lists, signatures and proofs
+  // from `DigitalAssets`; Metaplex's DAS client's own names for three of them.
+  rpc: Area.rpcOf(
+    Endpoints.digitalAssetMethods,
+    {
+      ...DA.handlers,
+      getTokenAccounts: DA.makeGetTokenAccounts(otherAccounts),
+      getAsset,
+      getAssetBatch,
+      getAssetProof,
+      getAssetsByOwner,
+      getAssetsByGroup,
+      getAssetsByCreator,
+      searchAssets,
+      getNftEditions
+    },
+    { getAssets: "getAssetBatch", getAssetSignatures: "getSignaturesForAsset", getAssetProofs: "getAssetProofBatch" }
+  ),
   samples: (ds) => ({
     // 100,000 assets each by default (das.bigAuthorityAssets): the big authority's.
     dasAssetOwner: bigOwner(ds),

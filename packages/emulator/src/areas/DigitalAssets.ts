@@ -49,11 +49,10 @@ import * as AssetProofSchema from "@solfx/core/AssetProof"
 import * as AssetSignatureSchema from "@solfx/core/AssetSignature"
 import type * as DasParams from "@solfx/core/DasParams"
 import * as DigitalAssetSchema from "@solfx/core/DigitalAsset"
-import * as Endpoints from "@solfx/core/Endpoints"
 import * as MerkleProof from "@solfx/core/MerkleProof"
 import * as TokenAccountSchema from "@solfx/core/TokenAccount"
 import * as Effect from "effect/Effect"
-import type { Area, AreaContext, RpcMethod } from "../Area.js"
+import type { Area, AreaContext, Handler } from "../Area.js"
 import type * as Dataset from "../Dataset.js"
 import * as Base58 from "../internal/Base58.js"
 import * as Bubblegum from "../internal/Bubblegum.js"
@@ -796,8 +795,7 @@ const lookup = (ctx: AreaContext, id: string): Located | undefined => {
   return undefined
 }
 
-const getAssetsByAuthority: RpcMethod = {
-  entry: Endpoints.getAssetsByAuthority,
+const getAssetsByAuthority: Handler = {
   handle: (raw, ctx) =>
     Effect.gen(function*() {
       const params = yield* decodeParams(DigitalAssetSchema.GetAssetsByAuthorityParams, withOptionsAlias(raw))
@@ -1012,8 +1010,7 @@ export const nftAccount = (dataset: Dataset.Dataset, authority: string, i: numbe
  */
 export const makeGetTokenAccounts = (
   nfts: (ctx: AreaContext, owner: string | undefined, mint: string | undefined, showZero: boolean) => NftAccounts
-): RpcMethod => ({
-  entry: Endpoints.getTokenAccounts,
+): Handler => ({
   handle: (raw, ctx) =>
     Effect.gen(function*() {
       const params = yield* decodeParams(TokenAccountSchema.GetTokenAccountsParams, withOptionsAlias(raw))
@@ -1161,8 +1158,7 @@ const signatureAt = (dataset: Dataset.Dataset, id: string, k: number) => dataset
 
 const kindAt = (k: number) => (k === 0 ? "MintToCollectionV1" : k % 5 === 3 ? "Delegate" : "Transfer")
 
-const getSignaturesForAsset: RpcMethod = {
-  entry: Endpoints.getSignaturesForAsset,
+const getSignaturesForAsset: Handler = {
   handle: (raw, ctx) =>
     Effect.gen(function*() {
       const params = yield* decodeParams(AssetSignatureSchema.GetSignaturesForAssetParams, raw)
@@ -1275,8 +1271,7 @@ export const proofOf = (ctx: AreaContext, id: string): ProofJson | null => {
   }
 }
 
-const getAssetProofBatch: RpcMethod = {
-  entry: Endpoints.getAssetProofBatch,
+const getAssetProofBatch: Handler = {
   handle: (raw, ctx) =>
     Effect.gen(function*() {
       const params = yield* decodeParams(AssetProofSchema.GetAssetProofBatchParams, raw)
@@ -1287,21 +1282,22 @@ const getAssetProofBatch: RpcMethod = {
 }
 
 /**
- * The DAS area.
+ * The handlers of the DAS methods this module answers (authority lists, signatures, proofs), by
+ * method name: `AssetQueries.area` routes them, with the read API's, from `Endpoints.digitalAssetMethods`.
+ *
+ * @since 0.1.0
+ * @category methods
+ */
+export const handlers = { getAssetsByAuthority, getSignaturesForAsset, getAssetProofBatch } as const
+
+/**
+ * The DAS area's samples (its methods are routed by `AssetQueries.area`).
  *
  * @since 0.1.0
  * @category areas
  */
 export const area: Area = {
   name: "digital-assets",
-  rpc: {
-    getAssetsByAuthority,
-    getSignaturesForAsset,
-    getAssetProofBatch,
-    // Metaplex's DAS client's names for the last two.
-    getAssetSignatures: getSignaturesForAsset,
-    getAssetProofs: getAssetProofBatch
-  },
   samples: (dataset) => ({
     // 10,000 assets by default (das.authorityAssets), one in four compressed.
     dasAuthority: sampleAuthority(dataset),
