@@ -233,6 +233,7 @@ const worldApi = (api: World.WorldApi): WorldApi => {
     mintFungible: wrap(api.mintFungible),
     mintNft: wrap(api.mintNft),
     transfer: wrap(api.transfer),
+    compress: wrap(api.compress),
     advanceSlots: wrap(api.advanceSlots)
   }
 }

@@ -24,16 +24,43 @@
  * world.tokenAccountsOf(owner) // token accounts the world made for an owner
  * @since 0.1.0
  */
+import * as MerkleProof from "@solfx/core/MerkleProof"
 import { base58ByteLength } from "@solfx/core/Primitives"
 import * as Transaction from "@solfx/core/Transaction"
 import * as Either from "effect/Either"
 import type { AreaContext } from "./Area.js"
-import type { Dataset } from "./Dataset.js"
+import { type Dataset, fieldElement } from "./Dataset.js"
 import * as Events from "./Events.js"
+import * as Base58 from "./internal/Base58.js"
+import * as Bubblegum from "./internal/Bubblegum.js"
 
 /** The System program, owner of wallets. */
 const SYSTEM_PROGRAM = Transaction.SYSTEM_PROGRAM as string
 const TOKEN_PROGRAM = Transaction.TOKEN_PROGRAM as string
+
+/**
+ * The Bubblegum program, which mints compressed NFTs into Merkle trees.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const BUBBLEGUM_PROGRAM = "BGUMAp9Gq7iTEuizy4pqaxsTyUCBK68MDfK752saRPUY"
+
+/**
+ * Light's compressed token program: the owner of every compressed token account.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const COMPRESSED_TOKEN_PROGRAM = "cTokenmWW8bLPjZEBAUgYy3zKxQZW6VKi7bqNFEVv3m"
+
+/**
+ * Depth of the world's Merkle trees of compressed NFTs (16,384 leaves each), as the seeded trees.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const TREE_DEPTH = 14
 
 /**
  * Lamports taken from the fee payer of every world transaction, per signature (the network's base fee).
@@ -97,6 +124,53 @@ export interface TokenAccount {
 }
 
 /**
+ * A compressed NFT the world minted: leaf `leafIndex` of Merkle tree `tree`, its id the Bubblegum
+ * asset address of (tree, leaf index), its leaf the Bubblegum V1 leaf hash.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CompressedNft {
+  readonly id: string
+  readonly tree: string
+  readonly leafIndex: number
+  readonly owner: string
+  readonly dataHash: Uint8Array
+  readonly creatorHash: Uint8Array
+  /** The Bubblegum V1 leaf hash (no delegate: the owner delegates to itself). */
+  readonly leaf: Uint8Array
+  /** Tree and update authority. */
+  readonly authority: string
+  readonly name: string
+  readonly symbol: string
+  readonly uri: string
+  readonly collection: string | null
+  /** Leaf changes so far (the mint is the first). */
+  readonly seq: number
+  readonly createdSlot: number
+}
+
+/**
+ * A compressed token account (Light's Photon) the world opened by compressing tokens.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CompressedTokenAccount {
+  /** The account's hash (a field element, as Photon's are). */
+  readonly hash: string
+  /** The holder (the token data's owner; the account's owner is the compressed token program). */
+  readonly owner: string
+  readonly mint: string
+  readonly amount: bigint
+  /** Leaf index in the state tree: beyond the seeded ones' range, so none collides. */
+  readonly leafIndex: number
+  /** The transaction that opened it. */
+  readonly signature: string
+  readonly slotCreated: number
+}
+
+/**
  * Bad input to the world API: the field and the rule it broke. Nothing changed.
  *
  * @since 0.1.0
@@ -122,6 +196,19 @@ export interface Receipt {
   /** Set by mints: the mint and the owner's token account. */
   readonly mint?: string | undefined
   readonly tokenAccount?: string | undefined
+}
+
+/**
+ * What `compress` landed: the compressed NFT's id, tree and leaf, or the compressed token account's hash.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CompressReceipt extends Receipt {
+  readonly assetId?: string | undefined
+  readonly tree?: string | undefined
+  readonly leafIndex?: number | undefined
+  readonly hash?: string | undefined
 }
 
 /**
@@ -164,7 +251,17 @@ export interface World {
   readonly nftOwner: (mint: string) => string | undefined
   /** NFTs the world minted that an owner holds now. */
   readonly nftsOf: (owner: string) => ReadonlyArray<Mint>
-  /** Landed transactions touching an address (as account, token account owner, or mint), newest first. */
+  /** A compressed NFT the world minted, by asset id. */
+  readonly compressedNft: (id: string) => CompressedNft | undefined
+  /** Compressed NFTs the world minted to an owner, oldest first. */
+  readonly compressedNftsOf: (owner: string) => ReadonlyArray<CompressedNft>
+  /** The leaves of one of the world's trees, in leaf order. */
+  readonly leavesOf: (tree: string) => ReadonlyArray<Uint8Array>
+  /** Compressed token accounts the world opened for an owner, oldest first. */
+  readonly compressedTokenAccountsOf: (owner: string) => ReadonlyArray<CompressedTokenAccount>
+  /** Every compressed token account the world opened, oldest first. */
+  readonly compressedTokenAccounts: () => ReadonlyArray<CompressedTokenAccount>
+  /** Landed transactions touching an address (as account, token account owner, mint or compressed asset), newest first. */
   readonly transactionsOf: (address: string) => ReadonlyArray<Events.LandedTransaction>
   readonly transaction: (signature: string) => Events.LandedTransaction | undefined
   /** Every landed transaction, oldest first. */
@@ -228,6 +325,22 @@ export interface WorldApi {
     readonly mint?: string | undefined
     readonly amount?: Amount | undefined
   }) => Receipt
+  /**
+   * Compresses, as Bubblegum and Light do. Without `mint`: mints a compressed NFT to `owner` (a new
+   * leaf of the world's Merkle tree, with `name`, `symbol`, `uri`, `collection` as `mintNft`).
+   * With `mint` and `amount`: moves `amount` of a fungible token the world minted from the owner's
+   * token account into the mint's token pool and opens a compressed token account of that amount
+   * for the owner (the mint's supply is unchanged: the pool holds what is compressed).
+   */
+  readonly compress: (input: {
+    readonly owner: string
+    readonly mint?: string | undefined
+    readonly amount?: Amount | undefined
+    readonly name?: string | undefined
+    readonly symbol?: string | undefined
+    readonly uri?: string | undefined
+    readonly collection?: string | undefined
+  }) => CompressReceipt
   /** Moves the world on by `slots` slots (1..1,000,000) with no transaction. */
   readonly advanceSlots: (input: { readonly slots: number }) => { readonly slot: number }
 }
@@ -257,12 +370,21 @@ export interface Options {
 }
 
 const U64_MAX = 2n ** 64n - 1n
+const TREE_CAPACITY = 2 ** TREE_DEPTH
+/** The seeded compressed token accounts' leaf indexes are below 2^28: the world's follow them. */
+const COMPRESSED_LEAF_BASE = 2 ** 28
 const ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
 const MAX_ADVANCE = 1_000_000
 /** Ticks published one by one at most; beyond, only the last slot is announced. */
 const MAX_TICKS = 1_000
 
 const WORLD_KEY = "world"
+
+const push = <K, V>(map: Map<K, Array<V>>, key: K, value: V) => {
+  const list = map.get(key)
+  if (list === undefined) map.set(key, [value])
+  else list.push(value)
+}
 
 /**
  * The world of an instance (made by `Emulator.make`).
@@ -344,6 +466,8 @@ interface Draft {
   readonly accounts: Map<string, TokenAccount>
   readonly mints: Map<string, Mint>
   readonly supply: Map<string, bigint>
+  readonly compressedNfts: Array<CompressedNft>
+  readonly compressedTokens: Array<CompressedTokenAccount>
 }
 
 const emptyDraft = (): Draft => ({
@@ -351,7 +475,9 @@ const emptyDraft = (): Draft => ({
   amounts: new Map(),
   accounts: new Map(),
   mints: new Map(),
-  supply: new Map()
+  supply: new Map(),
+  compressedNfts: [],
+  compressedTokens: []
 })
 
 /**
@@ -378,6 +504,11 @@ export const make = (options: Options): World => {
   const txs: Array<Events.LandedTransaction> = []
   const bySignature = new Map<string, Events.LandedTransaction>()
   const byAddress = new Map<string, Array<Events.LandedTransaction>>()
+  const cnfts = new Map<string, CompressedNft>()
+  const cnftsByOwner = new Map<string, Array<CompressedNft>>()
+  const leaves = new Map<string, Array<Uint8Array>>()
+  const ctokens: Array<CompressedTokenAccount> = []
+  const ctokensByOwner = new Map<string, Array<CompressedTokenAccount>>()
 
   const slot = () => baseSlot + Math.floor((now() - startedAt) / slotMs) + offset
   const blockTimeOf = (s: number) => BASE_BLOCK_TIME + Math.floor(((s - baseSlot) * slotMs) / 1000)
@@ -418,6 +549,15 @@ export const make = (options: Options): World => {
     }
     for (const [a, v] of d.amounts) accountsOf.get(a)!.amount = v
     for (const [m, v] of d.supply) mintsOf.get(m)!.supply = v
+    for (const c of d.compressedNfts) {
+      cnfts.set(c.id, c)
+      push(cnftsByOwner, c.owner, c)
+      push(leaves, c.tree, c.leaf)
+    }
+    for (const t of d.compressedTokens) {
+      ctokens.push(t)
+      push(ctokensByOwner, t.owner, t)
+    }
   }
 
   /** The slot the next landing uses: one past the current, which the world then reaches. */
@@ -429,11 +569,16 @@ export const make = (options: Options): World => {
     return s
   }
 
-  const record = (list: ReadonlyArray<Events.LandedTransaction>, bundleId?: string) => {
+  const record = (
+    list: ReadonlyArray<Events.LandedTransaction>,
+    bundleId?: string,
+    assets: ReadonlyArray<string> = []
+  ) => {
     for (const tx of list) {
       txs.push(tx)
       bySignature.set(tx.signature, tx)
-      const keys = new Set<string>()
+      // A compressed asset is no account of its transaction: it is listed by id.
+      const keys = new Set<string>(assets)
       for (const a of tx.accounts) {
         keys.add(a.address)
         if (a.token !== undefined) {
@@ -498,7 +643,9 @@ export const make = (options: Options): World => {
       amounts: new Map(d.amounts),
       accounts: new Map(d.accounts),
       mints: new Map(d.mints),
-      supply: new Map(d.supply)
+      supply: new Map(d.supply),
+      compressedNfts: [],
+      compressedTokens: []
     }
     return read(frozen)
   }
@@ -513,26 +660,31 @@ export const make = (options: Options): World => {
   const landOne = (
     feePayer: string,
     type: Events.TransactionType,
-    build: (d: Draft, r: ReturnType<typeof read>) => {
+    build: (d: Draft, r: ReturnType<typeof read>, signature: string) => {
       readonly native: ReadonlyArray<Events.NativeTransfer>
       readonly token: ReadonlyArray<Events.TokenTransfer>
       readonly order: ReadonlyArray<string>
       readonly logs: ReadonlyArray<string>
+      readonly assets?: ReadonlyArray<string>
     },
     fee = FEE_PER_SIGNATURE
   ): Events.LandedTransaction => {
     const d = emptyDraft()
     const r = read(d)
     const before = snapshot(d)
-    const built = build(d, r)
+    const signature = dataset.signature(`world:tx:${counter}`)
+    const built = build(d, r, signature)
     const payer = r.lamports(feePayer)
     if (feePayer !== faucet && payer < fee) {
       throw new WorldInputError("from", `must hold the fee of ${fee} lamports`)
     }
     if (feePayer !== faucet) d.lamports.set(feePayer, payer - fee)
     const order = [feePayer, ...built.order.filter((a) => a !== feePayer)]
-    const signature = dataset.signature(`world:tx:${counter++}`)
+    counter++
     const s = nextSlot()
+    // What the draft opened is dated by the slot it lands in.
+    for (const c of d.compressedNfts) (c as { createdSlot: number }).createdSlot = s
+    for (const t of d.compressedTokens) (t as { slotCreated: number }).slotCreated = s
     const tx: Events.LandedTransaction = {
       signature,
       slot: s,
@@ -550,7 +702,7 @@ export const make = (options: Options): World => {
       source: "world"
     }
     commit(d)
-    record([tx])
+    record([tx], undefined, built.assets)
     return tx
   }
 
@@ -612,6 +764,111 @@ export const make = (options: Options): World => {
     }
     d.mints.set(address, mint)
     return mint
+  }
+
+  /** Mints a compressed NFT: the next leaf of the world's current tree (a new tree every 16,384 leaves). */
+  const compressNft = (
+    owner: string,
+    meta: {
+      readonly name: string | undefined
+      readonly symbol: string | undefined
+      readonly uri: string | undefined
+      readonly collection: string | undefined
+    }
+  ): CompressReceipt => {
+    const n = cnfts.size
+    const tree = dataset.address(`world:tree:${Math.floor(n / TREE_CAPACITY)}`)
+    const leafIndex = n % TREE_CAPACITY
+    const id = Bubblegum.assetId(tree, leafIndex)
+    const ownerBytes = Base58.decode(owner)!
+    // Seeded hashes, as the seeded compressed NFTs have (not Bubblegum's hash of the metadata).
+    const dataHash = dataset.bytes(`world:cnft:${n}:data-hash`, 32)
+    const creatorHash = dataset.bytes(`world:cnft:${n}:creator-hash`, 32)
+    const nft: CompressedNft = {
+      id,
+      tree,
+      leafIndex,
+      owner,
+      dataHash,
+      creatorHash,
+      leaf: MerkleProof.leafHashV1({
+        assetId: Base58.decode(id)!,
+        owner: ownerBytes,
+        delegate: ownerBytes,
+        nonce: leafIndex,
+        dataHash,
+        creatorHash
+      }),
+      authority: faucet,
+      name: meta.name ?? `World cNFT #${n}`,
+      symbol: meta.symbol ?? "WCNFT",
+      uri: meta.uri ?? `https://assets.solfx.invalid/world/${id}.json`,
+      collection: meta.collection ?? null,
+      seq: 1,
+      createdSlot: 0
+    }
+    const tx = landOne(faucet, "COMPRESSED_NFT_MINT", (d) => {
+      d.compressedNfts.push(nft)
+      return {
+        native: [],
+        token: [],
+        order: [tree, owner, ...(nft.collection === null ? [] : [nft.collection]), BUBBLEGUM_PROGRAM],
+        logs: invoke(BUBBLEGUM_PROGRAM),
+        assets: [id]
+      }
+    })
+    return { signature: tx.signature, slot: tx.slot, assetId: id, tree, leafIndex }
+  }
+
+  /** The token account of a mint's pool, which holds what is compressed, and its authority. */
+  const poolAuthority = dataset.address("world:token-pool-authority")
+
+  /** Compresses tokens: the owner's token account to the mint's pool, and a compressed account of that amount. */
+  const compressTokens = (owner: string, mint: Mint, amount: bigint): CompressReceipt => {
+    const source = ataOf(owner, mint.address)
+    const pool = dataset.address(`world:token-pool:${mint.address}`)
+    const hash = Base58.encode(fieldElement(dataset.bytes(`world:ctoken:${ctokens.length}`, 32)))
+    const tx = landOne(faucet, "TRANSFER", (d, r, signature) => {
+      const have = r.amount(source)
+      if (r.account(source) === undefined || have < amount) {
+        throw new WorldInputError("amount", `exceeds ${owner}'s balance of that mint (${have})`)
+      }
+      if (r.account(pool) === undefined) {
+        d.accounts.set(pool, { address: pool, mint: mint.address, owner: poolAuthority, amount: 0n })
+      }
+      d.amounts.set(source, have - amount)
+      d.amounts.set(pool, r.amount(pool) + amount)
+      d.compressedTokens.push({
+        hash,
+        owner,
+        mint: mint.address,
+        amount,
+        leafIndex: COMPRESSED_LEAF_BASE + ctokens.length,
+        signature,
+        slotCreated: 0
+      })
+      return {
+        native: [],
+        token: [{
+          from: owner,
+          to: poolAuthority,
+          fromTokenAccount: source,
+          toTokenAccount: pool,
+          mint: mint.address,
+          amount,
+          decimals: mint.decimals
+        }],
+        order: [source, pool, owner, mint.address, TOKEN_PROGRAM, COMPRESSED_TOKEN_PROGRAM],
+        // The compressed token program moves the tokens to the pool through the token program.
+        logs: [
+          `Program ${COMPRESSED_TOKEN_PROGRAM} invoke [1]`,
+          `Program ${TOKEN_PROGRAM} invoke [2]`,
+          `Program ${TOKEN_PROGRAM} success`,
+          `Program ${COMPRESSED_TOKEN_PROGRAM} success`
+        ]
+      }
+    })
+    return { signature: tx.signature, slot: tx.slot, mint: mint.address, tokenAccount: source, hash }
   }
 
   const api: WorldApi = {
@@ -741,6 +998,35 @@ export const make = (options: Options): World => {
       })
       return { signature: tx.signature, slot: tx.slot, mint: mint.address, tokenAccount: dest }
     },
+    compress: (input) => {
+      const f = fields(input)
+      const owner = f.address("owner")!
+      const mintAddress = f.address("mint", true)
+      const amount = f.amount("amount", true)
+      const meta = {
+        name: f.text("name", 32),
+        symbol: f.text("symbol", 10),
+        uri: f.text("uri", 200),
+        collection: f.address("collection", true)
+      }
+      if (mintAddress === undefined) {
+        if (amount !== undefined) {
+          throw new WorldInputError("mint", "is required with amount (the fungible mint to compress)")
+        }
+        return compressNft(owner, meta)
+      }
+      for (const [field, v] of Object.entries(meta)) {
+        if (v !== undefined) {
+          throw new WorldInputError(field, "is for a compressed NFT (no mint); tokens take owner, mint and amount")
+        }
+      }
+      if (amount === undefined) throw new WorldInputError("amount", "is required with mint")
+      const mint = mintsOf.get(mintAddress)
+      if (mint === undefined || mint.kind !== "fungible") {
+        throw new WorldInputError("mint", "must be a fungible mint the world API made (mintFungible first)")
+      }
+      return compressTokens(owner, mint, amount)
+    },
     advanceSlots: (input) => {
       const f = fields(input)
       const n = f.int("slots", 1, MAX_ADVANCE)
@@ -856,6 +1142,11 @@ export const make = (options: Options): World => {
   }
 
   const world: World = {
+    compressedNft: (id) => cnfts.get(id),
+    compressedNftsOf: (owner) => cnftsByOwner.get(owner) ?? [],
+    leavesOf: (tree) => leaves.get(tree) ?? [],
+    compressedTokenAccountsOf: (owner) => ctokensByOwner.get(owner) ?? [],
+    compressedTokenAccounts: () => ctokens,
     baseSlot,
     slot,
     blockTimeOf,

@@ -2,7 +2,7 @@
  * The world API over HTTP, for a process started with `solfx emulator` driven from any
  * language: `POST /emulator/world/<call>` with a JSON body, authenticated with the
  * emulator's key (`?api-key=` or `X-Api-Key`), never charged. Calls: `fund`,
- * `mintFungible`, `mintNft`, `transfer`, `advanceSlots` (see `World.WorldApi`).
+ * `mintFungible`, `mintNft`, `transfer`, `compress`, `advanceSlots` (see `World.WorldApi`).
  *
  * Answers: 200 with the receipt (`{ signature, slot, mint?, tokenAccount? }`, amounts as
  * strings); 400 `{ "error": "<field>: <rule>", "field": "<field>" }` on bad input, with
@@ -37,6 +37,7 @@ const calls: Readonly<Record<string, (api: World.WorldApi, body: unknown) => unk
   fund: (api, body) => api.fund(body as never),
   mintFungible: (api, body) => api.mintFungible(body as never),
   mintNft: (api, body) => api.mintNft(body as never),
+  compress: (api, body) => api.compress(body as never),
   transfer: (api, body) => api.transfer(body as never),
   advanceSlots: (api, body) => api.advanceSlots(body as never)
 }

@@ -335,4 +335,29 @@ describe("webhook delivery loop", () => {
       const at = raw.transaction.message.accountKeys.indexOf(to as never)
       expect(raw.meta.postBalances[at]! - raw.meta.preBalances[at]!).toBe(1_500_000n)
     }))
+
+  it.scopedLive("a world API compress (a compressed NFT, compressed tokens) reaches the webhooks watching its owner", () =>
+    Effect.gen(function*() {
+      const server = yield* receiver([200])
+      const emu = yield* Emulator.make({ webhooks: [] })
+      const owner = dataset.address("deliveries:compress")
+      for (const webhookType of ["raw", "enhanced"]) {
+        const hook = { webhookURL: server.url, webhookType, accountAddresses: [owner] }
+        expect((yield* post(emu, hook, { path: "/v0/webhooks" })).status).toBe(200)
+      }
+      const minted = yield* Effect.orDie(emu.world.mintFungible({ owner, amount: 9n }))
+      const leaf = yield* Effect.orDie(emu.world.compress({ owner }))
+      const tokens = yield* Effect.orDie(emu.world.compress({ owner, mint: minted.mint, amount: 4n }))
+      yield* emu.webhookDeliveries.idle
+      const seen = server.seen.map((s) => {
+        const decoded = WebhookDelivery.decode(JSON.parse(s.body))
+        if (Either.isLeft(decoded)) throw new Error(decoded.left.message)
+        const item = decoded.right[0]!
+        return `${item.kind} ${WebhookDelivery.signatureOf(item)}`
+      })
+      // Each of the three transactions to both webhooks (in any order: deliveries run concurrently).
+      expect(seen.sort()).toEqual(
+        [minted, leaf, tokens].flatMap((r) => [`enhanced ${r.signature}`, `raw ${r.signature}`]).sort()
+      )
+    }))
 })

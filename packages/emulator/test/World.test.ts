@@ -3,11 +3,13 @@
  * transfers atomically (an overdraw fails the whole bundle, and its status says so).
  */
 import { describe, expect, it } from "@effect/vitest"
+import * as MerkleProof from "@solfx/core/MerkleProof"
 import { build, bundleIdOf, signer, TIP, transfer } from "@solfx/testing/Kit"
 import * as Effect from "effect/Effect"
 import * as Emulator from "../src/Emulator.js"
 import * as Events from "../src/Events.js"
-import { rpc } from "./support/Http.js"
+import * as World from "../src/World.js"
+import { get, rpc } from "./support/Http.js"
 
 const control = (emu: Emulator.Emulator, call: string, body: unknown, key = emu.apiKey) =>
   Effect.promise(() =>
@@ -155,5 +157,131 @@ describe("world", () => {
       expect(status.json.result.value[0].err).toEqual({ Err: { InstructionError: [0, { Custom: 1 }] } })
       const ok = yield* rpc(emu, "getBundleStatuses", [[sent.json.result]])
       expect(ok.json.result.value[0].err).toEqual({ Ok: null })
+    }))
+
+  it.scopedLive("compress mints a compressed NFT: DAS serves it with a proof of its tree's root, and the wallet sees it", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ slotMs: 60_000 })
+      const landed: Array<Events.WorldLanded> = []
+      emu.events.worldLanded.subscribe((e) => landed.push(e))
+      const [alice, bob] = [emu.dataset.address("test:alice"), emu.dataset.address("test:bob")]
+      const call = (method: string, params: unknown) => Effect.map(rpc(emu, method, params), (r) => r.json.result)
+
+      const first = yield* emu.world.compress({ owner: alice, name: "Leaf zero" })
+      // Over HTTP too, into the same tree: the next leaf.
+      const collection = emu.dataset.address("test:collection")
+      const second = (yield* control(emu, "compress", { owner: bob, collection })).json
+      expect([first.leafIndex, second.leafIndex]).toEqual([0, 1])
+      expect(second.tree).toBe(first.tree)
+      expect(landed.map((e) => e.transactions[0]!.type)).toEqual(["COMPRESSED_NFT_MINT", "COMPRESSED_NFT_MINT"])
+      expect(landed[0]!.transactions[0]!.accounts.map((a) => a.address)).toContain(alice)
+
+      const asset = yield* call("getAsset", { id: first.assetId })
+      expect(asset).toMatchObject({
+        id: first.assetId,
+        interface: "V1_NFT",
+        content: { metadata: { name: "Leaf zero" } },
+        compression: { compressed: true, tree: first.tree, leaf_id: 0, seq: 1 },
+        ownership: { owner: alice, ownership_model: "single" }
+      })
+      const owned = yield* call("getAssetsByOwner", { ownerAddress: bob, page: 1 })
+      expect((owned.items as Array<any>).map((a) => [a.id, a.compression.leaf_id])).toEqual([[second.assetId, 1]])
+      expect(owned.items[0].grouping).toEqual([{ group_key: "collection", group_value: collection }])
+
+      // Both proofs verify against the root of the tree as it is now (two leaves).
+      for (
+        const [receipt, hash] of [[first, asset.compression.asset_hash], [
+          second,
+          owned.items[0].compression.asset_hash
+        ]]
+      ) {
+        const proof = yield* call("getAssetProof", { id: receipt.assetId })
+        expect(proof).toMatchObject({ tree_id: first.tree, leaf: hash, node_index: 2 ** 14 + receipt.leafIndex })
+        expect(MerkleProof.verify(proof)).toEqual({ valid: true })
+      }
+      const batch = yield* call("getAssetProofBatch", { ids: [first.assetId] })
+      expect(batch[first.assetId].root).toBe((yield* call("getAssetProof", { id: second.assetId })).root)
+
+      const signatures = yield* call("getSignaturesForAsset", { id: second.assetId, page: 1 })
+      expect(signatures.total).toBe(1)
+      expect(signatures.items).toEqual([[second.signature, "MintToCollectionV1"]])
+
+      const nfts = (yield* get(emu, `/v1/wallet/${alice}/balances`, { query: { showNfts: "true" } })).json.nfts
+      expect(nfts).toMatchObject([{ mint: first.assetId, compressed: true, name: "Leaf zero" }])
+      const history = (yield* get(emu, `/v1/wallet/${alice}/history`)).json.data as Array<any>
+      expect(history.map((h) => [h.signature, h.slot])).toEqual([[first.signature, first.slot]])
+    }))
+
+  it.scopedLive("compress of tokens moves them to the pool and opens a compressed token account Photon lists", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ slotMs: 60_000 })
+      const alice = emu.dataset.address("test:alice")
+      const call = (method: string, params: unknown) => Effect.map(rpc(emu, method, params), (r) => r.json.result)
+      const minted = yield* emu.world.mintFungible({ owner: alice, amount: 1_000n, decimals: 2 })
+      const mint = minted.mint!
+      const first = yield* emu.world.compress({ owner: alice, mint, amount: 300n })
+      const second = (yield* control(emu, "compress", { owner: alice, mint, amount: "200" })).json
+
+      const accounts = (yield* call("getCompressedTokenAccountsByOwner", { owner: alice })).value.items as Array<any>
+      expect(accounts.map((a) => [a.account.hash, a.tokenData.mint, a.tokenData.owner, a.tokenData.amount])).toEqual([
+        [first.hash, mint, alice, 300],
+        [second.hash, mint, alice, 200]
+      ])
+      expect(accounts[0].account.owner).toBe(World.COMPRESSED_TOKEN_PROGRAM)
+      expect(accounts[1].account.slotCreated).toBe(second.slot)
+      const v2 = (yield* call("getCompressedTokenAccountsByOwnerV2", { owner: alice, mint })).value.items as Array<any>
+      expect(v2.map((a) => a.account.hash)).toEqual([first.hash, second.hash])
+      const balances = (yield* call("getCompressedTokenBalancesByOwnerV2", { owner: alice })).value.items
+      expect(balances).toEqual([{ mint, balance: 500 }])
+      const mine = (yield* call("getCompressionSignaturesForTokenOwner", { owner: alice })).value.items as Array<any>
+      expect(mine.map((s) => [s.signature, s.slot])).toEqual([[second.signature, second.slot], [
+        first.signature,
+        first.slot
+      ]])
+      const program = (yield* call("getCompressionSignaturesForOwner", {
+        owner: World.COMPRESSED_TOKEN_PROGRAM,
+        limit: 3
+      })).value.items as Array<any>
+      expect(program.slice(0, 2).map((s) => s.signature)).toEqual([second.signature, first.signature])
+
+      // The SPL side: the owner holds what is left, the pool what is compressed; the supply is unchanged.
+      const holders = (yield* call("getTokenAccounts", { mint, page: 1 })).token_accounts as Array<any>
+      expect(holders.map((t) => t.amount).sort()).toEqual([500, 500])
+      expect(emu.ledger.mint(mint)!.supply).toBe(1_000n)
+      const wallet = (yield* get(emu, `/v1/wallet/${alice}/balances`, { query: { showNative: "false" } })).json
+      expect(wallet.balances).toMatchObject([{ mint, balance: 5 }])
+      const history = (yield* get(emu, `/v1/wallet/${alice}/history`)).json.data as Array<any>
+      expect(history.map((h) => h.signature)).toEqual([second.signature, first.signature, minted.signature])
+      expect(history[0].balanceChanges).toEqual([{ mint, amount: -2, decimals: 2 }])
+    }))
+
+  it.scopedLive("compress refuses bad input naming the field, in process and over HTTP, and changes nothing", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ slotMs: 60_000 })
+      const alice = emu.dataset.address("test:alice")
+      const { mint } = yield* emu.world.mintFungible({ owner: alice, amount: 10n })
+      const nft = yield* emu.world.mintNft({ owner: alice })
+      const before = [emu.ledger.transactions().length, emu.ledger.slot()]
+      const field = (input: unknown) => Effect.map(Effect.flip(emu.world.compress(input as never)), (e) => e.field)
+      expect(yield* field({ owner: "nope" })).toBe("owner")
+      expect(yield* field({ owner: alice, amount: 5 })).toBe("mint")
+      expect(yield* field({ owner: alice, mint })).toBe("amount")
+      expect(yield* field({ owner: alice, mint, amount: 11 })).toBe("amount")
+      expect(yield* field({ owner: alice, mint: nft.mint, amount: 1 })).toBe("mint")
+      expect(yield* field({ owner: alice, mint, amount: 1, name: "x" })).toBe("name")
+      expect(yield* field({ owner: alice, name: "x".repeat(33) })).toBe("name")
+      expect(yield* field({ owner: alice, collection: 7 })).toBe("collection")
+      expect(yield* control(emu, "compress", { owner: alice, mint, amount: "0" })).toMatchObject({
+        status: 400,
+        json: { field: "amount" }
+      })
+      expect(yield* control(emu, "compress", { owner: alice, uri: 1 })).toMatchObject({
+        status: 400,
+        json: { field: "uri" }
+      })
+      expect([emu.ledger.transactions().length, emu.ledger.slot()]).toEqual(before)
+      expect(emu.ledger.compressedNftsOf(alice)).toEqual([])
+      expect(emu.ledger.compressedTokenAccounts()).toEqual([])
+      expect(emu.ledger.tokenAccountsOf(alice).map((t) => t.amount)).toEqual([10n, 1n])
     }))
 })

@@ -214,6 +214,8 @@ const textOf = (ctx: AreaContext, id: string): string | undefined => {
   const world = World.of(ctx.state)
   const minted = world.mint(id)
   if (minted !== undefined) return Wire.stringify(WorldAssets.assetJson(world, minted))
+  const compressed = world.compressedNft(id)
+  if (compressed !== undefined) return Wire.stringify(WorldAssets.compressedAssetJson(compressed))
   const at = DA.locate(ctx, id)
   if (at !== undefined) return DA.servedAssetText(ctx, at.authority, at.index)
   return DA.isAccountMint(ctx.dataset, id) ? seededFungible(ctx, world, id) : undefined
@@ -289,12 +291,12 @@ const getAssetsByOwner: Handler = {
     Effect.flatMap(decodeParams(AssetQuery.GetAssetsByOwnerParams, raw), (params) => {
       const owner = params.ownerAddress
       const world = World.of(ctx.state)
-      const mints = WorldAssets.ownedMints(world, owner, params.options?.showFungible === true)
+      const owned = WorldAssets.ownedAssets(world, owner, params.options?.showFungible === true)
       const members = progression(indexesOf(ctx.dataset).owners.get(owner))
-      if (mints.length === 0) return listPage(ctx, `owner:${owner}`, members, params)
-      return listPage(ctx, `owner:${owner}:world${world.transactions().length}:${mints.length}`, members, params, {
-        ids: mints.map((m) => m.address),
-        text: (j) => Wire.stringify(WorldAssets.assetJson(world, mints[j]!, owner))
+      if (owned.length === 0) return listPage(ctx, `owner:${owner}`, members, params)
+      return listPage(ctx, `owner:${owner}:world${world.transactions().length}:${owned.length}`, members, params, {
+        ids: owned.map((a) => a.id),
+        text: (j) => Wire.stringify(owned[j]!.json())
       })
     })
 }

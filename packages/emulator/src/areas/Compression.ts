@@ -16,6 +16,10 @@
  *   "previous" version of each other account; each later transaction closed one
  *   previous version and opened the current account (same owner, mint and amount).
  *
+ * - What the world compressed since start (`World.WorldApi.compress` of tokens): each compressed
+ *   token account it opened follows its owner's seeded ones in the account and balance lists, and
+ *   its transaction heads the owner's and the token program's signature lists (it is the newest).
+ *
  * Ids carry their own coordinates (`seal`): an owner, a mint, an account hash or a
  * signature decodes back to the entry it names in O(1), so a list of a million
  * signatures never needs an index. To a client they look like random base58.
@@ -37,6 +41,7 @@ import { RpcFailure } from "../Area.js"
 import * as Dataset from "../Dataset.js"
 import * as Base58 from "../internal/Base58.js"
 import * as Paging from "../Paging.js"
+import * as World from "../World.js"
 
 // ---------------------------------------------------------------------------
 // Sealed ids: (kind, a, b, c) <-> 32 or 64 bytes that look random.
@@ -123,7 +128,7 @@ const Kind = {
 // The model.
 
 const FEATURED = 4
-const TOKEN_PROGRAM = "cTokenmWW8bLPjZEBAUgYy3zKxQZW6VKi7bqNFEVv3m"
+const TOKEN_PROGRAM = World.COMPRESSED_TOKEN_PROGRAM
 const STATE_TREE = "smt1NamzXdq4AMqS2fS2F1i5KTYPZRhoHgWx38d8WsT"
 const ADDRESS_TREE = "amt1Ayt45jfbdw5YSo7iz6WZxUmnZsQTYXy82hVwyC2"
 // Below the emulator's first simulated slot (300,000,000 or more), so history is in the past.
@@ -319,6 +324,52 @@ const tokenAccount = (ds: Dataset.Dataset, k: number, i: number, a: number, prev
   }
   return { account, tokenData }
 }
+
+/** A compressed token account the world opened, shaped as the seeded ones. */
+const worldTokenAccount = (ds: Dataset.Dataset, c: World.CompressedTokenAccount) => {
+  const tokenData: TokenDataWire = {
+    mint: c.mint,
+    owner: c.owner,
+    amount: c.amount,
+    delegate: null,
+    state: "initialized",
+    tlv: null
+  }
+  const account = {
+    hash: c.hash,
+    address: null,
+    data: {
+      discriminator: 2,
+      data: tokenAccountData(tokenData),
+      dataHash: hash32(ds, `compression:datahash:world:${c.hash}`)
+    },
+    owner: TOKEN_PROGRAM,
+    lamports: 0,
+    tree: STATE_TREE,
+    leafIndex: c.leafIndex,
+    seq: c.leafIndex + 1 as number | null,
+    slotCreated: c.slotCreated
+  }
+  return { account, tokenData }
+}
+
+/** The signature item of a world transaction (its slot and block time are the world's). */
+const worldSignatureItem = (world: World.World, signature: string) => {
+  const tx = world.transaction(signature)!
+  return { signature, slot: tx.slot, blockTime: tx.blockTime }
+}
+
+/** Signatures of the world's compressed token accounts (of an owner, or all), newest first. */
+const worldTokenSignatures = (world: World.World, owner?: string) =>
+  [...(owner === undefined ? world.compressedTokenAccounts() : world.compressedTokenAccountsOf(owner))]
+    .reverse()
+    .map((c) => worldSignatureItem(world, c.signature))
+
+/** `head` then `tail`, as one lazy list. */
+const concat = <A>(head: ReadonlyArray<A>, tail: Dataset.LazyList<A>): Dataset.LazyList<A> =>
+  head.length === 0 ?
+    tail :
+    Dataset.lazyList(head.length + tail.length, (i) => i < head.length ? head[i]! : tail.get(i - head.length))
 
 const addressAccount = (ds: Dataset.Dataset, n: number, version: number) => {
   const label = `${n}:${version}`
@@ -580,10 +631,15 @@ const tokenAccountsByOwner = (
       const ds = ctx.dataset
       const k = mint === undefined ? undefined : mintIndex(ds, mint)
       const refs = mint !== undefined && k === undefined ? [] : ownerAccounts(ds, owner, k)
+      // After the seeded accounts, the ones the world opened (oldest first).
+      const recent = World.of(ctx.state).compressedTokenAccountsOf(owner).filter((c) =>
+        mint === undefined || c.mint === mint
+      )
       return yield* page(
         ctx,
         params,
-        Dataset.lazyList(refs.length, (x) => {
+        Dataset.lazyList(refs.length + recent.length, (x) => {
+          if (x >= refs.length) return shape(worldTokenAccount(ds, recent[x - refs.length]!))
           const r = refs[x]!
           return shape(tokenAccount(ds, r.k, r.i, r.a, false))
         }),
@@ -606,10 +662,17 @@ method(
       const positions = mint !== undefined && k === undefined
         ? []
         : positionsOf(ds, owner).filter((p) => k === undefined || p.k === k)
+      // After the seeded mints, the world's (one a mint, the sum of its accounts; no seeded mint is one).
+      const recent = new Map<string, bigint>()
+      for (const c of World.of(ctx.state).compressedTokenAccountsOf(owner)) {
+        if (mint === undefined || c.mint === mint) recent.set(c.mint, (recent.get(c.mint) ?? 0n) + c.amount)
+      }
+      const worldBalances = [...recent].map(([m, balance]) => ({ mint: m, balance }))
       return yield* page(
         ctx,
         params,
-        Dataset.lazyList(positions.length, (x) => {
+        Dataset.lazyList(positions.length + worldBalances.length, (x) => {
+          if (x >= positions.length) return worldBalances[x - positions.length]!
           const p = positions[x]!
           return { mint: mintAt(ds, p.k), balance: balanceOf(ds, p.k, p.i) }
         }),
@@ -628,7 +691,12 @@ method(
       const items = ownerAccounts(ds, owner, undefined)
         .map((r) => signatureItem(seal(ds, 64, Kind.tokenTx, r.k, r.i, r.a), tokenTxSlot(ds, r.k, r.i, r.a)))
         .sort((x, y) => y.slot - x.slot || (x.signature < y.signature ? -1 : 1))
-      return yield* page(ctx, params, arrayList(items), ["getCompressionSignaturesForTokenOwner", owner])
+      // The world's transactions are newer than every seeded one: they come first.
+      const recent = worldTokenSignatures(World.of(ctx.state), owner)
+      return yield* page(ctx, params, arrayList([...recent, ...items]), [
+        "getCompressionSignaturesForTokenOwner",
+        owner
+      ])
     })
 )
 
@@ -1056,7 +1124,7 @@ method(
       const list = owner === programOwner(ctx.dataset)
         ? programSignatures(ctx.dataset)
         : owner === TOKEN_PROGRAM
-        ? tokenProgramSignatures(ctx)
+        ? concat(worldTokenSignatures(World.of(ctx.state)), tokenProgramSignatures(ctx))
         : arrayList([])
       return yield* page(ctx, params, list, ["getCompressionSignaturesForOwner", owner])
     })

@@ -1164,12 +1164,16 @@ const getSignaturesForAsset: Handler = {
       const params = yield* decodeParams(AssetSignatureSchema.GetSignaturesForAssetParams, raw)
       const descending = params.sortDirection === "desc"
       const world = World.of(ctx.state)
-      if (world.mint(params.id) !== undefined) {
+      const compressed = world.compressedNft(params.id)
+      if (world.mint(params.id) !== undefined || compressed !== undefined) {
         // The world's transactions of the asset, oldest first as the seeded lists are.
         const txs = [...world.transactionsOf(params.id)].reverse()
-        const kind = (
-          tx: (typeof txs)[number]
-        ) => (tx.type === "NFT_MINT" || tx.type === "TOKEN_MINT" ? "MintV1" : "Transfer")
+        const kind = (tx: (typeof txs)[number]) =>
+          tx.type === "COMPRESSED_NFT_MINT" && compressed?.collection != null
+            ? "MintToCollectionV1"
+            : tx.type === "NFT_MINT" || tx.type === "TOKEN_MINT" || tx.type === "COMPRESSED_NFT_MINT"
+            ? "MintV1"
+            : "Transfer"
         const view = naturalView(txs.length, (k) => txs[k]!.signature, descending)
         const w = yield* windowOf(
           ctx,
@@ -1255,6 +1259,8 @@ export const locate = (
  * @category data
  */
 export const proofOf = (ctx: AreaContext, id: string): ProofJson | null => {
+  const minted = WorldAssets.compressedProof(World.of(ctx.state), id, ctx.slot())
+  if (minted !== undefined) return minted
   const at = locate(ctx, id)
   if (at === undefined || !isCompressed(at.index)) return null
   const ordinal = (at.index - 1) / 4

@@ -600,6 +600,15 @@ const worldNft = (m: World.Mint): Nft => ({
   collectionAddress: m.collection
 })
 
+const worldCompressedNft = (c: World.CompressedNft): Nft => ({
+  mint: c.id,
+  compressed: true,
+  name: c.name,
+  imageUri: null,
+  collectionName: null,
+  collectionAddress: c.collection
+})
+
 /** The SOL and token movements of a landed transaction to or from `wallet`. */
 const worldTransfersOf = (world: World.World, wallet: string, tx: Events.LandedTransaction): Array<Transfer> => {
   if (tx.err !== null) return []
@@ -778,7 +787,11 @@ const balances = route(
         ...(showNfts
           ? {
             nfts: page === 1
-              ? [...nftsOf(ctx.dataset, wallet), ...world.nftsOf(wallet).map(worldNft)].slice(
+              ? [
+                ...nftsOf(ctx.dataset, wallet),
+                ...world.nftsOf(wallet).map(worldNft),
+                ...world.compressedNftsOf(wallet).map(worldCompressedNft)
+              ].slice(
                 0,
                 MAX_NFTS
               )

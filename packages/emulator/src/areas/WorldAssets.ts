@@ -2,12 +2,16 @@
  * The DAS view of what the world made since start (`World`): an NFT the world minted is a
  * `V1_NFT` or `ProgrammableNFT` asset owned by the holder of its token account; a fungible
  * mint is a `FungibleToken` asset with `token_info` (supply, decimals, authorities) computed
- * from the same mint record the token accounts and token metadata read, so they agree.
+ * from the same mint record the token accounts and token metadata read, so they agree. A
+ * compressed NFT the world minted is a compressed `V1_NFT`: its leaf is in one of the world's
+ * Merkle trees, whose proofs verify (keccak) against the tree's root as the seeded ones do.
  *
  * @since 0.1.0
  */
+import * as MerkleProof from "@solfx/core/MerkleProof"
 import * as Transaction from "@solfx/core/Transaction"
-import type * as World from "../World.js"
+import * as Base58 from "../internal/Base58.js"
+import * as World from "../World.js"
 
 /**
  * The `compression` member of an asset that is not compressed.
@@ -50,37 +54,7 @@ export const assetJson = (
   )
   const owner = nft ? world.nftOwner(mint.address) ?? mint.authority : held?.owner ?? largest?.owner ?? mint.authority
   return {
-    interface: mint.interface,
-    id: mint.address,
-    content: {
-      $schema: "https://schema.metaplex.com/nft1.0.json",
-      json_uri: mint.uri,
-      files: [],
-      metadata: { name: mint.name, symbol: mint.symbol },
-      links: {}
-    },
-    authorities: [{ address: mint.authority, scopes: ["full"] }],
-    compression: NO_COMPRESSION,
-    grouping: mint.collection === null ? [] : [{ group_key: "collection", group_value: mint.collection }],
-    royalty: {
-      royalty_model: "creators",
-      target: null,
-      percent: 0,
-      basis_points: 0,
-      primary_sale_happened: false,
-      locked: false
-    },
-    creators: nft ? [{ address: mint.authority, share: 100, verified: true }] : [],
-    ownership: {
-      frozen: false,
-      delegated: false,
-      delegate: null,
-      ownership_model: nft ? "single" : "token",
-      owner
-    },
-    ...(nft ? { supply: { print_max_supply: 0, print_current_supply: 0, edition_nonce: null } } : {}),
-    mutable: true,
-    burnt: false,
+    ...body(mint.interface, mint.address, mint, NO_COMPRESSION, nft, owner),
     token_info: {
       symbol: mint.symbol,
       supply: mint.supply,
@@ -92,6 +66,123 @@ export const assetJson = (
     }
   }
 }
+
+/** What every asset the world made shows alike: content, authority, grouping, royalty, creators, ownership. */
+const body = (
+  iface: string,
+  id: string,
+  meta: {
+    readonly name: string
+    readonly symbol: string
+    readonly uri: string
+    readonly authority: string
+    readonly collection: string | null
+  },
+  compression: unknown,
+  nft: boolean,
+  owner: string
+) => ({
+  interface: iface,
+  id,
+  content: {
+    $schema: "https://schema.metaplex.com/nft1.0.json",
+    json_uri: meta.uri,
+    files: [],
+    metadata: { name: meta.name, symbol: meta.symbol },
+    links: {}
+  },
+  authorities: [{ address: meta.authority, scopes: ["full"] }],
+  compression,
+  grouping: meta.collection === null ? [] : [{ group_key: "collection", group_value: meta.collection }],
+  royalty: {
+    royalty_model: "creators",
+    target: null,
+    percent: 0,
+    basis_points: 0,
+    primary_sale_happened: false,
+    locked: false
+  },
+  creators: nft ? [{ address: meta.authority, share: 100, verified: true }] : [],
+  ownership: {
+    frozen: false,
+    delegated: false,
+    delegate: null,
+    ownership_model: nft ? "single" : "token",
+    owner
+  },
+  ...(nft ? { supply: { print_max_supply: 0, print_current_supply: 0, edition_nonce: null } } : {}),
+  mutable: true,
+  burnt: false
+})
+
+/**
+ * The DAS asset of a compressed NFT the world minted.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const compressedAssetJson = (c: World.CompressedNft): unknown =>
+  body(
+    "V1_NFT",
+    c.id,
+    c,
+    {
+      eligible: false,
+      compressed: true,
+      data_hash: Base58.encode(c.dataHash),
+      creator_hash: Base58.encode(c.creatorHash),
+      asset_hash: Base58.encode(c.leaf),
+      tree: c.tree,
+      seq: c.seq,
+      leaf_id: c.leafIndex
+    },
+    true,
+    c.owner
+  )
+
+/** Each world tree as last built, rebuilt when it has more leaves. */
+const trees = new WeakMap<World.World, Map<string, MerkleProof.MerkleTree>>()
+
+/**
+ * The proof of a compressed NFT the world minted (getAssetProof's answer), or undefined for
+ * another id. Its tree is built from the world's leaves, once per leaf count.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const compressedProof = (world: World.World, id: string, slot: number) => {
+  const c = world.compressedNft(id)
+  if (c === undefined) return undefined
+  let built = trees.get(world)
+  if (built === undefined) trees.set(world, built = new Map())
+  const leaves = world.leavesOf(c.tree)
+  let tree = built.get(c.tree)
+  if (tree === undefined || tree.levels[0]!.length !== leaves.length) {
+    built.set(c.tree, tree = MerkleProof.buildTree(leaves, World.TREE_DEPTH))
+  }
+  return {
+    last_indexed_slot: slot,
+    ...MerkleProof.proofRecord(tree, c.leafIndex),
+    tree_id: c.tree,
+    burnt: false
+  }
+}
+
+/**
+ * The world's assets an owner holds, oldest first: its NFTs, with `showFungible` its fungible
+ * tokens of nonzero balance, then its compressed NFTs. Each as its id and its DAS JSON.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const ownedAssets = (
+  world: World.World,
+  owner: string,
+  showFungible: boolean
+): ReadonlyArray<{ readonly id: string; readonly json: () => unknown }> => [
+  ...ownedMints(world, owner, showFungible).map((m) => ({ id: m.address, json: () => assetJson(world, m, owner) })),
+  ...world.compressedNftsOf(owner).map((c) => ({ id: c.id, json: () => compressedAssetJson(c) }))
+]
 
 /**
  * The world's assets an owner holds: its NFTs, and with `showFungible` its fungible tokens of
