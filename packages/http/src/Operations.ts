@@ -6,11 +6,17 @@
  *
  * Every paged operation resumes the same way: `{ start }`, the `next` a page carries.
  *
+ * A service whose methods take one field first (the Wallet API's `wallet`) declares it as
+ * its key (`{ key: "wallet" }`): its calls are `(wallet, options)`, and a walk's `start`
+ * sits in the same options.
+ *
  * @example
  * const zk = Operations.make(transport, Endpoints.compression)
  * yield* zk.getCompressedMintTokenHolders({ mint, limit: 1000 })            // one page
  * zk.getCompressedMintTokenHolders.stream({ mint })                         // every item
  * zk.getCompressedMintTokenHolders.pages({ mint }, { start: saved })        // pages, each with `next`
+ * const w = Operations.make(transport, Endpoints.wallet, { key: "wallet" })
+ * w.history.stream(address, { limit: 100, start: saved })                  // keyed: (wallet, options)
  * @since 0.1.0
  */
 import type * as Endpoint from "@solfx/core/Endpoint"
@@ -47,6 +53,20 @@ export type Page<Item, A, Position = string | number> =
   & (A extends { readonly context: { readonly slot: number } } ? { readonly slot: number } : unknown)
 
 /**
+ * The page of an entry's walk. A REST page also carries its answer's own fields (the
+ * Wallet API's `pagination`, `nfts`, `totalUsdValue`): a REST answer is one object of
+ * named fields a caller reads, while a JSON-RPC answer keeps its own under `result` (a
+ * DAS answer's `total` counts one page, not the list).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type EntryPage<E, Position = string | number> = E extends Endpoint.Endpoint<any, infer A, infer Item, any>
+  ? E extends Endpoint.Rest ? Omit<A, keyof Page<Item, A, Position>> & Page<Item, A, Position>
+  : Page<Item, A, Position>
+  : never
+
+/**
  * Options of a walk: `start` resumes from a page's `next`, whatever the paging kind.
  *
  * @since 0.1.0
@@ -55,26 +75,62 @@ export type Page<Item, A, Position = string | number> =
 export type WalkOptions<Position = string | number> = Derive.PagesOptions<Position & (string | number)>
 
 /**
- * One operation: the call, and, for a paged entry, its pages and its items. `Options` is
- * what a walk takes (default `WalkOptions`: `start` and `concurrency`).
+ * Positions by entry name, for a service whose entries page differently (the Wallet API's
+ * balances by page number, its history by cursor): `M[name]`, or `Default` for the others.
  *
  * @since 0.1.0
  * @category models
  */
-export type Operation<E, Position = string | number, Options = WalkOptions<Position>> = E extends
-  Endpoint.Endpoint<any, infer A, infer Item, infer PI> ?
-    & ((...args: Args<PI>) => Effect.Effect<A, ApiError | InvalidRequest>)
-    & ([Item] extends [never] ? unknown : {
-      /** Pages from the first (or `start`), lazily. */
-      readonly pages: (
-        ...args: [...Args<PI>, options?: Options]
-      ) => Stream.Stream<Page<Item, A, Position>, ApiError | InvalidRequest>
-      /** Every item of every page, lazily: `Stream.take(n)` stops fetching. */
-      readonly stream: (
-        ...args: [...Args<PI>, options?: Options]
-      ) => Stream.Stream<Item, ApiError | InvalidRequest>
-    })
+export interface ByName<M, Default = string | number> {
+  readonly "~byName": M
+  readonly "~default": Default
+}
+
+/** The position of entry `K`: `Position`, or its own when given `ByName`. */
+type PositionOf<Position, K> = Position extends ByName<infer M, infer D> ? K extends keyof M ? M[K] : D : Position
+
+/** The walk options: `Options`, or by default `WalkOptions` of the entry's position. */
+type OptionsOf<Options, Position> = [Options] extends [never] ? WalkOptions<Position> : Options
+
+/**
+ * The options of a keyed call: the entry's params without its key.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type KeyedOptions<E, Key extends string> = E extends Endpoint.Endpoint<any, any, any, infer PI> ? Omit<PI, Key>
   : never
+
+/** A call's arguments: the params, or (keyed) the key's value then the other params. */
+type CallArgs<PI, Key extends string> = [Key] extends [never] ? Args<PI>
+  : [key: PI[Key & keyof PI], ...Args<Omit<PI, Key>>]
+
+/** A walk's arguments: the call's then the walk options, or (keyed) the key's value then both in one object. */
+type WalkArgs<PI, Options, Key extends string> = [Key] extends [never] ? [...Args<PI>, options?: Options]
+  : [key: PI[Key & keyof PI], ...Args<Omit<PI, Key> & Options>]
+
+/**
+ * One operation: the call, and, for a paged entry, its pages and its items. `Options` is
+ * what a walk takes (default `WalkOptions`: `start` and `concurrency`); `Key` is the field
+ * a keyed service takes first (see `make`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Operation<E, Position = string | number, Options = WalkOptions<Position>, Key extends string = never> =
+  E extends Endpoint.Endpoint<any, infer A, infer Item, infer PI> ?
+      & ((...args: CallArgs<PI, Key>) => Effect.Effect<A, ApiError | InvalidRequest>)
+      & ([Item] extends [never] ? unknown : {
+        /** Pages from the first (or `start`), lazily. */
+        readonly pages: (
+          ...args: WalkArgs<PI, Options, Key>
+        ) => Stream.Stream<EntryPage<E, Position>, ApiError | InvalidRequest>
+        /** Every item of every page, lazily: `Stream.take(n)` stops fetching. */
+        readonly stream: (
+          ...args: WalkArgs<PI, Options, Key>
+        ) => Stream.Stream<Item, ApiError | InvalidRequest>
+      })
+    : never
 
 /** The names of the paged entries. */
 type PagedKeys<R extends Entries> = {
@@ -85,25 +141,39 @@ type PagedKeys<R extends Entries> = {
 
 /**
  * The operations of a service's entries, and the deprecated `…Stream` / `…Pages` aliases
- * of each paged one.
+ * of each paged one. `Position` is what `next` and `start` hold (one type, or `ByName`);
+ * `Options` what a walk takes (default `WalkOptions` of the position).
  *
  * @since 0.1.0
  * @category models
  */
-export type Operations<R extends Entries, Position = string | number, Options = WalkOptions<Position>> =
-  & { readonly [K in keyof R]: Operation<R[K], Position, Options> }
+export type Operations<
+  R extends Entries,
+  Position = string | number,
+  Options = never,
+  Key extends string = never
+> =
+  & { readonly [K in keyof R]: Op<R, K, Position, Options, Key> }
   & {
     readonly [
       /** @deprecated Use `x.stream`. */
       K in PagedKeys<R> as `${K}Stream`
-    ]: Operation<R[K], Position, Options> extends { readonly stream: infer S } ? S : never
+    ]: Op<R, K, Position, Options, Key> extends { readonly stream: infer S } ? S : never
   }
   & {
     readonly [
       /** @deprecated Use `x.pages`. */
       K in PagedKeys<R> as `${K}Pages`
-    ]: Operation<R[K], Position, Options> extends { readonly pages: infer S } ? S : never
+    ]: Op<R, K, Position, Options, Key> extends { readonly pages: infer S } ? S : never
   }
+
+/** The operation of entry `K` of `R`, with its own position and walk options. */
+type Op<R extends Entries, K extends keyof R, Position, Options, Key extends string> = Operation<
+  R[K],
+  PositionOf<Position, K>,
+  OptionsOf<Options, PositionOf<Position, K>>,
+  Key
+>
 
 /**
  * How one entry is run: its call and, for a paged entry, its walk. `make` runs every entry
@@ -123,14 +193,25 @@ export interface Runner {
 }
 
 /**
- * Options of `make`: a caller's own credit prices, method by method.
+ * Options of `make`: a caller's own credit prices, method by method, and the call shape.
  *
  * @since 0.1.0
  * @category models
  */
-export interface Options {
+export interface Options<Key extends string = never> {
   /** Credits per request for the `solfx.credits` estimate, instead of the entry's `cost`. */
   readonly costs?: Readonly<Record<string, number | undefined>> | undefined
+  /**
+   * The field every method takes first (e.g. `"wallet"`): calls are `(wallet, options)`, and
+   * a walk reads its `start` and `concurrency` from the same options (no param may bear those names).
+   */
+  readonly key?: Key | undefined
+}
+
+/** A keyed walk's one options object: the walk's own `start` and `concurrency`, the rest params. */
+const splitWalk = (key: string, value: unknown, options: unknown): [unknown, WalkOptions] => {
+  const { concurrency, start, ...params } = (options ?? {}) as WalkOptions & Record<string, unknown>
+  return [{ ...params, [key]: value }, { start, concurrency }]
 }
 
 /** What an operation called without params sends: `[]` for positional params, `{}` otherwise. */
@@ -148,25 +229,35 @@ const slotOf = (result: unknown): number | undefined => {
  * @since 0.1.0
  * @category constructors
  */
-export const assemble = <R extends Entries, Position = string | number, O = WalkOptions<Position>>(
+export const assemble = <
+  R extends Entries,
+  Position = string | number,
+  O = never,
+  Key extends string = never
+>(
   entries: R,
-  run: (entry: Endpoint.Endpoint, name: string) => Runner
-): Operations<R, Position, O> => {
+  run: (entry: Endpoint.Endpoint, name: string) => Runner,
+  { key }: Pick<Options<Key>, "key"> = {}
+): Operations<R, Position, O, Key> => {
   const out: Record<string, unknown> = {}
   for (const [name, entry] of Object.entries(entries)) {
     const runner = run(entry, name)
     const empty = emptyParams(entry)
-    const call = (input?: unknown) => runner.call(input ?? empty)
+    const call = key === undefined
+      ? (input?: unknown) => runner.call(input ?? empty)
+      : (value: unknown, rest?: unknown) => runner.call({ ...(rest as object), [key]: value })
     out[name] = call
     const walk = runner.pages
     if (entry.paging._tag === "None" || walk === undefined) continue
-    const pages = (input?: unknown, o?: unknown) => walk(input ?? empty, o)
-    const stream = (input?: unknown, o?: unknown) => Pagination.flattenPages(pages(input, o))
+    const pages = key === undefined
+      ? (input?: unknown, o?: unknown) => walk(input ?? empty, o)
+      : (value: unknown, o?: unknown) => walk(...splitWalk(key, value, o))
+    const stream = (a?: unknown, b?: unknown) => Pagination.flattenPages(pages(a, b))
     Object.assign(call, { pages, stream })
     out[`${name}Stream`] = stream
     out[`${name}Pages`] = pages
   }
-  return out as Operations<R, Position, O>
+  return out as Operations<R, Position, O, Key>
 }
 
 /**
@@ -175,19 +266,22 @@ export const assemble = <R extends Entries, Position = string | number, O = Walk
  * @since 0.1.0
  * @category constructors
  */
-export const make = <R extends Entries, Position = string | number>(
+export const make = <R extends Entries, Position = string | number, Key extends string = never>(
   t: HttpTransportShape,
   entries: R,
-  options: Options = {}
-): Operations<R, Position> =>
+  options: Options<Key> = {}
+): Operations<R, Position, never, Key> =>
   assemble(entries, (entry, name) => {
     const client = Derive.fromTransport(t, entry, { credits: options.costs?.[name] })
+    const rest = entry._tag === "Rest"
     return {
       call: client.call,
       pages: (input, o) =>
         client.pages(input, o as Derive.PagesOptions<string | number>).pipe(Stream.map((page) => {
+          // A REST page carries its answer's fields too (`EntryPage`).
+          if (rest) return { ...(page.result as object), ...page }
           const slot = slotOf(page.result)
           return slot === undefined ? page : { ...page, slot }
         }))
     }
-  })
+  }, options)
