@@ -593,7 +593,7 @@ export const tokenMetadata = Endpoint.rest({
 
 // -- Wallet API (REST, 100 credits, usage `api`) ------------------------------
 
-const wallet = { area: "wallet", host: "rest", cost: { credits: 100, usage: "api" }, bucket: "wallet" } as const
+const walletApi = { area: "wallet", host: "rest", cost: { credits: 100, usage: "api" }, bucket: "wallet" } as const
 
 /**
  * GET /v1/wallet/{wallet}/identity: the known name of a wallet (404 answers "none").
@@ -602,7 +602,7 @@ const wallet = { area: "wallet", host: "rest", cost: { credits: 100, usage: "api
  * @category wallet
  */
 export const walletIdentity = Endpoint.rest({
-  ...wallet,
+  ...walletApi,
   method: "GET",
   path: "/v1/wallet/{wallet}/identity",
   params: WalletParams.IdentityRequest,
@@ -617,7 +617,7 @@ export const walletIdentity = Endpoint.rest({
  * @category wallet
  */
 export const walletBatchIdentity = Endpoint.rest({
-  ...wallet,
+  ...walletApi,
   method: "POST",
   path: "/v1/wallet/batch-identity",
   params: Schema.Struct({ addresses: WalletParams.BatchIdentityRequest }),
@@ -634,7 +634,7 @@ export const walletBatchIdentity = Endpoint.rest({
  * @category wallet
  */
 export const walletBalances = Endpoint.rest({
-  ...wallet,
+  ...walletApi,
   method: "GET",
   path: "/v1/wallet/{wallet}/balances",
   params: WalletParams.BalancesRequest,
@@ -653,7 +653,7 @@ export const walletBalances = Endpoint.rest({
  * @category wallet
  */
 export const walletHistory = Endpoint.rest({
-  ...wallet,
+  ...walletApi,
   method: "GET",
   path: "/v1/wallet/{wallet}/history",
   params: WalletParams.HistoryRequest,
@@ -675,7 +675,7 @@ export const walletHistory = Endpoint.rest({
  * @category wallet
  */
 export const walletTransfers = Endpoint.rest({
-  ...wallet,
+  ...walletApi,
   method: "GET",
   path: "/v1/wallet/{wallet}/transfers",
   params: WalletParams.TransfersRequest,
@@ -696,13 +696,29 @@ export const walletTransfers = Endpoint.rest({
  * @category wallet
  */
 export const walletFundedBy = Endpoint.rest({
-  ...wallet,
+  ...walletApi,
   method: "GET",
   path: "/v1/wallet/{wallet}/funded-by",
   params: WalletParams.WalletRequest,
   result: WalletRecords.FundedBy,
   notFound: "answer"
 })
+
+/**
+ * The Wallet API entries, by the name of the `Wallet` method each one serves (the SDK's
+ * service is declared from this record).
+ *
+ * @since 0.1.0
+ * @category wallet
+ */
+export const wallet = {
+  identity: walletIdentity,
+  batchIdentity: walletBatchIdentity,
+  balances: walletBalances,
+  history: walletHistory,
+  transfers: walletTransfers,
+  fundedBy: walletFundedBy
+} as const
 
 // -- Admin and webhooks -------------------------------------------------------
 

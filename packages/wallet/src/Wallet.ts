@@ -17,12 +17,12 @@
 import * as Decode from "@solfx/core/Decode"
 import * as Endpoints from "@solfx/core/Endpoints"
 import type { ApiError, InvalidRequest } from "@solfx/core/Errors"
-import * as Pagination from "@solfx/core/Pagination"
 import * as WalletParams from "@solfx/core/WalletParams"
 import * as WalletRecords from "@solfx/core/WalletRecords"
 import * as Credits from "@solfx/http/Credits"
 import * as Derive from "@solfx/http/Derive"
 import { HttpTransport } from "@solfx/http/HttpTransport"
+import * as Operations from "@solfx/http/Operations"
 import * as Arr from "effect/Array"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -73,37 +73,24 @@ export interface BatchIdentityOptions {
 }
 
 /**
- * Options of `balances`. Unset values take the service's defaults: page 1, limit 100,
- * showNative true, showNfts false, showZeroBalance false.
+ * Options of `balances` (the balances query; unset values take the service's defaults:
+ * page 1, limit 100, showNative true, showNfts false, showZeroBalance false). Its `page`
+ * is the page of one call; a walk starts from `start` (the deprecated way, `page`, still works).
  *
  * @since 0.1.0
  * @category models
  */
-export interface BalancesOptions {
-  /** 1-indexed page; for the streams, the page to start from. */
-  readonly page?: number | undefined
-  /** Tokens per page, 1 to 100. The streams default to 100: every page costs the same credits. */
-  readonly limit?: number | undefined
-  /** Include native SOL, as the first entry of page 1 (mint `So111…112`). */
-  readonly showNative?: boolean | undefined
-  /** Include NFTs (at most 100, page 1 only). */
-  readonly showNfts?: boolean | undefined
-  /** Include tokens with a zero balance. */
-  readonly showZeroBalance?: boolean | undefined
-}
+export type BalancesOptions = Operations.KeyedOptions<typeof Endpoints.walletBalances, "wallet">
 
 /**
- * A page of `balancesPages`: the service's page (NFTs on page 1 only; its
- * `totalUsdValue` covers this page only), and a `Pagination.Page` like every other
- * paged stream: `items` are its balances, `next` the page number to resume from
- * (pass it as `options.page`), `undefined` on the last page.
+ * A page of `balances.pages`: the service's page (NFTs on page 1 only; its `totalUsdValue`
+ * covers this page only) with `items` (its balances), `next` (the page number to resume
+ * from, as `start`; `undefined` on the last page) and `result` (the answer).
  *
  * @since 0.1.0
  * @category models
  */
-export interface BalancesPageWithNext
-  extends WalletRecords.BalancesPage, Pagination.Page<WalletRecords.Balance, number>
-{}
+export type BalancesPageWithNext = Operations.EntryPage<typeof Endpoints.walletBalances, number>
 
 /**
  * Options of `portfolioUsdValue`: whether native SOL counts, and the page size.
@@ -119,44 +106,43 @@ export interface PortfolioOptions {
 }
 
 /**
- * Options of `history`. For the streams `before` is the cursor to start from
- * (a saved `Page.next`), and `after` stays a fixed lower bound on every page.
+ * Options of `history` (the history query: `limit`, `before`, `after`, `type`,
+ * `tokenAccounts`). A walk starts from `start` (a saved `next`; the deprecated way,
+ * `before`, still works), and `after` stays a fixed lower bound on every page.
  *
  * @since 0.1.0
  * @category models
  */
-export interface HistoryOptions {
-  /** 1 to 100 (service default 100). */
-  readonly limit?: number | undefined
-  /** Older than this: the previous page's `nextCursor`, or a signature. */
-  readonly before?: string | undefined
-  /** Newer than this signature. */
-  readonly after?: string | undefined
-  /** An enhanced transaction type, e.g. `SWAP`, `TRANSFER`. */
-  readonly type?: string | undefined
-  /** Token-account transactions: `none`, `balanceChanged` (service default) or `all`. */
-  readonly tokenAccounts?: WalletParams.TokenAccounts | undefined
-}
+export type HistoryOptions = Operations.KeyedOptions<typeof Endpoints.walletHistory, "wallet">
 
 /**
- * Options of `transfers`. For the streams `cursor` is the cursor to start from (a saved `Page.next`).
+ * Options of `transfers` (`limit`, `cursor`). A walk starts from `start` (a saved `next`;
+ * the deprecated way, `cursor`, still works) and asks 100 a page unless `limit` says otherwise.
  *
  * @since 0.1.0
  * @category models
  */
-export interface TransfersOptions {
-  /** 1 to 100 (service default 50; the streams default to 100). */
-  readonly limit?: number | undefined
-  readonly cursor?: string | undefined
-}
+export type TransfersOptions = Operations.KeyedOptions<typeof Endpoints.walletTransfers, "wallet">
+
+/** Where a walk resumes: balances by page number, history and transfers by cursor. */
+type Positions = Operations.ByName<{ readonly balances: number }, string>
 
 /**
- * The Wallet API methods; the paged ones also as Streams of items and of pages.
+ * The Wallet API methods, one operation per entry of `Endpoints.wallet`, each taking the
+ * wallet first: `balances`, `history` and `transfers` are calls (one page) with `.pages`
+ * (pages, each with `next`, resumed by `{ start: next }`) and `.stream` (every item);
+ * `balancesStream`, `historyPages`, … are deprecated aliases. Identity and funding answer
+ * `Option`, batch identity is aligned with its input, and the portfolio sums every page.
  *
  * @since 0.1.0
  * @category models
  */
-export interface WalletShape {
+export interface WalletShape extends
+  Omit<
+    Operations.Operations<typeof Endpoints.wallet, Positions, never, "wallet">,
+    "identity" | "batchIdentity" | "fundedBy"
+  >
+{
   /**
    * The identity of an address or a name-service domain. An unknown wallet is
    * `Option.none()` (the service answers 404, documented as normal).
@@ -172,67 +158,11 @@ export interface WalletShape {
     options?: BatchIdentityOptions
   ) => Effect.Effect<ReadonlyArray<Option.Option<WalletRecords.Identity>>, WalletError>
   /**
-   * One page of token balances (and NFTs on page 1 with `showNfts`). Its
-   * `totalUsdValue` is the total of THIS PAGE only, not of the portfolio (the
-   * service documents it so): use `portfolioUsdValue` for the whole wallet.
-   */
-  readonly balances: (
-    wallet: string,
-    options?: BalancesOptions
-  ) => Effect.Effect<WalletRecords.BalancesPage, WalletError>
-  /**
-   * Every page of balances from `options.page` (default 1), fetched one after the
-   * other while `hasMore` is true. Native SOL (when shown) leads page 1; NFTs come on page 1 only.
-   * Each page's `next` is the page to resume from.
-   */
-  readonly balancesPages: (
-    wallet: string,
-    options?: BalancesOptions
-  ) => Stream.Stream<BalancesPageWithNext, WalletError>
-  /** Every token balance of every page, in the service's order. */
-  readonly balancesStream: (
-    wallet: string,
-    options?: BalancesOptions
-  ) => Stream.Stream<WalletRecords.Balance, WalletError>
-  /**
    * The USD value of the whole portfolio: `usdValue` summed over every page
    * (unpriced tokens count as 0). The service's own `totalUsdValue` covers one
    * page only. Costs 100 credits per page.
    */
   readonly portfolioUsdValue: (wallet: string, options?: PortfolioOptions) => Effect.Effect<number, WalletError>
-  /** One page of transaction history, newest first. */
-  readonly history: (wallet: string, options?: HistoryOptions) => Effect.Effect<WalletRecords.HistoryPage, WalletError>
-  /**
-   * Pages of history following `nextCursor` (sent as `before`) while `hasMore` is
-   * true. Each page's `next` is the cursor to resume from.
-   */
-  readonly historyPages: (
-    wallet: string,
-    options?: HistoryOptions
-  ) => Stream.Stream<Pagination.Page<WalletRecords.HistoryEntry, string>, WalletError>
-  /** Every history entry (see `historyPages`). */
-  readonly historyStream: (
-    wallet: string,
-    options?: HistoryOptions
-  ) => Stream.Stream<WalletRecords.HistoryEntry, WalletError>
-  /** One page of token transfers, newest first. */
-  readonly transfers: (
-    wallet: string,
-    options?: TransfersOptions
-  ) => Effect.Effect<WalletRecords.TransfersPage, WalletError>
-  /**
-   * Pages of transfers following `nextCursor` while `hasMore` is true, from
-   * `options.cursor` when given. Each page's `next` is the cursor to resume from.
-   */
-  readonly transfersPages: (
-    wallet: string,
-    options?: TransfersOptions
-  ) => Stream.Stream<Pagination.Page<WalletRecords.Transfer, string>, WalletError>
-  /** Every transfer (see `transfersPages`). */
-  readonly transfersStream: (
-    wallet: string,
-    options?: TransfersOptions
-  ) => Stream.Stream<WalletRecords.Transfer, WalletError>
   /** The wallet's original funding transaction; `Option.none()` when none is known (404). */
   readonly fundedBy: (wallet: string) => Effect.Effect<Option.Option<WalletRecords.FundedBy>, WalletError>
   /**
@@ -266,8 +196,8 @@ const defined = <A extends Record<string, unknown>>(a: A): A =>
   Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined)) as A
 
 /**
- * Builds the service from the transport: every endpoint is derived from its entry
- * of the table (billing per attempt by the shared rule, pages that always end); the
+ * Builds the service from the transport: every method is an operation of its entry
+ * (`Operations`: billing per attempt by the shared rule, pages that always end); the
  * service adds `Option` for the documented 404s, identity alignment and the portfolio sum.
  *
  * @since 0.1.0
@@ -276,12 +206,12 @@ const defined = <A extends Record<string, unknown>>(a: A): A =>
 export const make: Effect.Effect<WalletShape, never, HttpTransport> = Effect.gen(function*() {
   const transport = yield* HttpTransport
   const redact = transport.redactor.redact
+  const operations = Operations.make<typeof Endpoints.wallet, Positions, "wallet">(transport, Endpoints.wallet, {
+    key: "wallet"
+  })
   const identityClient = Derive.fromTransport(transport, Endpoints.walletIdentity)
   const fundedByClient = Derive.fromTransport(transport, Endpoints.walletFundedBy)
   const batchClient = Derive.fromTransport(transport, Endpoints.walletBatchIdentity)
-  const balancesClient = Derive.fromTransport(transport, Endpoints.walletBalances)
-  const historyClient = Derive.fromTransport(transport, Endpoints.walletHistory)
-  const transfersClient = Derive.fromTransport(transport, Endpoints.walletTransfers)
   const validateBatch = Decode.validateInput(WalletParams.BatchIdentityRequest, "wallets", redact)
   const validateConcurrency = Decode.validateInput(
     Schema.Struct({ concurrency: Schema.optional(WalletParams.intBetween(1, 64)) }),
@@ -297,29 +227,14 @@ export const make: Effect.Effect<WalletShape, never, HttpTransport> = Effect.gen
       return results.flatMap(({ items, result }) => align(items, result))
     })
 
-  const balancesPages = (wallet: string, options?: BalancesOptions) =>
-    balancesClient.pages<number>(defined({ wallet, ...options })).pipe(
-      Stream.map((page): BalancesPageWithNext => ({ ...page.result, items: page.items, next: page.next }))
-    )
-  const balancesStream = (wallet: string, options?: BalancesOptions) =>
-    balancesPages(wallet, options).pipe(Stream.mapConcat((page) => page.balances))
-
   return Wallet.of({
+    ...operations,
     identity: (wallet) => identityClient.callOption({ wallet }),
     batchIdentity,
-    balances: (wallet, options) => balancesClient.call(defined({ wallet, ...options })),
-    balancesPages,
-    balancesStream,
     portfolioUsdValue: (wallet, options) =>
-      balancesStream(wallet, { ...options, showNfts: false }).pipe(
+      operations.balances.stream(wallet, { ...options, showNfts: false }).pipe(
         Stream.runFold(0, (total, balance) => total + (balance.usdValue ?? 0))
       ),
-    history: (wallet, options) => historyClient.call(defined({ wallet, ...options })),
-    historyPages: (wallet, options) => historyClient.pages<string>(defined({ wallet, ...options })),
-    historyStream: (wallet, options) => historyClient.stream<string>(defined({ wallet, ...options })),
-    transfers: (wallet, options) => transfersClient.call(defined({ wallet, ...options })),
-    transfersPages: (wallet, options) => transfersClient.pages<string>(defined({ wallet, ...options })),
-    transfersStream: (wallet, options) => transfersClient.stream<string>(defined({ wallet, ...options })),
     fundedBy: (wallet) => fundedByClient.callOption({ wallet }),
     creditsUsed: transport.credits.used(Endpoints.walletIdentity.area)
   })

@@ -8,6 +8,7 @@ import { WALLET_REGEX } from "@solfx/core/Primitives"
 import * as WalletArea from "@solfx/emulator/areas/Wallet"
 import * as Emulator from "@solfx/emulator/Emulator"
 import * as Loopback from "@solfx/testing/Loopback"
+import * as Walks from "@solfx/testing/Walks"
 import { Wallet } from "@solfx/wallet"
 import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
@@ -105,6 +106,30 @@ describe("Wallet over loopback", () => {
           Option.some(emu.samples["wallet"]),
           Option.none(),
           Option.some(emu.samples["wallet"])
+        ])
+      })
+    ))
+
+  it.live("balances, history, transfers: a walk resumed with { start } from page 1's next gives the same items", () =>
+    withEmulator((wallet, emu) =>
+      Effect.gen(function*() {
+        const w = emu.samples["wallet"]!
+        const checks = [
+          yield* Walks.resume((start?: number) => wallet.balances.pages(w, { showNative: true, start })),
+          yield* Walks.resume((start?: string) => wallet.history.pages(w, { limit: 100, start })),
+          yield* Walks.resume((start?: string) => wallet.transfers.pages(w, { limit: 100, start }))
+        ]
+        expect(checks.map((c) => [c.pages, typeof c.start])).toEqual([[3, "number"], [13, "string"], [13, "string"]])
+        for (const c of checks) {
+          expect(c.joined).toEqual(c.whole)
+          expect(c.resumedFirst).toEqual(c.second)
+          expect(c.second.length).toBeGreaterThan(0)
+        }
+        // Each walk: the whole, two pages, and the whole less its first page.
+        expect([OP.balances, OP.history, OP.transfers].map((op) => emu.count(op))).toEqual([
+          3 + 2 + 2,
+          13 + 2 + 12,
+          13 + 2 + 12
         ])
       })
     ))

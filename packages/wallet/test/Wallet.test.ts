@@ -244,7 +244,7 @@ describe("Wallet: batch identity", () => {
 })
 
 describe("Wallet: streams", () => {
-  it.effect("transfersStream follows nextCursor while hasMore, from a start cursor, limit 100 by default", () =>
+  it.effect("transfers.pages follows nextCursor while hasMore, from a start cursor, limit 100 by default", () =>
     Effect.gen(function*() {
       const pages: Record<string, { data: Array<unknown>; pagination: object }> = {
         start: { data: [transfer("1"), transfer("2")], pagination: { hasMore: true, nextCursor: "p2" } },
@@ -254,7 +254,7 @@ describe("Wallet: streams", () => {
       }
       const r = yield* run(
         (req) => Response.json(pages[req.url.searchParams.get("cursor") ?? "none"] ?? { error: "bad cursor" }),
-        (w) => Stream.runCollect(w.transfersPages(WALLET, { cursor: "start" }))
+        (w) => Stream.runCollect(w.transfers.pages(WALLET, { start: "start" }))
       )
       const got = Chunk.toReadonlyArray(value(r.exit))
       expect(got.map((p) => [p.items.length, p.next])).toEqual([[2, "p2"], [1, "p3"], [1, undefined]])
@@ -271,7 +271,7 @@ describe("Wallet: streams", () => {
       expect(failure(r.exit)).toMatchObject({ _tag: "DecodeError", path: "$.pagination.nextCursor" })
     }))
 
-  it.effect("historyStream sends nextCursor as before and keeps after and type on every page", () =>
+  it.effect("history.stream sends nextCursor as before and keeps after and type on every page", () =>
     Effect.gen(function*() {
       const entry = (k: number) => ({
         signature: sig(`h${k}`),
@@ -289,7 +289,7 @@ describe("Wallet: streams", () => {
             ? Response.json({ data: [entry(0), entry(1)], pagination: { hasMore: true, nextCursor: sig("h1") } })
             : Response.json({ data: [entry(2)], pagination: { hasMore: false, nextCursor: null } })
         },
-        (w) => Stream.runCollect(w.historyStream(WALLET, { after: "a0", type: "TRANSFER", limit: 2 }))
+        (w) => Stream.runCollect(w.history.stream(WALLET, { after: "a0", type: "TRANSFER", limit: 2 }))
       )
       expect(Chunk.size(value(r.exit))).toBe(3)
       expect(r.requests.map((q) => Object.fromEntries(q.url.searchParams))).toEqual([
@@ -317,9 +317,9 @@ describe("Wallet: streams", () => {
         (req) => Response.json(body(Number(req.url.searchParams.get("page")))),
         (w) =>
           Effect.all([
-            Stream.runCollect(w.balancesPages(WALLET, { limit: 3, showNfts: true })),
+            Stream.runCollect(w.balances.pages(WALLET, { limit: 3, showNfts: true })),
             w.portfolioUsdValue(WALLET, { limit: 3 }),
-            Stream.runCollect(w.balancesStream(WALLET, { limit: 3, page: 3 }))
+            Stream.runCollect(w.balances.stream(WALLET, { limit: 3, start: 3 }))
           ])
       )
       const [pages, usd, fromPage3] = value(r.exit)
@@ -389,7 +389,7 @@ describe("Wallet: credits", () => {
     }))
 })
 
-describe("Wallet: balancesPages resume", () => {
+describe("Wallet: balances.pages resume", () => {
   it.effect("each page carries next = page + 1 while hasMore, and resuming from a saved next fetches only the rest", () =>
     Effect.gen(function*() {
       const body = (page: number) => ({
@@ -401,9 +401,9 @@ describe("Wallet: balancesPages resume", () => {
         (req) => Response.json(body(Number(req.url.searchParams.get("page")))),
         (w) =>
           Effect.gen(function*() {
-            const all = Chunk.toReadonlyArray(yield* Stream.runCollect(w.balancesPages(WALLET, { limit: 1 })))
+            const all = Chunk.toReadonlyArray(yield* Stream.runCollect(w.balances.pages(WALLET, { limit: 1 })))
             const resumed = Chunk.toReadonlyArray(
-              yield* Stream.runCollect(w.balancesPages(WALLET, { limit: 1, page: all[0]!.next }))
+              yield* Stream.runCollect(w.balances.pages(WALLET, { limit: 1, start: all[0]!.next! }))
             )
             return { all, resumed }
           })
@@ -413,6 +413,80 @@ describe("Wallet: balancesPages resume", () => {
       expect(all.map((p) => p.items)).toEqual(all.map((p) => p.balances))
       expect(resumed.map((p) => [p.pagination.page, p.next])).toEqual([[2, 3], [3, undefined]])
       expect(r.requests.map((q) => q.url.searchParams.get("page"))).toEqual(["1", "2", "3", "2", "3"])
+    }))
+})
+
+describe("Wallet: the deprecated names and ways to resume", () => {
+  it.effect("xPages / xStream are x.pages / x.stream; page, before and cursor in the options still start a walk", () =>
+    Effect.gen(function*() {
+      const entry = (k: number) => ({
+        signature: sig(`h${k}`),
+        timestamp: 1700000000 - k,
+        slot: 1000 - k,
+        fee: 0.000005,
+        feePayer: WALLET,
+        error: null,
+        balanceChanges: []
+      })
+      const r = yield* run(
+        (req) => {
+          const q = req.url.searchParams
+          if (req.url.pathname.endsWith("/balances")) {
+            const page = Number(q.get("page"))
+            return Response.json({
+              balances: [balance(`p${page}`, page)],
+              totalUsdValue: page,
+              pagination: { page, limit: 1, hasMore: page < 3 }
+            })
+          }
+          if (req.url.pathname.endsWith("/history")) {
+            const k = q.get("before") === null ? 0 : Number(q.get("before")!.slice(1))
+            return Response.json({ data: [entry(k)], pagination: { hasMore: k < 2, nextCursor: `c${k + 1}` } })
+          }
+          const k = q.get("cursor") === null ? 0 : Number(q.get("cursor")!.slice(1))
+          return Response.json({ data: [transfer(`${k}`)], pagination: { hasMore: k < 2, nextCursor: `c${k + 1}` } })
+        },
+        (w) =>
+          Effect.gen(function*() {
+            const collect = <A, E>(s: Stream.Stream<A, E>) => Effect.map(Stream.runCollect(s), Chunk.toReadonlyArray)
+            expect([w.balancesPages, w.balancesStream, w.historyPages, w.historyStream]).toEqual([
+              w.balances.pages,
+              w.balances.stream,
+              w.history.pages,
+              w.history.stream
+            ])
+            expect([w.transfersPages, w.transfersStream]).toEqual([w.transfers.pages, w.transfers.stream])
+            return {
+              balances: yield* Effect.all([
+                collect(w.balances.stream(WALLET, { limit: 1, start: 2 })),
+                collect(w.balancesStream(WALLET, { limit: 1, page: 2 }))
+              ]),
+              history: yield* Effect.all([
+                collect(w.history.stream(WALLET, { start: "c1" })),
+                collect(w.historyStream(WALLET, { before: "c1" }))
+              ]),
+              transfers: yield* Effect.all([
+                collect(w.transfers.stream(WALLET, { start: "c1" })),
+                collect(w.transfersStream(WALLET, { cursor: "c1" }))
+              ])
+            }
+          })
+      )
+      const { balances, history, transfers } = value(r.exit)
+      expect(balances[0].map((b) => b.symbol)).toEqual(["p2", "p3"])
+      expect(balances[1]).toEqual(balances[0])
+      expect(history[0].map((h) => h.signature)).toEqual([sig("h1"), sig("h2")])
+      expect(history[1]).toEqual(history[0])
+      expect(transfers[0].map((t) => t.signature)).toEqual([sig("1"), sig("2")])
+      expect(transfers[1]).toEqual(transfers[0])
+      // `start` is not sent as a param of its own: only the position it stands for.
+      expect(r.requests.every((q) => !q.url.searchParams.has("start"))).toBe(true)
+      expect(r.requests.map((q) => q.url.searchParams.get("cursor")).filter((c) => c !== null)).toEqual([
+        "c1",
+        "c2",
+        "c1",
+        "c2"
+      ])
     }))
 })
 
