@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Json from "@solfx/core/Json"
+import * as MerkleProof from "@solfx/core/MerkleProof"
 import * as Kit from "@solfx/testing/Kit"
 import * as Effect from "effect/Effect"
 import fc from "fast-check"
@@ -467,6 +468,66 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
             expect(history.map((h) => h.signature)).toEqual([token.signature, nft.signature, funded.signature])
             const fundedBy = (yield* get(emu, `/v1/wallet/${owner}/funded-by`)).json
             expect(fundedBy.signature).toBe(funded.signature)
+          }),
+        seed
+      )
+    }))
+
+  it.scopedLive("what compress lands shows in every area: a compressed NFT with a proof, compressed tokens in Photon", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed, slotMs: 60_000 })
+      let runs = 0
+      const control = (call: string, body: unknown) =>
+        Effect.map(post(emu, body, { path: `/emulator/world/${call}` }), (r) => {
+          expect(r.status, r.text).toBe(200)
+          return r.json
+        })
+      yield* property(
+        fc.record({ minted: fc.bigInt({ min: 1n, max: 10n ** 15n }), share: fc.nat(100) }),
+        ({ minted, share }) =>
+          Effect.gen(function*() {
+            // A fresh owner each run (fast-check may draw the same values twice).
+            const owner = emu.dataset.address(`invariants:compress:${runs++}`)
+            const leaf = yield* control("compress", { owner, name: "Invariant leaf" })
+            const asset = yield* call(emu, "getAsset", { id: leaf.assetId })
+            expect(asset.compression).toMatchObject({
+              compressed: true,
+              tree: leaf.tree,
+              leaf_id: leaf.leafIndex,
+              seq: 1
+            })
+            expect(asset.ownership.owner).toBe(owner)
+            // seq counts its leaf changes: its signatures, the mint alone.
+            const signatures = yield* call(emu, "getSignaturesForAsset", { id: leaf.assetId, page: 1 })
+            expect(signatures.items).toEqual([[leaf.signature, "MintV1"]])
+            const proof = yield* call(emu, "getAssetProof", { id: leaf.assetId })
+            expect(proof.leaf).toBe(asset.compression.asset_hash)
+            expect(MerkleProof.verify(proof)).toEqual({ valid: true })
+            const owned = yield* call(emu, "getAssetsByOwner", { ownerAddress: owner, page: 1 })
+            expect((owned.items as Array<any>).map((a) => a.id)).toContain(leaf.assetId)
+            const nfts = (yield* get(emu, `/v1/wallet/${owner}/balances`, { query: { showNfts: "true" } })).json.nfts
+            expect(nfts).toContainEqual(expect.objectContaining({ mint: leaf.assetId, compressed: true }))
+
+            const token = yield* control("mintFungible", { owner, amount: minted.toString() })
+            const amount = (minted * BigInt(share)) / 100n || 1n
+            const compressed = yield* control("compress", { owner, mint: token.mint, amount: amount.toString() })
+            const accounts = yield* call(emu, "getCompressedTokenAccountsByOwner", { owner, mint: token.mint })
+            expect(accounts.value.items.map((a: any) => [a.account.hash, big(a.tokenData.amount)])).toEqual([
+              [compressed.hash, amount]
+            ])
+            const balances = yield* call(emu, "getCompressedTokenBalancesByOwnerV2", { owner })
+            expect(balances.value.items.map((b: any) => [b.mint, big(b.balance)])).toEqual([[token.mint, amount]])
+            const mine = yield* call(emu, "getCompressionSignaturesForTokenOwner", { owner })
+            expect(mine.value.items.map((i: any) => i.signature)).toEqual([compressed.signature])
+            // The SPL side still adds up: the owner's rest and the pool are the supply token metadata gives.
+            const holders = yield* call(emu, "getTokenAccounts", { mint: token.mint, page: 1 })
+            const [record] = yield* metadata(emu, [token.mint])
+            const sum = (holders.token_accounts as Array<any>).reduce((s, t) => s + big(t.amount), 0n)
+            expect(big(record.onChainAccountInfo.accountInfo.data.parsed.info.supply)).toBe(sum)
+            expect(sum).toBe(minted)
+            const history = (yield* get(emu, `/v1/wallet/${owner}/history`)).json.data as Array<any>
+            expect(history.map((h) => h.signature)).toEqual([compressed.signature, token.signature, leaf.signature])
+            expect(compressed.slot).toBeLessThanOrEqual((yield* call(emu, "getIndexerSlot", [])) as number)
           }),
         seed
       )
