@@ -200,7 +200,7 @@ describe("world", () => {
         expect(MerkleProof.verify(proof)).toEqual({ valid: true })
       }
       const batch = yield* call("getAssetProofBatch", { ids: [first.assetId] })
-      expect(batch[first.assetId].root).toBe((yield* call("getAssetProof", { id: second.assetId })).root)
+      expect(batch[first.assetId!].root).toBe((yield* call("getAssetProof", { id: second.assetId })).root)
 
       const signatures = yield* call("getSignaturesForAsset", { id: second.assetId, page: 1 })
       expect(signatures.total).toBe(1)
