@@ -7,6 +7,7 @@
  * - raw `fetch` + `JSON.parse`, no validation: sequential, and a pool of parallel workers.
  */
 import * as Pagination from "@solfx/core/Pagination"
+import * as Walk from "@solfx/http/Walk"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
@@ -184,8 +185,8 @@ const machinery = async () => {
     })
   const walks: Array<[string, () => Effect.Effect<number>]> = [
     [
-      `Pagination.numberedItems, concurrency ${SDK_DEFAULT} (default)`,
-      () => Stream.runCount(Pagination.numberedItems(fetch, { limit: LIMIT }))
+      `Walk.numberedItems, concurrency ${SDK_DEFAULT} (default)`,
+      () => Stream.runCount(Walk.numberedItems(fetch, { limit: LIMIT }))
     ],
     [
       `Stream.mapEffect, concurrency ${SDK_DEFAULT}`,

@@ -77,7 +77,8 @@ export type Bucket =
  * How a method pages, and where its items and next position live in its result.
  * - `None`: one answer.
  * - `PageNumber`: a 1-indexed `param`; the last page is short, or `total` says how
- *   many there are, or `hasMore` is false.
+ *   many there are, or `hasMore` is false. With a `keyset`, the list can also be walked
+ *   by cursor (both of DAS's modes, declared by the one entry).
  * - `Cursor`: the position is a cursor sent as `param`; `next` reads the following
  *   one (null, undefined or "" on the last page).
  * - `HasMore`: a cursor, but the result says whether more follow (`hasMore`), and
@@ -96,6 +97,8 @@ export type Paging<R, A> =
     readonly items: (result: R) => ReadonlyArray<A>
     readonly total?: ((result: R) => number | undefined) | undefined
     readonly hasMore?: ((result: R) => boolean) | undefined
+    /** The list's second mode, when it has one: the same items walked by a cursor (DAS's keyset paging). */
+    readonly keyset?: Keyset<R> | undefined
   }
   | {
     readonly _tag: "Cursor"
@@ -116,6 +119,18 @@ export type Paging<R, A> =
     /** The JSON path of the next cursor, for the error when more is claimed without one. */
     readonly nextPath: string
   }
+
+/**
+ * A keyset mode beside numbered pages: the cursor is sent as `param`, `next` reads the
+ * following one (null, undefined or "" on the last page).
+ *
+ * @since 0.1.0
+ * @category paging
+ */
+export interface Keyset<R> {
+  readonly param: string
+  readonly next: (result: R) => string | null | undefined
+}
 
 /**
  * The paging of a method that answers once.
@@ -150,12 +165,17 @@ export const pageNumber = <R, A>(
   options: PagingOptions<R, A> & {
     readonly total?: ((result: R) => number | undefined) | undefined
     readonly hasMore?: ((result: R) => boolean) | undefined
+    /** A second mode by cursor (`param` default `cursor`): a walk started in it, or at a cursor, uses it. */
+    readonly keyset?: { readonly param?: string | undefined; readonly next: Keyset<R>["next"] } | undefined
   }
 ): Paging<R, A> => ({
   _tag: "PageNumber",
   ...positioned(options, "page"),
   total: options.total,
-  hasMore: options.hasMore
+  hasMore: options.hasMore,
+  keyset: options.keyset === undefined
+    ? undefined
+    : { param: options.keyset.param ?? "cursor", next: options.keyset.next }
 })
 
 /**

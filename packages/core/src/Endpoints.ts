@@ -43,10 +43,20 @@ import * as Webhook from "./Webhook.js"
 
 const das = { area: "das", cost: { credits: 10, usage: "das" }, bucket: "das" } as const
 
-/** A DAS list: numbered pages; `total` beyond the page's size is taken as the grand total. */
-const dasPages = <R extends { readonly total: number; readonly grand_total?: number | undefined }, A>(
+/**
+ * A DAS list: numbered pages (`total` beyond the page's size is taken as the grand total), or
+ * the same list by keyset, `cursor` to `cursor`.
+ */
+const dasPages = <
+  R extends {
+    readonly total: number
+    readonly grand_total?: number | undefined
+    readonly cursor?: string | null | undefined
+  },
+  A
+>(
   items: (r: R) => ReadonlyArray<A>
-) => Endpoint.pageNumber<R, A>({ items, total: (r) => r.grand_total ?? r.total })
+) => Endpoint.pageNumber<R, A>({ items, total: (r) => r.grand_total ?? r.total, keyset: { next: (r) => r.cursor } })
 
 /**
  * getTokenAccounts: token accounts of an owner and/or a mint.

@@ -3,7 +3,7 @@
  * call validates the params with the entry's Schema (no I/O on bad input), sends
  * through the transport with the entry's retry rule, charges the entry's cost once
  * per attempt that the billing rule bills, and decodes with the result Schema.
- * Paged entries add `pages` and `stream` (one walk, `Pagination.walk`, that always
+ * Paged entries add `pages` and `stream` (one walk, `Walk.entryPages`, that always
  * ends); batch entries add `batch` (chunked, in order, bounded concurrency).
  *
  * @example
@@ -16,15 +16,16 @@ import * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as Billing from "@solfx/core/Billing"
 import { validateInput } from "@solfx/core/Decode"
 import * as Endpoint from "@solfx/core/Endpoint"
-import { type ApiError, DecodeError, type InvalidRequest, TransportError } from "@solfx/core/Errors"
+import { type ApiError, type HttpError, type InvalidRequest, TransportError } from "@solfx/core/Errors"
 import * as Pagination from "@solfx/core/Pagination"
 import * as Arr from "effect/Array"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { type AttemptHooks, HttpTransport, type HttpTransportShape } from "./HttpTransport.js"
-import { restWire, traced } from "./internal/wire.js"
+import { requestOf, traced } from "./internal/wire.js"
 import * as RateLimits from "./RateLimits.js"
+import * as Walk from "./Walk.js"
 
 /**
  * Options of a derived client.
@@ -55,12 +56,7 @@ export interface CallOptions {
  * @since 0.1.0
  * @category models
  */
-export interface PagesOptions<Position> {
-  /** Where to start or resume (a page's `next`); default the params' own position, or the first page. */
-  readonly start?: Position | undefined
-  /** Page-number entries without `hasMore`: pages in flight at once after the first (default 4). */
-  readonly concurrency?: number | undefined
-}
+export type PagesOptions<Position> = Walk.Options<Position>
 
 /**
  * A page of a derived walk: its items, the position after it, and the answer it came from.
@@ -68,9 +64,7 @@ export interface PagesOptions<Position> {
  * @since 0.1.0
  * @category models
  */
-export interface ResultPage<Item, Position, A> extends Pagination.Page<Item, Position> {
-  readonly result: A
-}
+export type ResultPage<Item, Position, A> = Walk.EntryPage<Item, Position, A>
 
 /**
  * A derived client.
@@ -89,12 +83,12 @@ export interface Client<P, A, Item, PI> {
   /** Validates, then sends; a 404 the entry documents as an answer is `Option.none()`. */
   readonly callOption: (input: PI) => Effect.Effect<Option.Option<A>, ApiError | InvalidRequest>
   /** Pages from the first (or `start`), each with the position that resumes after it, and its whole answer. */
-  readonly pages: <Position extends string | number>(
+  readonly pages: <Position = string | number>(
     input: PI,
     options?: PagesOptions<Position>
   ) => Stream.Stream<ResultPage<Item, Position, A>, ApiError | InvalidRequest>
   /** The items of `pages`, lazily: `Stream.take(n)` stops fetching. */
-  readonly stream: <Position extends string | number>(
+  readonly stream: <Position = string | number>(
     input: PI,
     options?: PagesOptions<Position>
   ) => Stream.Stream<Item, ApiError | InvalidRequest>
@@ -157,97 +151,41 @@ export const fromTransport = <P, A, Item, PI>(
   }
   const validate = validateInput(entry.params, "", t.redactor.redact)
   const spanName = `solfx.${entry.area}.${entry.name}`
+  const isRest = entry._tag === "Rest"
 
-  const wire = (params: P, call?: CallOptions) => {
-    if (entry._tag === "Rpc") {
-      return t.rpc(entry.method, params, entry.result, {
-        ...hooks,
-        idempotent: entry.idempotent,
-        numericId: entry.id === "number",
-        headers: call?.headers
-      })
-    }
-    return {
-      operation: entry.name,
-      host: entry.host,
-      method: entry.method,
-      ...restWire(entry, params as Record<string, unknown>),
-      headers: call?.headers,
-      idempotent: entry.idempotent,
-      auth: entry.auth,
-      ...hooks
-    }
-  }
-  const sendOnce = (params: P, call?: CallOptions) => {
-    const w = wire(params, call)
-    return Effect.isEffect(w) ? w : t.rest(w, entry.result)
-  }
+  // The one attempt of either wire format: the request is built when the call runs (a JSON-RPC id per run).
+  const sendOnce = (params: P, call?: CallOptions) =>
+    Effect.suspend(() => t.execute(requestOf(entry, params, { ...hooks, headers: call?.headers }), entry.result))
   const send = traced(spanName, sendOnce)
   // One span for the call: the transport's span of the request sits right under it.
   const call = traced(
     `${spanName}.call`,
     (input: PI, call?: CallOptions) => Effect.flatMap(validate(input), (params) => sendOnce(params, call))
   )
-  const callOption = traced(`${spanName}.call`, (input: PI) =>
-    Effect.flatMap(validate(input), (params) => {
-      const w = wire(params)
-      return Effect.isEffect(w) ? Effect.asSome(w) : t.restOption(w, entry.result)
-    }))
+  const callOption = traced(
+    `${spanName}.call`,
+    (input: PI) =>
+      Effect.flatMap(validate(input), (params) =>
+        Effect.catchIf(
+          Effect.asSome(sendOnce(params)),
+          // A 404 is an answer only where the entry documents it so (REST): a JSON-RPC 404 stays an error.
+          (e): e is HttpError => isRest && e._tag === "HttpError" && e.status === 404,
+          () => Effect.succeedNone
+        ))
+  )
 
-  const pages = <Position extends string | number>(
+  const pages = <Position = string | number>(
     input: PI,
     o: PagesOptions<Position> = {}
   ): Stream.Stream<ResultPage<Item, Position, A>, ApiError | InvalidRequest> =>
     Stream.unwrap(Effect.gen(function*() {
       const paging = entry.paging
-      if (paging._tag === "None") {
-        return Stream.fromEffect(Effect.map(send(yield* validate(input)), (result) => ({
-          items: [] as ReadonlyArray<Item>,
-          next: undefined as Position | undefined,
-          result
-        })))
-      }
       const raw = input as Record<string, unknown>
-      const params = (yield* validate({ ...raw, [paging.limitParam]: raw[paging.limitParam] ?? paging.maxLimit })) as
-        & P
-        & Record<string, unknown>
-      const at = (position: unknown) => send({ ...params, [paging.param]: position } as P)
-      const start = (o.start ?? params[paging.param]) as Position | undefined
-      if (paging._tag === "PageNumber" && paging.hasMore === undefined) {
-        const limit = Number(params[paging.limitParam])
-        return Pagination.numberedPages(
-          (page) => Effect.map(at(page), (r) => ({ items: paging.items(r), total: paging.total?.(r), result: r })),
-          { limit, concurrency: o.concurrency, startPage: start as number | undefined }
-        ) as Stream.Stream<ResultPage<Item, Position, A>, ApiError>
-      }
-      return Pagination.walk<Item, Position, ApiError, never, ResultPage<Item, Position, A>>(
-        entry.name,
-        start,
-        (position) =>
-          Effect.flatMap(at(position ?? (paging._tag === "PageNumber" ? 1 : undefined)), (r) => {
-            const items = paging.items(r)
-            if (paging._tag === "PageNumber") {
-              const page = Number(position ?? 1)
-              return Effect.succeed({
-                items,
-                result: r,
-                next: (paging.hasMore!(r) ? page + 1 : undefined) as Position | undefined
-              })
-            }
-            const next = paging.next(r) ?? undefined
-            const more = paging._tag === "HasMore" ? paging.hasMore(r) : next !== undefined && next !== ""
-            if (more && (next === undefined || next === "")) {
-              return Effect.fail(
-                new DecodeError({
-                  operation: entry.name,
-                  path: paging._tag === "HasMore" ? paging.nextPath : "$",
-                  expected: "a next cursor when more pages are claimed"
-                })
-              )
-            }
-            return Effect.succeed({ items, result: r, next: (more ? next : undefined) as Position | undefined })
-          })
-      )
+      const limited = paging._tag === "None"
+        ? raw
+        : { ...raw, [paging.limitParam]: raw[paging.limitParam] ?? paging.maxLimit }
+      const params = yield* validate(limited as PI)
+      return Walk.entryPages(entry, params as Record<string, unknown>, (at) => send(at as P), o)
     }))
 
   const batch = <I>(

@@ -35,6 +35,7 @@ import * as Schema from "effect/Schema"
 import * as Credits from "./Credits.js"
 import { DEFAULT_MAX_BODY_BYTES as SEND_MAX_BODY, makeSend } from "./internal/send.js"
 import { type RawResponse, restBodyError, rpcResult } from "./internal/status.js"
+import { rpcRequest } from "./internal/wire.js"
 import * as RateLimits from "./RateLimits.js"
 import * as Redactor from "./Redactor.js"
 
@@ -79,6 +80,17 @@ export interface RestRequest extends AttemptHooks {
 }
 
 /**
+ * A request in either wire format, as `execute` sends it: a JSON-RPC call also carries its
+ * envelope's `id`, and its answer is read as an envelope that must carry the same id.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface WireRequest extends RestRequest {
+  readonly rpcId?: string | number | undefined
+}
+
+/**
  * Options of one JSON-RPC call.
  *
  * @since 0.1.0
@@ -100,6 +112,11 @@ export interface RpcOptions extends AttemptHooks {
  * @category models
  */
 export interface HttpTransportShape {
+  /**
+   * One request of either wire format (built from a table entry by `Derive`), sent and decoded
+   * with `schema`: the body, or a JSON-RPC envelope's `result`.
+   */
+  readonly execute: <A, I>(request: WireRequest, schema: Schema.Schema<A, I>) => Effect.Effect<A, ApiError>
   /** A REST call decoded with `schema`. A 404 fails with `HttpError` (see `restOption`). */
   readonly rest: <A, I>(request: RestRequest, schema: Schema.Schema<A, I>) => Effect.Effect<A, ApiError>
   /** A REST call where 404 is a normal answer: `Option.none()`. */
@@ -181,7 +198,6 @@ export const make = (
       }))
     )
     const send = makeSend(config, yield* HttpClient.HttpClient, options, redactor)
-    let rpcId = 0
 
     // Plain JSON.parse: the decode gets the text too and makes any integer beyond 2^53
     // exact where it matters (Decode.decodeWith's `source`). Error bodies are re-read losslessly.
@@ -215,21 +231,30 @@ export const make = (
         )
       )
 
-    const rest = <A, I>(request: RestRequest, schema: Schema.Schema<A, I>) =>
+    // One answer, either wire format: a JSON-RPC answer is an envelope whose `result` is decoded.
+    const execute = <A, I>(request: WireRequest, schema: Schema.Schema<A, I>) =>
       Effect.flatMap(send(request), (raw) => {
+        const operation = request.operation
+        const id = request.rpcId
         // A delete may answer with no body at all: that is its answer when its schema takes no value.
-        if (raw.text === "") {
+        if (id === undefined && raw.text === "") {
           const none = Schema.decodeUnknownOption(schema)(undefined)
           if (Option.isSome(none)) return Effect.succeed(none.value)
         }
-        const body = parseBody(request.operation, raw)
+        const body = parseBody(operation, raw)
         if (body instanceof DecodeError) return Effect.fail(body)
-        return restBodyError(request.operation, exactIfError(body, raw.text), redactor) ??
-          decode(schema, request.operation, body, "$", raw.text, (b) => b)
+        if (id === undefined) {
+          return restBodyError(operation, exactIfError(body, raw.text), redactor) ??
+            decode(schema, operation, body, "$", raw.text, (b) => b)
+        }
+        return Effect.flatMap(
+          rpcResult(operation, id, exactIfError(body, raw.text), redactor),
+          (result) => decode(schema, operation, result, "$.result", raw.text, (b) => (b as { result?: unknown }).result)
+        )
       })
 
     const restOption = <A, I>(request: RestRequest, schema: Schema.Schema<A, I>) =>
-      rest(request, schema).pipe(
+      execute(request, schema).pipe(
         Effect.map(Option.some),
         Effect.catchIf(
           (e): e is HttpError => e._tag === "HttpError" && e.status === 404,
@@ -237,35 +262,10 @@ export const make = (
         )
       )
 
-    const rpc = <A, I>(method: string, params: unknown, schema: Schema.Schema<A, I>, o?: RpcOptions) =>
-      Effect.suspend(() => {
-        // Taken when the call runs: running one Effect twice sends two ids.
-        const n = ++rpcId
-        const id: string | number = o?.numericId ? n : `solfx-${n}`
-        return send({
-          operation: method,
-          host: "rpc",
-          method: "POST",
-          path: "/",
-          body: { jsonrpc: "2.0", id, method, params },
-          headers: o?.headers,
-          idempotent: o?.idempotent ?? true,
-          aroundAttempt: o?.aroundAttempt,
-          onAttempt: o?.onAttempt
-        }).pipe(
-          Effect.flatMap((raw) => {
-            const body = parseBody(method, raw)
-            if (body instanceof DecodeError) return Effect.fail(body)
-            return Effect.flatMap(
-              rpcResult(method, id, exactIfError(body, raw.text), redactor),
-              (result) =>
-                decode(schema, method, result, "$.result", raw.text, (b) => (b as { result?: unknown }).result)
-            )
-          })
-        )
-      })
+    const rpc = <A, I>(method: string, params: unknown, schema: Schema.Schema<A, I>, o: RpcOptions = {}) =>
+      Effect.suspend(() => execute(rpcRequest(method, params, o), schema))
 
-    return { rest, restOption, rpc, redactor, credits: Credits.makeLedger(), limits }
+    return { execute, rest: execute, restOption, rpc, redactor, credits: Credits.makeLedger(), limits }
   })
 
 /** A body with an `error` member, read again losslessly: its `data` goes into the failure as it is. */

@@ -30,4 +30,6 @@ export * as Redactor from "./Redactor.js"
 /** @since 0.1.0 */
 export * as Retry from "./Retry.js"
 /** @since 0.1.0 */
+export * as Walk from "./Walk.js"
+/** @since 0.1.0 */
 export * as WindowStore from "./WindowStore.js"

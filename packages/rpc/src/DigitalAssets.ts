@@ -44,7 +44,7 @@ import * as Stream from "effect/Stream"
  * @since 0.1.0
  * @category models
  */
-export type Operation = keyof typeof Endpoints.digitalAssets | "getAssetProofBatch" | "getAssetBatch"
+export type Operation = Endpoints.DigitalAssetMethod
 
 /**
  * Options of the service: a caller's own credit prices for the `solfx.credits` estimate.
@@ -210,13 +210,6 @@ const rejectPaging = (params: object): Effect.Effect<void, InvalidRequest> => {
     : Effect.fail(new InvalidRequest({ field: key, rule: "is set by the stream: pass options.start to resume" }))
 }
 
-/** The keyset (cursor) reading of a DAS list entry: the same method and items, walked by `cursor`. */
-const byCursor = (entry: Endpoint.Rpc): Endpoint.Rpc =>
-  entry.paging._tag === "None" ? entry : {
-    ...entry,
-    paging: Endpoint.cursor({ items: entry.paging.items, next: (r: { readonly cursor?: string | null }) => r.cursor })
-  }
-
 /**
  * Builds the service from the transport: every method is derived from its entry
  * of the endpoint table; this module adds the two paging modes and proof checks.
@@ -235,33 +228,16 @@ export const make = (options: Options = {}): Effect.Effect<DigitalAssetsShape, n
     const validateIds = Decode.validateInput(Ids, "ids", redact)
     const validateAssetBatch = Decode.validateInput(AssetBatchParams, "", redact)
 
-    /** A DAS list: numbered pages (page 1 alone, then `concurrency` at a time, in order) or by cursor. */
+    /** A DAS list: numbered pages (page 1 alone, then `concurrency` at a time, in order) or by cursor (the entry's keyset). */
     const listing = (entry: Endpoint.Rpc): Operations.Runner => {
-      const numbered = derive(entry)
-      if (entry.paging._tag === "None") return { call: numbered.call }
-      const keyset = derive(byCursor(entry))
+      const client = derive(entry)
+      if (entry.paging._tag === "None") return { call: client.call }
       const pages = (params: unknown, streamOptions: unknown) =>
         Stream.unwrap(Effect.gen(function*() {
           yield* rejectPaging(params as object)
-          const o = yield* validateStreamOptions(streamOptions ?? {})
-          const start = o.start
-          if (o.mode === "cursor" || (start !== undefined && "cursor" in start)) {
-            return keyset.pages<string>(params, {
-              start: start !== undefined && "cursor" in start ? start.cursor : undefined
-            }).pipe(Stream.map((page) => ({
-              ...page,
-              next: page.next === undefined ? undefined : { cursor: page.next } as Position
-            })))
-          }
-          return numbered.pages<number>(params, {
-            concurrency: o.concurrency,
-            start: start !== undefined && "page" in start ? start.page : undefined
-          }).pipe(Stream.map((page) => ({
-            ...page,
-            next: page.next === undefined ? undefined : { page: page.next } as Position
-          })))
+          return client.pages<Position>(params, yield* validateStreamOptions(streamOptions ?? {}))
         }))
-      return { call: numbered.call, pages }
+      return { call: client.call, pages }
     }
 
     const proofs = derive(Endpoints.getAssetProofBatch)

@@ -42,6 +42,8 @@ export * as RateLimits from "@solfx/http/RateLimits"
 /** @since 0.1.0 */
 export * as TokenMetadata from "@solfx/rpc/TokenMetadata"
 /** @since 0.1.0 */
+export * as Walk from "@solfx/http/Walk"
+/** @since 0.1.0 */
 export * as Wallet from "@solfx/wallet/Wallet"
 /** @since 0.1.0 */
 export * as WebhookReceiver from "@solfx/webhooks/WebhookReceiver"

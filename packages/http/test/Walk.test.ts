@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Pagination } from "@solfx/core"
+import * as Pagination from "@solfx/core/Pagination"
+import * as Walk from "@solfx/http/Walk"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -16,7 +17,7 @@ const cursorPages = <A, E>(
   ) => Effect.Effect<{ readonly items: ReadonlyArray<A>; readonly cursor: string | null | undefined }, E>,
   start?: string
 ) =>
-  Pagination.walk(
+  Walk.walk(
     operation,
     start,
     (cursor: string | undefined) =>
@@ -36,7 +37,7 @@ const cursorItems = <A, E>(
   start?: string
 ) => Pagination.flattenPages(cursorPages(operation, fetch, start))
 
-describe("Pagination", () => {
+describe("Walk", () => {
   it.effect("cursor streams are lazy: take stops fetching", () =>
     Effect.gen(function*() {
       let calls = 0
@@ -129,7 +130,7 @@ describe("Pagination", () => {
             return withTotal ? { items: slice, total: items.length } : { items: slice }
           })
         const fiber = yield* Effect.fork(
-          Stream.runCollect(Pagination.numberedItems(fetch, { limit: 100, concurrency: 4 }))
+          Stream.runCollect(Walk.numberedItems(fetch, { limit: 100, concurrency: 4 }))
         )
         for (let i = 0; i < 200; i++) yield* TestClock.adjust("10 millis")
         const all = yield* fiber.await
@@ -145,7 +146,7 @@ describe("Pagination", () => {
   it.effect("numbered pages carry the grand total page 1 gave; a total no larger than page 1 is not taken for it", () =>
     Effect.gen(function*() {
       const pagesOf = (total: (page: ReadonlyArray<number>) => number) =>
-        Stream.runCollect(Pagination.numberedPages(
+        Stream.runCollect(Walk.numberedPages(
           (page) =>
             Effect.sync(() => {
               const slice = items.slice((page - 1) * 500, page * 500)
@@ -175,7 +176,7 @@ describe("Pagination", () => {
       const fiber = yield* Effect.fork(
         Effect.either(
           Stream.runForEach(
-            Pagination.numberedItems(fetch, { limit: 100, concurrency: 4 }),
+            Walk.numberedItems(fetch, { limit: 100, concurrency: 4 }),
             (i) => Effect.sync(() => seen.push(i))
           )
         )
@@ -201,7 +202,7 @@ describe("Pagination", () => {
           return { items: items.slice((page - 1) * 100, page * 100), total: 1000 }
         }).pipe(Effect.ensuring(Effect.sync(() => running--)))
       const fiber = yield* Effect.fork(
-        Stream.runCollect(Stream.take(Pagination.numberedItems(fetch, { limit: 100, concurrency: 4 }), 150))
+        Stream.runCollect(Stream.take(Walk.numberedItems(fetch, { limit: 100, concurrency: 4 }), 150))
       )
       for (let i = 0; i < 10; i++) yield* TestClock.adjust("10 millis")
       const taken = yield* fiber.await
@@ -221,7 +222,7 @@ describe("Pagination", () => {
             requested.push(page)
             return { items: items.slice((page - 1) * 100, page * 100) }
           })
-        const all = yield* Stream.runCollect(Pagination.numberedItems(fetch, { limit: 100, concurrency }))
+        const all = yield* Stream.runCollect(Walk.numberedItems(fetch, { limit: 100, concurrency }))
         expect(Chunk.toReadonlyArray(all)).toEqual(items)
         expect(requested.length).toBeLessThanOrEqual(11 + 2 * Pagination.DEFAULT_CONCURRENCY - 1)
       }))

@@ -1,0 +1,250 @@
+/**
+ * The page walk of the executor: the pages of a paged entry, fetched lazily (a page is
+ * requested only when the consumer pulls past the previous one, so `Stream.take(n)` stops
+ * fetching), each with the position that resumes after it. Every walk ends: see `walk`.
+ * A numbered list with a known end is read ahead (`numberedPages`); an entry with two modes
+ * (numbered pages and a keyset) is walked in the one its `start` or `mode` names.
+ *
+ * @example
+ * // Save `page.next` after each page; pass it back as the start to resume.
+ * const pages = Walk.walk("holders", savedCursor, (cursor) =>
+ *   compression.getCompressedMintTokenHolders({ mint, cursor, limit: 1000 }).pipe(
+ *     Effect.map((r) => ({ items: r.value.items, next: r.value.cursor ?? undefined }))
+ *   ))
+ * @since 0.1.0
+ */
+import type * as Endpoint from "@solfx/core/Endpoint"
+import { type ApiError, DecodeError, PaginationError } from "@solfx/core/Errors"
+import { DEFAULT_CONCURRENCY, flattenPages, MAX_EMPTY_RUN, type Page, read, type Walked } from "@solfx/core/Pagination"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import { readAhead } from "./internal/readAhead.js"
+
+/**
+ * Options of an entry's walk.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options<Position = unknown> {
+  /** Where to start or resume (a page's `next`); default the params' own position, or the first page. */
+  readonly start?: Position | undefined
+  /** Page-number entries without `hasMore`: pages in flight at once after the first (default 4). */
+  readonly concurrency?: number | undefined
+  /**
+   * An entry with two modes (a `keyset`): `cursor` walks by cursor, `page` (default) by numbered
+   * pages; a `start` of `{ cursor }` walks by cursor. Its positions are `{ page }` or `{ cursor }`.
+   */
+  readonly mode?: "page" | "cursor" | undefined
+}
+
+/**
+ * A page of an entry's walk: its items, the position after it, and the answer it was read from.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface EntryPage<Item, Position, A> extends Page<Item, Position> {
+  readonly result: A
+}
+
+/**
+ * The pages of `entry`. `params` are validated already, with their page size; `send` sends them
+ * (one call: permit, credits, send, decode) with the position set.
+ *
+ * @since 0.1.0
+ * @category streams
+ */
+export const entryPages = <A, Item, Position>(
+  entry: Endpoint.Endpoint<any, A, Item>,
+  params: Readonly<Record<string, unknown>>,
+  send: (params: Readonly<Record<string, unknown>>) => Effect.Effect<A, ApiError>,
+  options: Options<Position> = {}
+): Stream.Stream<EntryPage<Item, Position, A>, ApiError> => {
+  const paging = entry.paging
+  if (paging._tag === "None") {
+    return Stream.fromEffect(Effect.map(send(params), (result) => ({ items: [], next: undefined, result })))
+  }
+  const keyset = paging._tag === "PageNumber" ? paging.keyset : undefined
+  const go = (walked: Walked<A, Item>, start: unknown) =>
+    positioned(entry.name, walked, params, send, start, options.concurrency)
+  if (keyset === undefined) {
+    return go(paging, options.start ?? params[paging.param]) as Stream.Stream<EntryPage<Item, Position, A>, ApiError>
+  }
+  // Two modes: the position names its own, `{ page }` or `{ cursor }`.
+  const start = options.start as { readonly page?: number; readonly cursor?: string } | undefined
+  const key = options.mode === "cursor" || start?.cursor !== undefined ? "cursor" : "page"
+  const walked: Walked<A, Item> = key === "page" ? paging : {
+    _tag: "Cursor",
+    param: keyset.param,
+    limitParam: paging.limitParam,
+    maxLimit: paging.maxLimit,
+    items: paging.items,
+    next: keyset.next
+  }
+  return Stream.map(go(walked, start?.[key]), (page) => ({
+    ...page,
+    next: (page.next === undefined ? undefined : { [key]: page.next }) as Position | undefined
+  }))
+}
+
+/** One mode's walk: numbered pages read ahead when the end is known by count, else position after position. */
+const positioned = <A, Item>(
+  operation: string,
+  paging: Walked<A, Item>,
+  params: Readonly<Record<string, unknown>>,
+  send: (params: Readonly<Record<string, unknown>>) => Effect.Effect<A, ApiError>,
+  start: unknown,
+  concurrency: number | undefined
+): Stream.Stream<EntryPage<Item, string | number, A>, ApiError> => {
+  const at = (position: unknown) => send({ ...params, [paging.param]: position })
+  if (paging._tag === "PageNumber" && paging.hasMore === undefined) {
+    // Each page carries the answer it was read from (`NumberedResult.result`).
+    return numberedPages(
+      (page) =>
+        Effect.map(at(page), (result) => ({ items: paging.items(result), total: paging.total?.(result), result })),
+      { limit: Number(params[paging.limitParam]), concurrency, startPage: start as number | undefined }
+    ) as Stream.Stream<EntryPage<Item, number, A>, ApiError>
+  }
+  return walk(
+    operation,
+    start as string | number | undefined,
+    (position) =>
+      Effect.flatMap(at(position ?? (paging._tag === "PageNumber" ? 1 : undefined)), (result) => {
+        const page = read(operation, paging, result, position)
+        return page instanceof DecodeError ? Effect.fail(page) : Effect.succeed({ ...page, result })
+      })
+  )
+}
+
+/**
+ * The one page walk every paged method uses: from `start`, fetch a page, emit it,
+ * go on to its `next` while there is one. Lazy: a page is requested only when the
+ * consumer pulls past the previous one, so `Stream.take(n)` stops fetching.
+ *
+ * It always ends: a position seen before in the same walk (a cursor cycle A→B→A, or
+ * the cursor just sent) fails with `PaginationError` reason `repeated`, and
+ * `MAX_EMPTY_RUN` empty pages in a row that still claim more fail with reason `empty`.
+ *
+ * @example
+ * walk("getCompressedMintTokenHolders", undefined, (cursor) => fetchPage(cursor))
+ * @since 0.1.0
+ * @category streams
+ */
+export const walk = <A, P, E, R, Pg extends Page<A, P> = Page<A, P>>(
+  operation: string,
+  start: P | undefined,
+  fetch: (position: P | undefined) => Effect.Effect<Pg, E, R>
+): Stream.Stream<Pg, E | PaginationError, R> =>
+  Stream.suspend(() => {
+    // Per run of the stream: running it twice walks twice.
+    const seen = new Set<string>(start === undefined ? [] : [JSON.stringify(start)])
+    let requests = 0
+    let empty = 0
+    return Stream.paginateEffect(start, (position: P | undefined) =>
+      Effect.flatMap(fetch(position), (page) => {
+        requests++
+        if (page.next === undefined) return Effect.succeed([page, Option.none()] as const)
+        const key = JSON.stringify(page.next)
+        if (seen.has(key)) {
+          return Effect.fail(new PaginationError({ operation, reason: "repeated", detail: key, requests }))
+        }
+        seen.add(key)
+        empty = page.items.length === 0 ? empty + 1 : 0
+        if (empty >= MAX_EMPTY_RUN) {
+          return Effect.fail(new PaginationError({ operation, reason: "empty", detail: String(empty), requests }))
+        }
+        return Effect.succeed([page, Option.some<P | undefined>(page.next)] as const)
+      }))
+  })
+
+/**
+ * What a page-numbered call returns. `total`, when larger than the page, is taken
+ * as the grand total, so the remaining pages are known up front.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface NumberedResult<A> {
+  readonly items: ReadonlyArray<A>
+  readonly total?: number | undefined
+  /** The whole answer, carried onto the page. */
+  readonly result?: unknown
+}
+
+/**
+ * Options of `numberedPages`: page size, read-ahead and the page to start from.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface NumberedOptions {
+  /** The page size sent with every request. A shorter page is the last one. */
+  readonly limit: number
+  /** Pages in flight at once after the first (default `DEFAULT_CONCURRENCY`, 4). Items still come out in order. */
+  readonly concurrency?: number | undefined
+  /** The 1-indexed page to start from (default 1). */
+  readonly startPage?: number | undefined
+}
+
+/**
+ * Pages of a page-numbered call. The first page is fetched alone; the rest are
+ * fetched concurrently, at most `concurrency` at a time, and emitted in page order.
+ * When the grand total is known the page count is exact; otherwise pages are read
+ * ahead until one comes back short (fewer than `2 × concurrency` requests too many).
+ *
+ * @since 0.1.0
+ * @category streams
+ */
+export const numberedPages = <A, E, R>(
+  fetch: (page: number) => Effect.Effect<NumberedResult<A>, E, R>,
+  options: NumberedOptions
+): Stream.Stream<Page<A, number>, E, R> => {
+  const limit = options.limit
+  const asked = options.concurrency ?? DEFAULT_CONCURRENCY
+  const concurrency = Number.isNaN(asked) ? DEFAULT_CONCURRENCY : Math.max(1, Math.floor(asked))
+  const first = options.startPage ?? 1
+  return Stream.unwrap(Effect.map(fetch(first), (head) => {
+    // A total no larger than the first page may count that page only: not known to be the list's.
+    const total = head.total !== undefined && head.total > head.items.length ? head.total : undefined
+    const pageOf = (n: number, result: NumberedResult<A>, isLast: boolean): Page<A, number> => ({
+      items: result.items,
+      next: isLast ? undefined : n + 1,
+      ...(result.result === undefined ? {} : { result: result.result }),
+      ...(total === undefined ? {} : { total })
+    })
+    if (head.items.length < limit) return Stream.make(pageOf(first, head, true))
+    const headStream = (isLast: boolean) => Stream.make(pageOf(first, head, isLast))
+    if (total !== undefined) {
+      const lastPage = Math.ceil(total / limit)
+      if (lastPage <= first) return headStream(true)
+      const rest = readAhead(
+        first + 1,
+        lastPage,
+        concurrency,
+        (n) => Effect.map(fetch(n), (r) => pageOf(n, r, n === lastPage || r.items.length < limit))
+      )
+      return Stream.concat(headStream(false), rest)
+    }
+    const rest = readAhead(
+      first + 1,
+      Infinity,
+      // With no known end, an unbounded window would start pages without end.
+      Number.isFinite(concurrency) ? concurrency : DEFAULT_CONCURRENCY,
+      (n) => Effect.map(fetch(n), (r) => pageOf(n, r, r.items.length < limit))
+    ).pipe(Stream.filter((p) => p.items.length > 0 || p.next !== undefined))
+    return Stream.concat(headStream(false), rest)
+  }))
+}
+
+/**
+ * Items of a page-numbered call (see `numberedPages`).
+ *
+ * @since 0.1.0
+ * @category streams
+ */
+export const numberedItems = <A, E, R>(
+  fetch: (page: number) => Effect.Effect<NumberedResult<A>, E, R>,
+  options: NumberedOptions
+): Stream.Stream<A, E, R> => flattenPages(numberedPages(fetch, options))
