@@ -134,6 +134,53 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
         }), seed)
     }))
 
+  it.scopedLive("a wallet's mints are served by getAsset as the ledger makes them, token_info agreeing with their accounts", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed })
+      const wallets = [
+        emu.samples.wallet,
+        emu.samples.tokenAccountOwner,
+        ...Array.from({ length: 20 }, (_, i) => WalletArea.walletAt(emu.dataset, 1 + i * 7))
+      ]
+      yield* property(
+        fc.record({ wallet: fc.constantFrom(...wallets), pick: fc.nat() }),
+        ({ pick, wallet }) =>
+          Effect.gen(function*() {
+            const r = yield* get(emu, `/v1/wallet/${wallet}/balances`, { query: { limit: "100", showNative: "false" } })
+            const balances = r.json.balances as Array<any>
+            expect(balances.length).toBeGreaterThan(0)
+            const b = balances[pick % balances.length]
+            const accounts: Array<any> = []
+            for (let page = 1;; page++) {
+              const listed = yield* call(emu, "getTokenAccounts", {
+                mint: b.mint,
+                page,
+                limit: 1000,
+                options: { showZeroBalance: true }
+              })
+              accounts.push(...listed.token_accounts)
+              if (listed.token_accounts.length < 1000) break
+            }
+            // The wallet's own account is among the mint's, with the balance's raw amount.
+            const mine = accounts.filter((t) => t.owner === wallet).reduce((s, t) => s + big(t.amount), 0n)
+            expect(Number(mine) / 10 ** b.decimals).toBeCloseTo(b.balance, 6)
+            const supply = accounts.reduce((s, t) => s + big(t.amount), 0n)
+            const [record] = yield* metadata(emu, [b.mint])
+            const info = record.onChainAccountInfo.accountInfo.data.parsed.info
+            expect([big(info.supply), info.decimals]).toEqual([supply, b.decimals])
+            const asset = yield* call(emu, "getAsset", { id: b.mint })
+            expect([big(asset.token_info.supply), asset.token_info.decimals]).toEqual([supply, b.decimals])
+            // The kind follows from the ledger: an NFT is a supply of one with no decimals.
+            const nft = supply === 1n && b.decimals === 0
+            expect(asset.interface).toBe(nft ? "V1_NFT" : "FungibleToken")
+            if (record.onChainMetadata.metadata !== null) {
+              expect(record.onChainMetadata.metadata.tokenStandard).toBe(nft ? "NonFungible" : "Fungible")
+            }
+          }),
+        seed
+      )
+    }))
+
   it.scopedLive("token metadata of an NFT agrees with getAsset; an address with no account has none", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed })

@@ -216,20 +216,24 @@ const textOf = (ctx: AreaContext, id: string): string | undefined => {
   if (minted !== undefined) return Wire.stringify(WorldAssets.assetJson(world, minted))
   const compressed = world.compressedNft(id)
   if (compressed !== undefined) return Wire.stringify(WorldAssets.compressedAssetJson(compressed))
+  // A mint of seeded token accounts is no asset of an authority: found first, so it never costs
+  // `locate` its indexing of every authority.
+  if (TokenMetadata.isAccountMint(ctx.dataset, id)) return seededMintAsset(ctx, world, id)
   const at = DA.locate(ctx, id)
-  if (at !== undefined) return DA.servedAssetText(ctx, at.authority, at.index)
-  return DA.isAccountMint(ctx.dataset, id) ? seededFungible(ctx, world, id) : undefined
+  return at === undefined ? undefined : DA.servedAssetText(ctx, at.authority, at.index)
 }
 
 /**
- * A seeded mint of token accounts as DAS serves a fungible token: `FungibleToken` with `token_info`
- * from the facts token metadata shows (`TokenMetadata.seededMint`: supply the sum of its accounts).
+ * A seeded mint of token accounts (DAS owners' and holders', seeded wallets') as DAS serves it,
+ * from the facts token metadata shows (`TokenMetadata.seededMint`: supply the sum of its accounts):
+ * a `FungibleToken` with `token_info`, or, when the ledger makes it one (supply 1, no decimals), an
+ * NFT owned by the holder of its one token.
  */
-const seededFungible = (ctx: AreaContext, world: World.World, id: string): string => {
+const seededMintAsset = (ctx: AreaContext, world: World.World, id: string): string => {
   const facts = TokenMetadata.seededMint(ctx.dataset, id, world.slot())
   const mint: World.Mint = {
     address: id,
-    kind: "fungible",
+    kind: facts.nft ? "nft" : "fungible",
     decimals: facts.decimals,
     supply: facts.supply,
     authority: facts.updateAuthority,
@@ -237,12 +241,23 @@ const seededFungible = (ctx: AreaContext, world: World.World, id: string): strin
     symbol: facts.symbol,
     uri: facts.uri,
     collection: null,
-    interface: "FungibleToken",
+    interface: facts.nft ? "V1_NFT" : "FungibleToken",
     createdSlot: world.baseSlot
   }
+  const owner = facts.nft ? holderOfOne(ctx.dataset, id) : undefined
   return Wire.stringify(
-    WorldAssets.assetJson(world, mint, undefined, { mint: facts.mintAuthority, freeze: facts.freezeAuthority })
+    WorldAssets.assetJson(world, mint, undefined, { mint: facts.mintAuthority, freeze: facts.freezeAuthority, owner })
   )
+}
+
+/** The owner of the one token of a seeded mint of supply 1. */
+const holderOfOne = (ds: Dataset.Dataset, mint: string): string | undefined => {
+  const holders = DA.mintHolderCount(ds, mint)
+  for (let i = 0; i < holders; i++) {
+    const t = DA.holderAccount(ds, mint, i)
+    if (t.amount === 1n) return t.owner
+  }
+  return TokenMetadata.seededAccountsOfMint(ds, mint).find((t) => t.amount === 1n)?.owner
 }
 
 const getAsset: Handler = {
@@ -362,6 +377,11 @@ const otherAccounts = (
   mint: string | undefined,
   showZero: boolean
 ): DA.NftAccounts => {
+  if (owner === undefined && mint !== undefined && TokenMetadata.isAccountMint(ctx.dataset, mint)) {
+    // The owners' and wallets' accounts of a fungible mint (it has no NFT account).
+    const accounts = TokenMetadata.seededAccountsOfMint(ctx.dataset, mint).filter((t) => showZero || t.amount > 0n)
+    return { length: accounts.length, at: (j) => accounts[j]! }
+  }
   const wallet = owner === undefined ? NO_ACCOUNTS : Wallet.walletTokenAccounts(ctx.dataset, owner, showZero)
   const nfts = nftAccounts(ctx, owner, mint)
   if (wallet.length === 0) return nfts

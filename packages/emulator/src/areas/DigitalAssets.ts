@@ -953,7 +953,13 @@ const sharedHolders = (dataset: Dataset.Dataset, mint: string): number =>
     ? Math.min(mintHolderCount(dataset, mint), Math.ceil(ownerAccountCount(dataset, sampleOwner(dataset)) / 5))
     : 0
 
-const holderAccount = (dataset: Dataset.Dataset, mint: string, i: number): TokenAccountJson => {
+/**
+ * Holder `i` of a mint (of `mintHolderCount`): the sample owner's shared accounts first.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const holderAccount = (dataset: Dataset.Dataset, mint: string, i: number): TokenAccountJson => {
   // By owner and by mint list the same accounts.
   if (i < sharedHolders(dataset, mint)) return ownerAccount(dataset, sampleOwner(dataset), 5 * i)
   const label = `das:mh:${mint}:${i}`
@@ -1094,7 +1100,29 @@ export const ownerAccounts = (dataset: Dataset.Dataset, owner: string) => ({
   at: (i: number) => ownerAccount(dataset, owner, i)
 })
 
-const accountMints = new WeakMap<Dataset.Dataset, ReadonlySet<string>>()
+/** Each mint of an owner's seeded token account: the (owner, index) of its accounts. */
+const accountMints = new WeakMap<Dataset.Dataset, ReadonlyMap<string, ReadonlyArray<readonly [string, number]>>>()
+
+const accountMintIndex = (dataset: Dataset.Dataset) => {
+  let index = accountMints.get(dataset)
+  if (index === undefined) {
+    const all = new Map<string, Array<readonly [string, number]>>()
+    const owners = [
+      sampleOwner(dataset),
+      ...Array.from({ length: dataset.size("das.owners", 8) }, (_, k) => dataset.address(`das:owner:${k}`))
+    ]
+    for (const owner of owners) {
+      for (let i = 0; i < ownerAccountCount(dataset, owner); i++) {
+        const mint = ownerAccount(dataset, owner, i).mint
+        const list = all.get(mint)
+        if (list === undefined) all.set(mint, [[owner, i]])
+        else list.push([owner, i])
+      }
+    }
+    accountMints.set(dataset, index = all)
+  }
+  return index
+}
 
 /**
  * Whether some seeded token account (of the sample owner or an extra owner) is of this mint.
@@ -1102,21 +1130,20 @@ const accountMints = new WeakMap<Dataset.Dataset, ReadonlySet<string>>()
  * @since 0.1.0
  * @category data
  */
-export const isAccountMint = (dataset: Dataset.Dataset, mint: string): boolean => {
-  let set = accountMints.get(dataset)
-  if (set === undefined) {
-    const all = new Set<string>()
-    const owners = [
-      sampleOwner(dataset),
-      ...Array.from({ length: dataset.size("das.owners", 8) }, (_, k) => dataset.address(`das:owner:${k}`))
-    ]
-    for (const owner of owners) {
-      for (let i = 0; i < ownerAccountCount(dataset, owner); i++) all.add(ownerAccount(dataset, owner, i).mint)
-    }
-    accountMints.set(dataset, set = all)
-  }
-  return set.has(mint) || mintHolderCount(dataset, mint) > 0
-}
+export const isAccountMint = (dataset: Dataset.Dataset, mint: string): boolean =>
+  accountMintIndex(dataset).has(mint) || mintHolderCount(dataset, mint) > 0
+
+/**
+ * The owners' seeded token accounts of a mint that its holder list does not already hold (every
+ * mint but the sample one, whose shared accounts lead its holders), zero balances included.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const ownerAccountsOfMint = (dataset: Dataset.Dataset, mint: string): ReadonlyArray<TokenAccountJson> =>
+  mint === sampleMint(dataset)
+    ? []
+    : (accountMintIndex(dataset).get(mint) ?? []).map(([owner, i]) => ownerAccount(dataset, owner, i))
 
 const supplies = new WeakMap<Dataset.Dataset, Map<string, bigint>>()
 

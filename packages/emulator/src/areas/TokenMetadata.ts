@@ -143,7 +143,7 @@ const isSeededMint = (dataset: Dataset.Dataset, mint: string): boolean => {
     for (let k = 0; k < Compression.mintCount(dataset); k++) all.add(Compression.mintAt(dataset, k))
     seededIndex.set(dataset, set = all)
   }
-  return set.has(mint) || DA.isAccountMint(dataset, mint) || Wallet.isWalletMint(dataset, mint)
+  return set.has(mint) || isAccountMint(dataset, mint)
 }
 
 /** Token metadata of an uncompressed NFT of the asset index: the same name, uri, authority and creators as getAsset. */
@@ -205,10 +205,46 @@ const renderNft = (dataset: Dataset.Dataset, authority: string, index: number, i
 }
 
 /**
- * The facts of a seeded mint that token metadata and DAS (`getAsset` of a fungible mint) both
- * show: decimals, supply (the sum of its token accounts, or of its compressed holders' balances,
- * when they list holders), authorities,
- * name, symbol and uri. Computed here once for both.
+ * Every seeded token account of a mint, zero balances included: its DAS holders, the owners'
+ * accounts its holder list does not hold, and the seeded wallets' (getTokenAccounts by mint lists
+ * the same accounts).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const seededAccountsOfMint = (dataset: Dataset.Dataset, mint: string) => [
+  ...DA.ownerAccountsOfMint(dataset, mint),
+  ...Wallet.walletAccountsOfMint(dataset, mint)
+]
+
+/**
+ * Whether seeded token accounts (DAS owners' or holders', seeded wallets') hold this mint.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const isAccountMint = (dataset: Dataset.Dataset, mint: string): boolean =>
+  DA.isAccountMint(dataset, mint) || Wallet.isWalletMint(dataset, mint)
+
+/**
+ * The raw supply of a mint that seeded token accounts hold: the sum of their amounts, or undefined
+ * for a mint no seeded token account holds.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const accountsSupply = (dataset: Dataset.Dataset, mint: string): bigint | undefined => {
+  const holders = DA.mintSupply(dataset, mint)
+  const others = seededAccountsOfMint(dataset, mint)
+  if (holders === undefined && others.length === 0) return undefined
+  return others.reduce((sum, t) => sum + t.amount, holders ?? 0n)
+}
+
+/**
+ * The facts of a seeded mint that token metadata and DAS (`getAsset` of a mint) both show:
+ * decimals, supply (the sum of its token accounts, or of its compressed holders' balances, when
+ * they hold it), whether it is an NFT (supply 1 and no decimals, as the ledger says; any other
+ * mint is fungible), authorities, name, symbol and uri. Computed here once for both.
  *
  * @since 0.1.0
  * @category data
@@ -216,16 +252,19 @@ const renderNft = (dataset: Dataset.Dataset, authority: string, index: number, i
 export const seededMint = (dataset: Dataset.Dataset, mint: string, slot: number) => {
   const label = `tm:${mint}`
   const decimals = DA.mintDecimals(dataset, mint)
-  const nft = decimals === 0
+  const held = Compression.mintSupply(dataset, mint) ?? accountsSupply(dataset, mint)
+  // A mint no account holds (a metadata-only mint): a seeded supply, one for a mint of no decimals.
   // A fractional part too, as real supplies have: a large supply is then not a round double.
-  const dust = nft ? 0n : BigInt(dataset.int(`${label}:dust`, 10 ** decimals))
-  const baseSupply = nft
+  const dust = decimals === 0 ? 0n : BigInt(dataset.int(`${label}:dust`, 10 ** decimals))
+  const baseSupply = decimals === 0
     ? 1n
     : BigInt(1 + dataset.int(`${label}:supply`, 1_000_000_000)) * 10n ** BigInt(decimals) + dust
   const supply = mint === liveMint(dataset)
     ? baseSupply + BigInt(slot) * 10n ** BigInt(decimals)
-    : Compression.mintSupply(dataset, mint) ?? DA.mintSupply(dataset, mint) ?? baseSupply
+    : held ?? baseSupply
+  const nft = decimals === 0 && supply === 1n
   return {
+    nft,
     decimals,
     supply,
     mintAuthority: nft ? null : dataset.address(`${label}:mint-authority`),
@@ -241,8 +280,7 @@ const render = (dataset: Dataset.Dataset, mint: string, slot: number, includeOff
   const label = `tm:${mint}`
   const failure = known ? failureOf(dataset, mint) : "account"
   const facts = seededMint(dataset, mint, slot)
-  const { decimals, name, supply, symbol, updateAuthority, uri } = facts
-  const nft = decimals === 0
+  const { decimals, name, nft, supply, symbol, updateAuthority, uri } = facts
   const creator = dataset.address(`${label}:creator`)
   const sellerFeeBasisPoints = nft ? 500 : 0
 
@@ -401,7 +439,8 @@ const route = restRoute(Endpoints.tokenMetadata, {
       return params.mintAccounts.map((mint) => {
         const minted = world.mint(mint)
         if (minted !== undefined) return renderWorld(minted, offChain)
-        const nft = DA.locate(ctx, mint, { uncompressedOnly: true })
+        // A mint of token accounts first: no asset index to search for it.
+        const nft = isAccountMint(ctx.dataset, mint) ? undefined : DA.locate(ctx, mint, { uncompressedOnly: true })
         if (nft !== undefined) return renderNft(ctx.dataset, nft.authority, nft.index, offChain)
         const known = isSeededMint(ctx.dataset, mint)
         const cached = cache.get(mint)

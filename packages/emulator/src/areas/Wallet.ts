@@ -225,7 +225,23 @@ const tokenBalance = (dataset: Dataset.Dataset, i: number, j: number, zero: bool
   }
 }
 
-const walletMints = new WeakMap<Dataset.Dataset, ReadonlySet<string>>()
+/** Each seeded wallet's mint: the wallet and the token (or emptied token) that is its account. */
+const walletMints = new WeakMap<Dataset.Dataset, ReadonlyMap<string, readonly [number, number, boolean]>>()
+
+const walletMintIndex = (dataset: Dataset.Dataset) => {
+  let index = walletMints.get(dataset)
+  if (index === undefined) {
+    const all = new Map<string, readonly [number, number, boolean]>()
+    for (let i = 0; i < walletCount(dataset); i++) {
+      for (let j = 0; j < tokenCount(dataset, i); j++) all.set(dataset.address(`wallet:${i}:token:${j}`), [i, j, false])
+      for (let j = 0; j < 1 + dataset.int(`wallet:${i}:zeros`, 8); j++) {
+        all.set(dataset.address(`wallet:${i}:zero:${j}`), [i, j, true])
+      }
+    }
+    walletMints.set(dataset, index = all)
+  }
+  return index
+}
 
 /**
  * Whether a seeded wallet holds (or held: zero balances) this mint.
@@ -233,19 +249,22 @@ const walletMints = new WeakMap<Dataset.Dataset, ReadonlySet<string>>()
  * @since 0.1.0
  * @category data
  */
-export const isWalletMint = (dataset: Dataset.Dataset, mint: string): boolean => {
-  let set = walletMints.get(dataset)
-  if (set === undefined) {
-    const all = new Set<string>()
-    for (let i = 0; i < walletCount(dataset); i++) {
-      for (let j = 0; j < tokenCount(dataset, i); j++) all.add(dataset.address(`wallet:${i}:token:${j}`))
-      for (let j = 0; j < 1 + dataset.int(`wallet:${i}:zeros`, 8); j++) {
-        all.add(dataset.address(`wallet:${i}:zero:${j}`))
-      }
-    }
-    walletMints.set(dataset, set = all)
-  }
-  return set.has(mint)
+export const isWalletMint = (dataset: Dataset.Dataset, mint: string): boolean => walletMintIndex(dataset).has(mint)
+
+/**
+ * The seeded wallets' token accounts of a mint (each wallet mint is one wallet's: one account, maybe
+ * empty), as `walletTokenAccounts` lists them by owner.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const walletAccountsOfMint = (dataset: Dataset.Dataset, mint: string) => {
+  const at = walletMintIndex(dataset).get(mint)
+  if (at === undefined) return []
+  const [i, j, zero] = at
+  const owner = walletAt(dataset, i)
+  const accounts = walletTokenAccounts(dataset, owner, zero)
+  return [accounts.at(zero ? tokenCount(dataset, i) + j : j)]
 }
 
 const seededIndexes = new WeakMap<Dataset.Dataset, Map<string, number>>()

@@ -43,7 +43,12 @@ export const assetJson = (
   world: World.World,
   mint: World.Mint,
   holder?: string,
-  authorities?: { readonly mint: string | null; readonly freeze: string | null }
+  authorities?: {
+    readonly mint: string | null
+    readonly freeze: string | null
+    /** A seeded NFT's owner (the world's own are the holders of their tokens). */
+    readonly owner?: string | undefined
+  }
 ): unknown => {
   const nft = mint.kind === "nft"
   const holders = world.holdersOf(mint.address)
@@ -52,7 +57,9 @@ export const assetJson = (
     (best, t) => (best === undefined || t.amount > best.amount ? t : best),
     undefined
   )
-  const owner = nft ? world.nftOwner(mint.address) ?? mint.authority : held?.owner ?? largest?.owner ?? mint.authority
+  const owner = nft
+    ? world.nftOwner(mint.address) ?? authorities?.owner ?? mint.authority
+    : held?.owner ?? largest?.owner ?? mint.authority
   return {
     ...body(mint.interface, mint.address, mint, NO_COMPRESSION, nft, owner),
     token_info: {
