@@ -261,6 +261,8 @@ export interface World {
   readonly compressedTokenAccountsOf: (owner: string) => ReadonlyArray<CompressedTokenAccount>
   /** Every compressed token account the world opened, oldest first. */
   readonly compressedTokenAccounts: () => ReadonlyArray<CompressedTokenAccount>
+  /** A compressed token account the world opened, by hash or by the signature that opened it. */
+  readonly compressedTokenAccount: (hashOrSignature: string) => CompressedTokenAccount | undefined
   /** Landed transactions touching an address (as account, token account owner, mint or compressed asset), newest first. */
   readonly transactionsOf: (address: string) => ReadonlyArray<Events.LandedTransaction>
   readonly transaction: (signature: string) => Events.LandedTransaction | undefined
@@ -508,6 +510,7 @@ export const make = (options: Options): World => {
   const cnftsByOwner = new Map<string, Array<CompressedNft>>()
   const leaves = new Map<string, Array<Uint8Array>>()
   const ctokens: Array<CompressedTokenAccount> = []
+  const ctokenByKey = new Map<string, CompressedTokenAccount>()
   const ctokensByOwner = new Map<string, Array<CompressedTokenAccount>>()
 
   const slot = () => baseSlot + Math.floor((now() - startedAt) / slotMs) + offset
@@ -556,6 +559,8 @@ export const make = (options: Options): World => {
     }
     for (const t of d.compressedTokens) {
       ctokens.push(t)
+      ctokenByKey.set(t.hash, t)
+      ctokenByKey.set(t.signature, t)
       push(ctokensByOwner, t.owner, t)
     }
   }
@@ -1147,6 +1152,7 @@ export const make = (options: Options): World => {
     leavesOf: (tree) => leaves.get(tree) ?? [],
     compressedTokenAccountsOf: (owner) => ctokensByOwner.get(owner) ?? [],
     compressedTokenAccounts: () => ctokens,
+    compressedTokenAccount: (key) => ctokenByKey.get(key),
     baseSlot,
     slot,
     blockTimeOf,

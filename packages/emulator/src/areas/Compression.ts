@@ -707,7 +707,12 @@ interface ProofInput {
 }
 
 /** The current account a hash names, or why it cannot be proven. */
-const provable = (ds: Dataset.Dataset, hash: string): Effect.Effect<ProofInput, RpcFailure> => {
+const provable = (ctx: AreaContext, hash: string): Effect.Effect<ProofInput, RpcFailure> => {
+  const ds = ctx.dataset
+  const opened = World.of(ctx.state).compressedTokenAccount(hash)
+  if (opened !== undefined && opened.hash === hash) {
+    return Effect.succeed({ hash, tree: STATE_TREE, leafIndex: opened.leafIndex })
+  }
   const s = unseal(ds, 32, hash)
   if (s !== undefined && s.kind === Kind.tokenAccount && s.a < mintCount(ds) && s.b < holderCount(ds, s.a)) {
     if (s.c < accountCount(ds, s.a, s.b)) {
@@ -771,7 +776,7 @@ const proofInputs = (raw: unknown, ctx: AreaContext, optional: ReadonlyArray<str
         )
       )
     }
-    const accounts = yield* Effect.forEach(hashes, (h) => provable(ds, h))
+    const accounts = yield* Effect.forEach(hashes, (h) => provable(ctx, h))
     for (const { address } of addresses) {
       if (addressIndex(ds, address) !== undefined) {
         return yield* Effect.fail(new RpcFailure(-32000, `Validation Error: address ${address} already exists`))
@@ -865,6 +870,22 @@ const compressionInfoOf = (ds: Dataset.Dataset, signature: string) => {
   return undefined
 }
 
+/** The compress transaction of the world with this signature: it opened one account, closed none. */
+const worldCompressionInfo = (ctx: AreaContext, signature: string) => {
+  const world = World.of(ctx.state)
+  const opened = world.compressedTokenAccount(signature)
+  if (opened === undefined || opened.signature !== signature) return undefined
+  const tx = world.transaction(signature)!
+  return {
+    closedAccounts: [],
+    openedAccounts: [withTokenData(worldTokenAccount(ctx.dataset, opened))],
+    transaction: {
+      ...transactionBody(ctx.dataset, signature, tx.slot, tx.feePayer, TOKEN_PROGRAM),
+      blockTime: tx.blockTime
+    }
+  }
+}
+
 /** A transaction with compression info, V1 or V2 shaped: the same accounts. */
 const transactionWithCompressionInfo = (
   name: "getTransactionWithCompressionInfo" | "getTransactionWithCompressionInfoV2",
@@ -879,7 +900,7 @@ const transactionWithCompressionInfo = (
           invalid(`invalid value: ${shown(signature)}, expected a base58-encoded 64-byte signature`)
         )
       }
-      const info = compressionInfoOf(ctx.dataset, signature)
+      const info = worldCompressionInfo(ctx, signature) ?? compressionInfoOf(ctx.dataset, signature)
       return info === undefined
         ? yield* Effect.fail(notFound(`transaction ${signature} not found`))
         : shape(info, ctx.dataset, signature)
@@ -937,7 +958,10 @@ method("getCompressedAccountsByOwnerV2", (raw, ctx) =>
   }))
 
 /** The current (unspent) account of a hash or an address, as getMultipleCompressedAccounts finds it. */
-const currentAccount = (ds: Dataset.Dataset, key: string, by: "hash" | "address") => {
+const currentAccount = (ctx: AreaContext, key: string, by: "hash" | "address") => {
+  const ds = ctx.dataset
+  const opened = by === "hash" ? World.of(ctx.state).compressedTokenAccount(key) : undefined
+  if (opened !== undefined && opened.hash === key) return worldTokenAccount(ds, opened).account
   if (by === "address") {
     const n = addressIndex(ds, key)
     return n === undefined ? undefined : addressAccount(ds, n, signatureCount(ds, n))
@@ -976,7 +1000,7 @@ method("getMultipleCompressedAccountsV2", (raw, ctx) =>
     // Photon answers null for a hash it does not hold (or one spent): stateless.js refuses such a
     // list, but that is the service's answer.
     const items = checked.map((key) => {
-      const account = currentAccount(ctx.dataset, key, by)
+      const account = currentAccount(ctx, key, by)
       return account === undefined ? null : accountV2(account)
     })
     return { context: { slot: ctx.slot() }, value: { items } }

@@ -112,4 +112,25 @@ describe("stateless.js 0.23.3, default settings (V2), against the emulator", () 
       expect(fresh.treeInfos[0]!.treeType).toBe(Stateless.TreeType.AddressV2)
       expect(sent(emu)).toEqual(["getValidityProofV2"])
     }))
+
+  it.scopedLive("tokens the world API compressed: listed, proven and explained, as stateless.js decodes them", () =>
+    withRpc(async (rpc, emu) => {
+      const owner = emu.dataset.address("peers:compress")
+      const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Effect.orDie(effect))
+      const { mint } = await run(emu.world.mintFungible({ owner, amount: 10n ** 13n, decimals: 6 }))
+      const done = await run(emu.world.compress({ owner, mint, amount: 2n ** 40n }))
+      const accounts = await rpc.getCompressedTokenAccountsByOwner(new PublicKey(owner))
+      expect(accounts.items.map((a) => [a.parsed.mint.toBase58(), a.parsed.amount.toString()])).toEqual([
+        [mint, (2n ** 40n).toString()]
+      ])
+      const hash = accounts.items[0]!.compressedAccount.hash
+      expect(big(hash)).toBe(big(Array.from(new PublicKey(done.hash!).toBytes())))
+      const proof = await rpc.getValidityProof([hash])
+      expect(proof.leaves.map(big)).toEqual([big(hash)])
+      const tx = await rpc.getTransactionWithCompressionInfo(done.signature)
+      expect(tx!.compressionInfo.openedAccounts.map((o) => big(o.account.hash))).toEqual([big(hash)])
+      expect(tx!.compressionInfo.closedAccounts).toEqual([])
+      const signatures = await rpc.getCompressionSignaturesForTokenOwner(new PublicKey(owner))
+      expect(signatures.items.map((i) => i.signature)).toEqual([done.signature])
+    }))
 })
