@@ -5,6 +5,7 @@
  * construction, on every seed.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { address } from "@solana/kit"
 import * as Json from "@solfx/core/Json"
 import * as MerkleProof from "@solfx/core/MerkleProof"
 import * as Kit from "@solfx/testing/Kit"
@@ -38,6 +39,77 @@ const property = <A>(arb: fc.Arbitrary<A>, check: (a: A) => Effect.Effect<void>,
 
 const freshAddress = (emu: Emulator.Emulator) =>
   fc.nat({ max: 1_000_000 }).map((n) => emu.dataset.address(`fresh:${n}`))
+
+const NATIVE_MINT = "So11111111111111111111111111111111111111112"
+
+/** A UI amount (a double of at most 15 significant digits here) back in raw units. */
+const rawOf = (amount: number, decimals: number) => BigInt(Math.round(amount * 10 ** decimals))
+
+/** Every page of a REST list: `next` gives the query of the page after, or undefined at the end. */
+const pages = (
+  emu: Emulator.Emulator,
+  path: string,
+  query: Record<string, string>,
+  next: (json: any, page: number) => Record<string, string> | undefined
+) =>
+  Effect.gen(function*() {
+    const all: Array<any> = []
+    for (let page = 1, q: Record<string, string> | undefined = query; q !== undefined; page++) {
+      const r = yield* get(emu, path, { query: q })
+      expect(r.status, r.text).toBe(200)
+      all.push(r.json)
+      q = next(r.json, page)
+    }
+    return all
+  })
+
+/**
+ * A wallet's history replayed oldest first from nothing: each entry's balance changes (SOL as
+ * "SOL", fees in them for the fee payer), checked never negative after any entry.
+ */
+const replay = (emu: Emulator.Emulator, wallet: string) =>
+  Effect.gen(function*() {
+    const history = (yield* pages(emu, `/v1/wallet/${wallet}/history`, { limit: "100" }, (json) =>
+      json.pagination.hasMore ? { limit: "100", before: json.pagination.nextCursor } : undefined))
+      .flatMap((p) =>
+        p.data as Array<any>
+      )
+    const held = new Map<string, bigint>()
+    const negative: Array<string> = []
+    for (const entry of history.reverse()) {
+      for (const c of entry.balanceChanges) {
+        const amount = (held.get(c.mint) ?? 0n) + rawOf(c.amount, c.decimals)
+        held.set(c.mint, amount)
+        if (amount < 0n) {
+          negative.push(`${c.mint} after ${entry.signature}`)
+        }
+      }
+    }
+    expect(negative).toEqual([])
+    return { held, entries: history.length }
+  })
+
+/** A wallet's SOL and fungible balances (emptied mints too), raw, SOL as "SOL"; and its NFTs. */
+const walletBalances = (emu: Emulator.Emulator, wallet: string) =>
+  Effect.gen(function*() {
+    const query = { limit: "100", showZeroBalance: "true", showNfts: "true" }
+    const all = yield* pages(emu, `/v1/wallet/${wallet}/balances`, query, (json, page) =>
+      json.pagination.hasMore ? { ...query, page: String(page + 1) } : undefined)
+    const balances = new Map<string, bigint>()
+    for (
+      const b of all.flatMap((p) =>
+        p.balances as Array<any>
+      )
+    ) {
+      balances.set(b.mint === NATIVE_MINT ? "SOL" : b.mint, rawOf(b.balance, b.decimals))
+    }
+    return {
+      balances,
+      nfts: new Set((all[0].nfts as Array<any>).map((n) =>
+        n.mint as string
+      ))
+    }
+  })
 
 describe.each(SEEDS)("one world, seed %i", (seed) => {
   it.scopedLive("the owner of an NFT holds its token account: by owner and by mint alike", () =>
@@ -394,6 +466,81 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
           const signatures = yield* call(emu, "getSignaturesForAsset", { id: pick.id, page: 1, limit: 1 })
           expect(asset.compression.seq).toBe(signatures.total)
         }), seed)
+    }))
+
+  it.scopedLive("replaying a wallet's history from nothing gives its balances and token accounts, never negative", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed, slotMs: 60_000 })
+      const control = (call: string, body: unknown) =>
+        Effect.map(post(emu, body, { path: `/emulator/world/${call}` }), (r) => {
+          expect(r.status, r.text).toBe(200)
+          return r.json
+        })
+      const tokenAccounts = (owner: string) =>
+        Effect.gen(function*() {
+          const sums = new Map<string, bigint>()
+          for (let page = 1;; page++) {
+            const r = yield* call(emu, "getTokenAccounts", {
+              owner,
+              page,
+              limit: 1000,
+              options: { showZeroBalance: true }
+            })
+            for (const t of r.token_accounts) sums.set(t.mint, (sums.get(t.mint) ?? 0n) + big(t.amount))
+            if (r.token_accounts.length < 1000) return sums
+          }
+        })
+      const agrees = (wallet: string) =>
+        Effect.gen(function*() {
+          const { entries, held } = yield* replay(emu, wallet)
+          const { balances, nfts } = yield* walletBalances(emu, wallet)
+          const accounts = yield* tokenAccounts(wallet)
+          expect(entries).toBeGreaterThan(0)
+          // SOL and every fungible mint (emptied ones too): the history adds up to the balance.
+          for (const [mint, amount] of balances) {
+            expect([mint, held.get(mint) ?? 0n]).toEqual([mint, amount])
+            if (mint !== "SOL") expect([mint, accounts.get(mint)]).toEqual([mint, amount])
+          }
+          // Nothing the history moved is missing: a mint of it is a balance, or an NFT the wallet holds or held.
+          for (const [mint, amount] of held) {
+            if (balances.has(mint)) continue
+            expect([mint, nfts.has(mint) || amount === 0n]).toEqual([mint, true])
+            expect([mint, accounts.get(mint) ?? 0n]).toEqual([mint, amount])
+          }
+          return held
+        })
+      const count = WalletArea.walletCount(emu.dataset)
+      yield* property(
+        fc.oneof(fc.constant(0), fc.integer({ min: 1, max: count - 1 })),
+        (i) => Effect.asVoid(agrees(WalletArea.walletAt(emu.dataset, i))),
+        seed
+      )
+
+      // A seeded wallet after the world API and a landed bundle moved its SOL and tokens.
+      const wallet = WalletArea.walletAt(emu.dataset, 1 + (seed % (count - 1)))
+      const other = emu.dataset.address("replay:other")
+      yield* control("fund", { address: wallet, lamports: "3000000000" })
+      const token = yield* control("mintFungible", { owner: wallet, amount: "5000", decimals: 2 })
+      yield* control("mintNft", { owner: wallet })
+      const given = yield* control("mintNft", { owner: wallet })
+      yield* control("transfer", { from: wallet, to: other, mint: token.mint, amount: "1200" })
+      yield* control("transfer", { from: wallet, to: other, mint: given.mint, amount: "1" })
+      yield* control("transfer", { from: wallet, to: other, lamports: "1000000000" })
+      const payer = yield* Effect.promise(() => Kit.signer())
+      yield* control("fund", { address: payer.address, lamports: "1000000000" })
+      const tx = yield* Effect.promise(() =>
+        Kit.build({
+          version: 0,
+          payer,
+          instructions: [Kit.transfer(payer, address(wallet), 250_000_000n), Kit.transfer(payer, Kit.TIP, 10_000n)]
+        })
+      )
+      const sent = yield* call(emu, "sendBundle", [[tx.base64], { encoding: "base64" }])
+      expect((yield* call(emu, "getBundleStatuses", [[sent]])).value[0].err).toEqual({ Ok: null })
+      const held = yield* agrees(wallet)
+      expect([held.get(token.mint), held.get(given.mint)]).toEqual([3800n, 0n])
+      yield* agrees(payer.address)
+      yield* agrees(other)
     }))
 
   it.scopedLive("an accepted bundle's SOL transfer shows in every area; an overdrawing one changes nothing", () =>

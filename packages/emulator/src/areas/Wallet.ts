@@ -7,9 +7,12 @@
  *   five have an identity (`hasIdentity`), one in three of those also a domain
  *   `wallet<i>.sol`; six in seven have a funding source (`hasFunder`).
  * - Wallet 0 has `wallet.bigTransfers` (default 1,234) transfers and 250 tokens
- *   (three pages of 100); the others up to 150 transfers and 5..184 tokens.
+ *   (three pages of 100); the others 5..184 tokens and enough transfers to have received them.
  * - Funding: wallets 1..20 are hubs that fund the others (`fundingPlan`); a wallet's funded-by is
  *   its funding, the oldest of its transfers and history, and the same transfer is in its funder's.
+ * - Balances at start are what the history adds up to (`ledgerOf`): replaying a wallet's history
+ *   oldest first from nothing (fees included) gives its SOL and every mint's amount, never
+ *   negative on the way; a mint it emptied is in its history too.
  * - Any other valid address is unknown: identity and funded-by answer 404,
  *   balances, history and transfers answer empty pages.
  *
@@ -94,22 +97,41 @@ export const hasFunder = (i: number): boolean => i % 7 !== 6
 export const domainOf = (i: number): string | undefined => hasIdentity(i) && i % 3 === 0 ? `wallet${i}.sol` : undefined
 
 /**
- * Transfers (and history entries) of seeded wallet `i`.
+ * Transfers of seeded wallet `i` (its funding included): enough that its history gives every mint
+ * it holds or emptied (`tokenCount`, `zeroCount`), and up to 150 more. Wallet 0 has
+ * `wallet.bigTransfers` (default 1,234).
  *
  * @since 0.1.0
  * @category data
  */
 export const activityCount = (dataset: Dataset.Dataset, i: number): number =>
-  i === 0 ? dataset.size("wallet.bigTransfers", 1234) : dataset.int(`wallet:${i}:activity`, 151)
+  i === 0
+    ? dataset.size("wallet.bigTransfers", 1234)
+    : 1 + tokenCount(dataset, i) + 2 * zeroCount(dataset, i) + dataset.int(`wallet:${i}:activity`, 151)
 
 /**
- * Tokens with a balance held by seeded wallet `i` (zero balances not included).
+ * Tokens with a balance held by seeded wallet `i` (zero balances not included). Wallet 0 holds
+ * 250, or fewer when `wallet.bigTransfers` is too small for its history to have given them.
  *
  * @since 0.1.0
  * @category data
  */
 export const tokenCount = (dataset: Dataset.Dataset, i: number): number =>
-  i === 0 ? 250 : 5 + dataset.int(`wallet:${i}:tokens`, 180)
+  i === 0
+    ? Math.min(250, Math.max(0, activityCount(dataset, 0) - 1 - 2 * zeroCount(dataset, 0)))
+    : 5 + dataset.int(`wallet:${i}:tokens`, 180)
+
+/**
+ * Mints seeded wallet `i` held and spent down to zero (listed with `showZeroBalance`): 1..9.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const zeroCount = (dataset: Dataset.Dataset, i: number): number => {
+  const drawn = 1 + dataset.int(`wallet:${i}:zeros`, 8)
+  // Each takes two transfers of wallet 0's (a funding and `wallet.bigTransfers` - 1 more).
+  return i === 0 ? Math.min(drawn, Math.floor(Math.max(0, activityCount(dataset, 0) - 1) / 2)) : drawn
+}
 
 const round = (x: number, digits: number) => {
   const f = 10 ** digits
@@ -183,23 +205,25 @@ const holding = (dataset: Dataset.Dataset, i: number, j: number, zero: boolean) 
 export const walletTokenAccounts = (dataset: Dataset.Dataset, owner: string, showZero: boolean) => {
   const i = walletIndex(dataset, owner)
   const tokens = i === undefined ? 0 : tokenCount(dataset, i)
-  const zeros = i === undefined || !showZero ? 0 : 1 + dataset.int(`wallet:${i}:zeros`, 8)
+  const zeros = i === undefined || !showZero ? 0 : zeroCount(dataset, i)
   return {
     length: tokens + zeros,
-    at: (k: number) => {
-      const h = holding(dataset, i!, k < tokens ? k : k - tokens, k >= tokens)
-      return {
-        address: dataset.address(`${h.label}:account`),
-        mint: h.mint,
-        owner,
-        amount: h.raw,
-        delegated_amount: 0n,
-        frozen: false,
-        burnt: false,
-        delegate: null,
-        close_authority: null
-      }
-    }
+    at: (k: number) => tokenAccountOf(dataset, owner, i!, k < tokens ? k : k - tokens, k >= tokens)
+  }
+}
+
+const tokenAccountOf = (dataset: Dataset.Dataset, owner: string, i: number, j: number, zero: boolean) => {
+  const h = holding(dataset, i, j, zero)
+  return {
+    address: dataset.address(`${h.label}:account`),
+    mint: h.mint,
+    owner,
+    amount: h.raw,
+    delegated_amount: 0n,
+    frozen: false,
+    burnt: false,
+    delegate: null,
+    close_authority: null
   }
 }
 
@@ -234,9 +258,7 @@ const walletMintIndex = (dataset: Dataset.Dataset) => {
     const all = new Map<string, readonly [number, number, boolean]>()
     for (let i = 0; i < walletCount(dataset); i++) {
       for (let j = 0; j < tokenCount(dataset, i); j++) all.set(dataset.address(`wallet:${i}:token:${j}`), [i, j, false])
-      for (let j = 0; j < 1 + dataset.int(`wallet:${i}:zeros`, 8); j++) {
-        all.set(dataset.address(`wallet:${i}:zero:${j}`), [i, j, true])
-      }
+      for (let j = 0; j < zeroCount(dataset, i); j++) all.set(dataset.address(`wallet:${i}:zero:${j}`), [i, j, true])
     }
     walletMints.set(dataset, index = all)
   }
@@ -270,15 +292,15 @@ export const walletAccountsOfMint = (dataset: Dataset.Dataset, mint: string) => 
 const seededIndexes = new WeakMap<Dataset.Dataset, Map<string, number>>()
 
 /**
- * Lamports a seeded wallet holds at start (up to 500 SOL); 0 for any other address. The world
- * (`World`) starts every account's balance here.
+ * Lamports a seeded wallet holds at start: what its history adds up to (its ledger); 0 for any
+ * other address. The world (`World`) starts every account's balance here.
  *
  * @since 0.1.0
  * @category data
  */
 export const seededLamports = (dataset: Dataset.Dataset, address: string): bigint => {
   const i = walletIndex(dataset, address)
-  return i === undefined ? 0n : BigInt(dataset.int(`wallet:${i}:lamports`, 50_000)) * 10_000_000n
+  return i === undefined ? 0n : ledgerOf(dataset, i).lamports
 }
 
 /** The index of a seeded wallet, or undefined (built once per dataset). */
@@ -304,7 +326,7 @@ const sortedTokens = (ctx: AreaContext, i: number, zero: boolean): ReadonlyArray
     const list: Array<Balance> = []
     for (let j = 0; j < tokenCount(ctx.dataset, i); j++) list.push(tokenBalance(ctx.dataset, i, j, false))
     if (zero) {
-      for (let j = 0; j < 1 + ctx.dataset.int(`wallet:${i}:zeros`, 8); j++) {
+      for (let j = 0; j < zeroCount(ctx.dataset, i); j++) {
         list.push(tokenBalance(ctx.dataset, i, j, true))
       }
     }
@@ -392,20 +414,24 @@ const timeOfSlot = (dataset: Dataset.Dataset, slot: number) =>
 
 const timestampAt = (dataset: Dataset.Dataset, i: number, k: number) => timeOfSlot(dataset, slotAt(dataset, i, k))
 
+/** The token (or emptied mint) `q` of wallet `i`: its tokens first, then its emptied mints. */
+const heldAt = (dataset: Dataset.Dataset, i: number, q: number, tokens: number) =>
+  q < tokens ? holding(dataset, i, q, false) : holding(dataset, i, q - tokens, true)
+
 const transferAt = (dataset: Dataset.Dataset, i: number, k: number): Transfer => {
   const label = `wallet:${i}:tx:${k}`
-  const sol = dataset.int(`${label}:sol`, 3) === 0
+  const ledger = ledgerOf(dataset, i)
+  const q = ledger.mint[k]!
   const tokens = tokenCount(dataset, i)
-  const token = sol ? undefined : tokenBalance(dataset, i, dataset.int(`${label}:token`, tokens), false)
+  const token = q < 0
+    ? undefined
+    : tokenBalance(dataset, i, q < tokens ? q : q - tokens, q >= tokens)
   const decimals = token?.decimals ?? 9
-  // One token transfer in fifty moves more raw units than 2^53 (a 9-decimal token by the billion), to keep u64 handling honest.
-  const raw = k % 50 === 7 && !sol
-    ? 2n ** 60n + BigInt(dataset.int(`${label}:big`, 1_000_000_000))
-    : BigInt(1 + dataset.int(`${label}:raw`, 1_000_000_000)) * BigInt(1 + dataset.int(`${label}:mul`, 100))
+  const raw = ledger.raw[k]!
   return {
     signature: activitySignature(dataset, i, k),
     timestamp: timestampAt(dataset, i, k),
-    direction: dataset.int(`${label}:dir`, 2) === 0 ? "in" : "out",
+    direction: ledger.out[k] === 1 ? "out" : "in",
     counterparty: dataset.address(`wallet:${i}:counterparty:${dataset.int(`${label}:cp`, 37)}`),
     mint: token?.mint ?? NATIVE_MINT,
     symbol: token === undefined ? "SOL" : token.symbol ?? null,
@@ -428,25 +454,31 @@ const HISTORY_TYPES = ["TRANSFER", "TRANSFER", "SWAP", "TRANSFER", "NFT_SALE", "
 const historyTypeAt = (dataset: Dataset.Dataset, i: number, k: number) =>
   HISTORY_TYPES[dataset.int(`wallet:${i}:tx:${k}:type`, HISTORY_TYPES.length)]!
 
+const FEE = World.FEE_PER_SIGNATURE
+const FEE_SOL = ui(FEE, 9)
+
 const historyAt = (dataset: Dataset.Dataset, i: number, k: number, tokenAccounts: string): HistoryEntry => {
   const t = transferAt(dataset, i, k)
-  const wallet = walletAt(dataset, i)
-  const sign = t.direction === "in" ? 1 : -1
-  const isSol = t.mint === NATIVE_MINT
+  const ledger = ledgerOf(dataset, i)
+  const pays = ledger.pays[k] === 1
   const failed = isFailed(k)
-  const feePayer = t.direction === "out" ? wallet : t.counterparty
-  // A failed transaction moved nothing but its fee (paid by its fee payer).
+  const raw = ledger.raw[k]!
+  // The wallet's own balance changes, its fee included when it paid it; a failed transaction moved
+  // nothing but its fee.
+  const fee = pays ? [{ mint: "SOL", amount: -FEE_SOL, decimals: 9 }] : []
   const changes = failed
-    ? (feePayer === wallet ? [{ mint: "SOL", amount: -0.000005, decimals: 9 }] : [])
-    : [{ mint: isSol ? "SOL" : t.mint, amount: sign * t.amount, decimals: t.decimals }]
+    ? fee
+    : t.mint === NATIVE_MINT
+    ? [{ mint: "SOL", amount: ui(t.direction === "in" ? raw : -raw - (pays ? FEE : 0n), 9), decimals: 9 }]
+    : [...fee, { mint: t.mint, amount: t.direction === "in" ? t.amount : -t.amount, decimals: t.decimals }]
       .filter((c) => tokenAccounts !== "none" || c.mint === "SOL")
   return {
     signature: t.signature,
     // The real service has entries whose block time is unknown.
     timestamp: k % 101 === 100 ? null : t.timestamp,
     slot: slotAt(dataset, i, k),
-    fee: 0.000005,
-    feePayer,
+    fee: FEE_SOL,
+    feePayer: pays ? walletAt(dataset, i) : t.counterparty,
     error: failed ? "InstructionError: custom program error: 0x1" : null,
     balanceChanges: changes
   }
@@ -466,11 +498,25 @@ interface Funding {
   readonly signature: string
 }
 
+/**
+ * The SOL of a hub no one funded (a root of the funding tree): a stake account's lamports
+ * withdrawn to it, its oldest history entry. A withdrawal is not a System transfer: it is in no
+ * transfer list and is no funding, so such a hub still has no funded-by.
+ */
+interface Stake {
+  readonly wallet: number
+  readonly slot: number
+  readonly raw: bigint
+  readonly signature: string
+}
+
 interface FundingPlan {
   /** The funding of each wallet, if it has one. */
   readonly into: ReadonlyArray<Funding | undefined>
   /** The fundings each wallet made, newest first. */
   readonly outOf: ReadonlyMap<number, ReadonlyArray<Funding>>
+  /** The stake withdrawal of each hub with no funding. */
+  readonly stakes: ReadonlyMap<number, Stake>
 }
 
 const plans = new WeakMap<Dataset.Dataset, FundingPlan>()
@@ -478,66 +524,91 @@ const plans = new WeakMap<Dataset.Dataset, FundingPlan>()
 /**
  * Who funded whom, once per dataset. A hub is funded (by a hub of lower index) long before the
  * seeded activity begins, in hub order; any other wallet by a hub just before its own oldest
- * activity. So a funder was funded before it funded, and no funding has a cycle.
+ * activity. So a funder was funded before it funded, and no funding has a cycle. A hub receives
+ * what it pays out (with the fees) and a little more, so no funding overdraws it: computed from
+ * the highest hub down, as a hub funds only hubs of higher index.
  */
 const fundingPlan = (ds: Dataset.Dataset): FundingPlan => {
   const known = plans.get(ds)
   if (known !== undefined) return known
   const n = walletCount(ds)
   const hubs = Math.min(HUBS, n - 1)
-  const into: Array<Funding | undefined> = []
-  const outOf = new Map<number, Array<Funding>>()
+  const base = (i: number, what: string) => BigInt(1 + ds.int(`wallet:${i}:${what}:raw`, 100_000)) * 1_000_000n
+  const funders: Array<number | undefined> = []
   for (let i = 0; i < n; i++) {
     const hub = i >= 1 && i <= hubs
-    const funder = !hasFunder(i) || (hub && i === 1) || hubs < 1
-      ? undefined
-      : 1 + ds.int(`wallet:${i}:funder`, hub ? i - 1 : hubs)
-    if (funder === undefined) {
-      into.push(undefined)
-      continue
-    }
-    const slot = hub
-      ? World.baseSlotOf(ds) - 10_000_000 + i * 1_000
-      : slotAt(ds, i, historyCount(activityCount(ds, i))) - 9000
-    const f: Funding = {
-      wallet: i,
-      funder,
-      slot,
-      raw: BigInt(1 + ds.int(`wallet:${i}:funding:raw`, 100_000)) * 1_000_000n,
-      signature: ds.signature(`wallet:${i}:funding`)
-    }
-    into.push(f)
+    funders.push(
+      !hasFunder(i) || (hub && i === 1) || hubs < 1 ? undefined : 1 + ds.int(`wallet:${i}:funder`, hub ? i - 1 : hubs)
+    )
+  }
+  const into: Array<Funding | undefined> = new Array(n).fill(undefined)
+  const outOf = new Map<number, Array<Funding>>()
+  const stakes = new Map<number, Stake>()
+  const owed = (i: number) => (outOf.get(i) ?? []).reduce((s, f) => s + f.raw + FEE, 0n)
+  const fund = (i: number, raw: bigint, slot: number) => {
+    const funder = funders[i]
+    if (funder === undefined) return
+    const f: Funding = { wallet: i, funder, slot, raw, signature: ds.signature(`wallet:${i}:funding`) }
+    into[i] = f
     const outs = outOf.get(funder) ?? []
     outs.push(f)
     outOf.set(funder, outs)
   }
+  for (let i = hubs + 1; i < n; i++) {
+    fund(i, base(i, "funding"), slotAt(ds, i, historyCount(activityCount(ds, i))) - 9000)
+  }
+  if (n > 0) fund(0, base(0, "funding"), slotAt(ds, 0, historyCount(activityCount(ds, 0))) - 9000)
+  const hubSlot = (i: number) => World.baseSlotOf(ds) - 10_000_000 + i * 1_000
+  for (let i = hubs; i >= 1; i--) {
+    const raw = owed(i) + base(i, "funding")
+    if (funders[i] !== undefined) fund(i, raw, hubSlot(i))
+    else stakes.set(i, { wallet: i, slot: hubSlot(i) - 500, raw, signature: ds.signature(`wallet:${i}:stake`) })
+  }
   for (const outs of outOf.values()) outs.sort((a, b) => b.slot - a.slot || a.wallet - b.wallet)
-  const plan = { into, outOf }
+  const plan = { into, outOf, stakes }
   plans.set(ds, plan)
   return plan
 }
 
-/** One entry of a seeded wallet's activity: activity `k`, or a funding in or out. */
-type Entry = { readonly k: number } | { readonly funding: Funding }
+/** One entry of a seeded wallet's history: activity `k`, a funding in or out, or a root hub's stake. */
+type Entry = { readonly k: number } | { readonly funding: Funding } | { readonly stake: Stake }
+
+const entrySignature = (ds: Dataset.Dataset, i: number, e: Entry) =>
+  "k" in e ? activitySignature(ds, i, e.k) : "funding" in e ? e.funding.signature : e.stake.signature
+
+/** Transfers of seeded wallet `i` besides its funding. */
+const transferCount = (ds: Dataset.Dataset, i: number) =>
+  Math.max(0, activityCount(ds, i) - (fundingPlan(ds).into[i] === undefined ? 0 : 1))
+
+const merged = new WeakMap<Dataset.Dataset, Map<string, ReadonlyArray<Entry>>>()
 
 /**
- * The activity of seeded wallet `i` with its fundings, newest first: its funding in is its oldest
- * entry (one of its `activityCount` transfers); a hub's fundings out sit among its activity by slot.
- * Most wallets have no funding out: their list is the activity, then the funding in, computed lazily.
+ * The activity of seeded wallet `i` with its fundings, newest first: its funding in (or a root
+ * hub's stake) is its oldest entry; a hub's fundings out sit among its activity by slot. Most
+ * wallets have no funding out: their list is the activity, then the funding in, computed lazily.
+ * `transfersOnly` leaves out what is no transfer (failed transactions, the stake).
  */
-const entriesOf = (ctx: AreaContext, i: number, transfersOnly: boolean): Dataset.LazyList<Entry> => {
-  const ds = ctx.dataset
+const entriesOf = (ds: Dataset.Dataset, i: number, transfersOnly: boolean): Dataset.LazyList<Entry> => {
   const plan = fundingPlan(ds)
   const into = plan.into[i]
-  // The funding is one of the wallet's `activityCount` transfers: the seeded activity is the rest.
-  const m = Math.max(0, activityCount(ds, i) - (into === undefined ? 0 : 1))
+  const stake = plan.stakes.get(i)
+  const oldest: Entry | undefined = into !== undefined
+    ? { funding: into }
+    : stake !== undefined && !transfersOnly
+    ? { stake }
+    : undefined
+  const m = transferCount(ds, i)
   const n = transfersOnly ? m : historyCount(m)
   const kAt = (x: number) => transfersOnly ? transferActivity(x) : x
   const outs = plan.outOf.get(i) ?? []
   if (outs.length === 0) {
-    return Dataset.lazyList(n + (into === undefined ? 0 : 1), (x) => x < n ? { k: kAt(x) } : { funding: into! })
+    return Dataset.lazyList(n + (oldest === undefined ? 0 : 1), (x) => x < n ? { k: kAt(x) } : oldest!)
   }
-  const merged = ctx.state(`wallet:entries:${i}:${transfersOnly}`, () => {
+  let cache = merged.get(ds)
+  if (cache === undefined) merged.set(ds, cache = new Map())
+  const key = `${i}:${transfersOnly}`
+  let list = cache.get(key)
+  if (list === undefined) {
     const out: Array<Entry> = []
     let o = 0
     for (let x = 0; x < n; x++) {
@@ -546,10 +617,11 @@ const entriesOf = (ctx: AreaContext, i: number, transfersOnly: boolean): Dataset
       out.push({ k: kAt(x) })
     }
     while (o < outs.length) out.push({ funding: outs[o++]! })
-    if (into !== undefined) out.push({ funding: into })
-    return out
-  })
-  return Dataset.lazyList(merged.length, (x) => merged[x]!)
+    if (oldest !== undefined) out.push(oldest)
+    cache.set(key, list = out)
+  }
+  const entries = list
+  return Dataset.lazyList(entries.length, (x) => entries[x]!)
 }
 
 const fundingTransfer = (ds: Dataset.Dataset, i: number, f: Funding): Transfer => {
@@ -567,15 +639,149 @@ const fundingTransfer = (ds: Dataset.Dataset, i: number, f: Funding): Transfer =
   }
 }
 
-const fundingHistory = (ds: Dataset.Dataset, i: number, f: Funding): HistoryEntry => ({
-  signature: f.signature,
-  timestamp: timeOfSlot(ds, f.slot),
-  slot: f.slot,
-  fee: 0.000005,
-  feePayer: walletAt(ds, f.funder),
-  error: null,
-  balanceChanges: [{ mint: "SOL", amount: (f.wallet === i ? 1 : -1) * ui(f.raw, 9), decimals: 9 }]
-})
+/** An entry of wallet `i`'s transfers (`entriesOf(…, true)`, which holds no stake). */
+const entryTransfer = (ds: Dataset.Dataset, i: number, e: Entry): Transfer => {
+  if ("k" in e) return transferAt(ds, i, e.k)
+  if ("funding" in e) return fundingTransfer(ds, i, e.funding)
+  throw new Error("emulator: a stake withdrawal is no transfer")
+}
+
+const entryHistory = (ds: Dataset.Dataset, i: number, e: Entry, tokenAccounts: string): HistoryEntry => {
+  if ("k" in e) return historyAt(ds, i, e.k, tokenAccounts)
+  const { raw, signature, slot } = "funding" in e ? e.funding : e.stake
+  // The funder pays the fee of its funding; a stake withdrawal's fee payer is the stake authority.
+  const payer = "funding" in e ? walletAt(ds, e.funding.funder) : ds.address(`wallet:${i}:stake-authority`)
+  const incoming = "stake" in e || e.funding.wallet === i
+  return {
+    signature,
+    timestamp: timeOfSlot(ds, slot),
+    slot,
+    fee: FEE_SOL,
+    feePayer: payer,
+    error: null,
+    balanceChanges: [{ mint: "SOL", amount: ui(incoming ? raw : -raw - FEE, 9), decimals: 9 }]
+  }
+}
+
+const entryType = (ds: Dataset.Dataset, i: number, e: Entry) =>
+  "k" in e ? historyTypeAt(ds, i, e.k) : "funding" in e ? "TRANSFER" : "STAKE"
+
+// -- the ledger: a seeded wallet's history replayed, its balances at start ---------------------
+
+/**
+ * What a seeded wallet's activity moved, replayed oldest first from nothing, so its balances at
+ * start are what its history adds up to and no step spends what the wallet does not hold:
+ * - its oldest transfers give each mint it holds, then take each emptied mint back to zero
+ *   (every mint of its balances is in its history); the newest transfer of a mint brings the
+ *   running amount to the balance its token account holds;
+ * - another transfer goes out only when the wallet holds the amount (SOL: the amount and the fee,
+ *   beyond what its fundings still to come need), else in; only a funded wallet moves SOL (its
+ *   first incoming SOL is its funding);
+ * - the wallet pays the fee of what it sends when it holds the SOL, else its counterparty does.
+ */
+interface Ledger {
+  /** Per activity: -1 for SOL, else the holding (`heldAt`). */
+  readonly mint: Int32Array
+  readonly out: Uint8Array
+  /** Whether the wallet paid the activity's fee. */
+  readonly pays: Uint8Array
+  readonly raw: Array<bigint>
+  /** Lamports after its last entry: its seeded balance. */
+  readonly lamports: bigint
+}
+
+const ledgers = new WeakMap<Dataset.Dataset, Map<number, Ledger>>()
+
+const ledgerOf = (ds: Dataset.Dataset, i: number): Ledger => {
+  let cache = ledgers.get(ds)
+  if (cache === undefined) ledgers.set(ds, cache = new Map())
+  const known = cache.get(i)
+  if (known !== undefined) return known
+  const plan = fundingPlan(ds)
+  const funded = plan.into[i] !== undefined
+  const m = transferCount(ds, i)
+  const n = historyCount(m)
+  const tokens = tokenCount(ds, i)
+  const zeros = zeroCount(ds, i)
+  const held = Array.from({ length: tokens + zeros }, (_, q) => heldAt(ds, i, q, tokens))
+  const mint = new Int32Array(n).fill(-1)
+  const raw = new Array<bigint>(n).fill(0n)
+  // The newest activity of each holding: its amount lands on the balance.
+  const last = new Int32Array(held.length).fill(-1)
+  for (let p = 0; p < m; p++) {
+    const k = transferActivity(m - 1 - p)
+    const label = `wallet:${i}:tx:${k}`
+    const q = p < held.length
+      ? p
+      : p < held.length + zeros
+      ? tokens + p - held.length
+      : held.length === 0 || (funded && ds.int(`${label}:sol`, 3) === 0)
+      ? -1
+      : ds.int(`${label}:token`, held.length)
+    mint[k] = q
+    if (q < 0) {
+      raw[k] = BigInt(1 + ds.int(`${label}:raw`, 1_000_000_000)) * BigInt(1 + ds.int(`${label}:mul`, 100))
+    } else {
+      last[q] = k
+      // Up to 10,000 tokens, as balances: exact as UI amounts.
+      const r = BigInt(1 + ds.int(`${label}:raw`, 1_000_000)) * 10n ** BigInt(held[q]!.decimals) / 100n
+      raw[k] = r > 0n ? r : 1n
+    }
+  }
+  const out = new Uint8Array(n)
+  const pays = new Uint8Array(n)
+  const amounts = new Array<bigint>(held.length).fill(0n)
+  const entries = entriesOf(ds, i, false)
+  let sol = 0n
+  // Lamports the fundings still to come will take.
+  let reserved = (plan.outOf.get(i) ?? []).reduce((s, f) => s + f.raw + FEE, 0n)
+  for (let x = entries.length - 1; x >= 0; x--) {
+    const e = entries.get(x)
+    if (!("k" in e)) {
+      const moved = "stake" in e ? e.stake.raw : e.funding.wallet === i ? e.funding.raw : -e.funding.raw - FEE
+      if (moved < 0n) reserved += moved
+      sol += moved
+      continue
+    }
+    const k = e.k
+    const wantsOut = ds.int(`wallet:${i}:tx:${k}:dir`, 2) !== 0
+    const free = sol - reserved
+    const q = mint[k]!
+    let a = raw[k]!
+    let sends: boolean
+    if (isFailed(k)) {
+      sends = wantsOut
+    } else if (q < 0) {
+      sends = wantsOut && free >= a + FEE
+      sol += sends ? -a : a
+    } else {
+      const have = amounts[q]!
+      const target = held[q]!.raw
+      if (last[q] === k) {
+        sends = have > target
+        a = sends ? have - target : target - have
+      } else {
+        sends = wantsOut && have >= a
+        // Never the balance before the newest transfer of the mint, so that one moves something.
+        if ((sends ? have - a : have + a) === target) {
+          if (sends) sends = false
+          else if (have >= a) sends = true
+          else a += 1n
+        }
+      }
+      raw[k] = a
+      amounts[q] = sends ? have - a : have + a
+    }
+    out[k] = sends ? 1 : 0
+    if (sends && sol - reserved >= FEE) {
+      pays[k] = 1
+      sol -= FEE
+    }
+  }
+  const ledger: Ledger = { mint, out, pays, raw, lamports: sol }
+  cache.set(i, ledger)
+  return ledger
+}
 
 // -- the world's changes: what landed since start, newest first -------------------
 
@@ -843,14 +1049,13 @@ const transfers = route(
     }),
   (request, ctx) => {
     const i = seeded(ctx, request)
-    const entries = i === undefined ? undefined : entriesOf(ctx, i, true)
+    const entries = i === undefined ? undefined : entriesOf(ctx.dataset, i, true)
     const n = entries?.length ?? 0
     // What landed since start first (newest first), then the seeded activity (older).
     const recent = worldTransfers(World.of(ctx.state), request.params["wallet"]!)
     const list = Dataset.lazyList(recent.length + n, (k) => {
       if (k < recent.length) return recent[k]!
-      const e = entries!.get(k - recent.length)
-      return "k" in e ? transferAt(ctx.dataset, i!, e.k) : fundingTransfer(ctx.dataset, i!, e.funding)
+      return entryTransfer(ctx.dataset, i!, entries!.get(k - recent.length))
     })
     return Effect.map(
       Paging.sliceRest(
@@ -893,7 +1098,7 @@ const history = route(
       // What landed since start first (newest first), then the seeded activity (older).
       const recent = World.of(ctx.state).transactionsOf(wallet)
       const w = recent.length
-      const entries = i === undefined ? undefined : entriesOf(ctx, i, false)
+      const entries = i === undefined ? undefined : entriesOf(ctx.dataset, i, false)
       const n = w + (entries?.length ?? 0)
       const position = (name: string) => {
         const v = q.get(name)
@@ -901,11 +1106,11 @@ const history = route(
         const mine = recent.findIndex((tx) => tx.signature === v)
         if (mine >= 0) return mine
         if (entries === undefined) return undefined
-        const k = activityIndex(ctx.dataset, i!, historyCount(activityCount(ctx.dataset, i!)), v)
+        const k = activityIndex(ctx.dataset, i!, entries.length, v)
         // A hub's list has its fundings among the activity: find the entry (at most a few hundred).
         for (let x = k ?? 0; x < entries.length; x++) {
           const e = entries.get(x)
-          if ("k" in e ? e.k === k : e.funding.signature === v) return x + w
+          if ("k" in e ? e.k === k : entrySignature(ctx.dataset, i!, e) === v) return x + w
         }
         return undefined
       }
@@ -923,7 +1128,7 @@ const history = route(
       let more = false
       for (; k < end; k++) {
         const e = k < w ? undefined : entries!.get(k - w)
-        const kind = e === undefined ? recent[k]!.type : "k" in e ? historyTypeAt(ctx.dataset, i!, e.k) : "TRANSFER"
+        const kind = e === undefined ? recent[k]!.type : entryType(ctx.dataset, i!, e)
         if (type !== null && type !== "ANY" && kind !== type) continue
         if (data.length === limit) {
           more = true
@@ -932,9 +1137,7 @@ const history = route(
         data.push(
           e === undefined
             ? worldHistoryEntry(wallet, recent[k]!, tokenAccounts)
-            : "k" in e
-            ? historyAt(ctx.dataset, i!, e.k, tokenAccounts)
-            : fundingHistory(ctx.dataset, i!, e.funding)
+            : entryHistory(ctx.dataset, i!, e, tokenAccounts)
         )
       }
       return Effect.succeed(
