@@ -29,12 +29,12 @@ describe("helius-sdk 3.2.0 against the emulator", () => {
       }))
       expect(read.asset.compression).toMatchObject({ compressed: true, tree: leaf.tree, leaf_id: 0, seq: 1 })
       expect(read.asset.ownership.owner).toBe(owner)
-      expect(read.owned.items.map((a) => a.id)).toEqual([leaf.assetId])
+      expect(read.owned.items.map((a: any) => a.id)).toEqual([leaf.assetId])
       expect(MerkleProof.verify(read.proof as never)).toEqual({ valid: true })
       expect(read.signatures.items).toEqual([[leaf.signature, "MintV1"]])
-      expect(read.accounts.value.items.map((a) => [a.account.hash, a.tokenData.mint, Number(a.tokenData.amount)]))
+      expect(read.accounts.value.items.map((a: any) => [a.account.hash, a.tokenData.mint, Number(a.tokenData.amount)]))
         .toEqual([[tokens.hash, mint, 400]])
-      expect(read.balances.value.items.map((b) => [b.mint, Number(b.balance)])).toEqual([[mint, 400]])
+      expect(read.balances.value.items.map((b: any) => [b.mint, Number(b.balance)])).toEqual([[mint, 400]])
       expect(emu.requests.map((r) => r.operation)).toEqual([
         "getAsset",
         "getAssetsByOwner",
