@@ -74,7 +74,7 @@ export const read = <R, A>(
   operation: string,
   paging: Walked<R, A>,
   result: R,
-  position: string | number | undefined
+  position: unknown
 ): Page<A, string | number> | DecodeError => {
   const items = paging.items(result)
   if (paging._tag === "PageNumber") {

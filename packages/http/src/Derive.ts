@@ -21,6 +21,7 @@ import * as Pagination from "@solfx/core/Pagination"
 import * as Arr from "effect/Array"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
+import * as Predicate from "effect/Predicate"
 import * as Stream from "effect/Stream"
 import { type AttemptHooks, HttpTransport, type HttpTransportShape } from "./HttpTransport.js"
 import { requestOf, traced } from "./internal/wire.js"
@@ -178,15 +179,9 @@ export const fromTransport = <P, A, Item, PI>(
     input: PI,
     o: PagesOptions<Position> = {}
   ): Stream.Stream<ResultPage<Item, Position, A>, ApiError | InvalidRequest> =>
-    Stream.unwrap(Effect.gen(function*() {
-      const paging = entry.paging
-      const raw = input as Record<string, unknown>
-      const limited = paging._tag === "None"
-        ? raw
-        : { ...raw, [paging.limitParam]: raw[paging.limitParam] ?? paging.maxLimit }
-      const params = yield* validate(limited as PI)
-      return Walk.entryPages(entry, params as Record<string, unknown>, (at) => send(at as P), o)
-    }))
+    Stream.unwrap(
+      Effect.map(validate(withLimit(entry.paging, input)), (params) => Walk.entryPages(entry, params, send, o))
+    )
 
   const batch = <I>(
     items: ReadonlyArray<I>,
@@ -221,6 +216,12 @@ export const fromTransport = <P, A, Item, PI>(
     batch
   }
 }
+
+/** The input with the entry's largest page size, unless it names one: a walk takes as few requests as it can. */
+const withLimit = <PI>(paging: Endpoint.Paging<any, any>, input: PI): PI =>
+  paging._tag === "None" || !Predicate.isRecord(input) || input[paging.limitParam] !== undefined
+    ? input
+    : { ...input, [paging.limitParam]: paging.maxLimit } as PI
 
 /**
  * The methods of `entry` over the `HttpTransport` in context.

@@ -18,6 +18,7 @@ import { type ApiError, DecodeError, PaginationError } from "@solfx/core/Errors"
 import { DEFAULT_CONCURRENCY, flattenPages, MAX_EMPTY_RUN, type Page, read, type Walked } from "@solfx/core/Pagination"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Predicate from "effect/Predicate"
 import * as Stream from "effect/Stream"
 import { readAhead } from "./internal/readAhead.js"
 
@@ -51,30 +52,32 @@ export interface EntryPage<Item, Position, A> extends Page<Item, Position> {
 
 /**
  * The pages of `entry`. `params` are validated already, with their page size; `send` sends them
- * (one call: permit, credits, send, decode) with the position set.
+ * (one call: permit, credits, send, decode).
  *
  * @since 0.1.0
  * @category streams
  */
-export const entryPages = <A, Item, Position>(
-  entry: Endpoint.Endpoint<any, A, Item>,
-  params: Readonly<Record<string, unknown>>,
-  send: (params: Readonly<Record<string, unknown>>) => Effect.Effect<A, ApiError>,
+export const entryPages = <P, A, Item, Position>(
+  entry: Endpoint.Endpoint<P, A, Item>,
+  params: P,
+  send: (params: P) => Effect.Effect<A, ApiError>,
   options: Options<Position> = {}
 ): Stream.Stream<EntryPage<Item, Position, A>, ApiError> => {
   const paging = entry.paging
   if (paging._tag === "None") {
     return Stream.fromEffect(Effect.map(send(params), (result) => ({ items: [], next: undefined, result })))
   }
-  const keyset = paging._tag === "PageNumber" ? paging.keyset : undefined
+  // The one place a position is set in the params: `param` names a field of the entry's params.
+  const at = (walked: Walked<A, Item>) => (position: unknown) => send({ ...params, [walked.param]: position } as P)
   const go = (walked: Walked<A, Item>, start: unknown) =>
-    positioned(entry.name, walked, params, send, start, options.concurrency)
-  if (keyset === undefined) {
-    return go(paging, options.start ?? params[paging.param]) as Stream.Stream<EntryPage<Item, Position, A>, ApiError>
-  }
+    positioned(entry.name, walked, at(walked), Number(field(params, paging.limitParam)), start, options.concurrency)
+  const keyset = paging._tag === "PageNumber" ? paging.keyset : undefined
+  // The caller chose `Position`: what a walk hands back is the position it was given, or its like.
+  type Out = Stream.Stream<EntryPage<Item, Position, A>, ApiError>
+  if (keyset === undefined) return go(paging, options.start ?? field(params, paging.param)) as Out
   // Two modes: the position names its own, `{ page }` or `{ cursor }`.
-  const start = options.start as { readonly page?: number; readonly cursor?: string } | undefined
-  const key = options.mode === "cursor" || start?.cursor !== undefined ? "cursor" : "page"
+  const start = options.start
+  const key = options.mode === "cursor" || field(start, "cursor") !== undefined ? "cursor" : "page"
   const walked: Walked<A, Item> = key === "page" ? paging : {
     _tag: "Cursor",
     param: keyset.param,
@@ -83,33 +86,33 @@ export const entryPages = <A, Item, Position>(
     items: paging.items,
     next: keyset.next
   }
-  return Stream.map(go(walked, start?.[key]), (page) => ({
+  return Stream.map(go(walked, field(start, key)), (page) => ({
     ...page,
-    next: (page.next === undefined ? undefined : { [key]: page.next }) as Position | undefined
-  }))
+    next: page.next === undefined ? undefined : { [key]: page.next }
+  })) as Out
 }
+
+const field = (value: unknown, key: string): unknown => Predicate.isRecord(value) ? value[key] : undefined
 
 /** One mode's walk: numbered pages read ahead when the end is known by count, else position after position. */
 const positioned = <A, Item>(
   operation: string,
   paging: Walked<A, Item>,
-  params: Readonly<Record<string, unknown>>,
-  send: (params: Readonly<Record<string, unknown>>) => Effect.Effect<A, ApiError>,
+  at: (position: unknown) => Effect.Effect<A, ApiError>,
+  limit: number,
   start: unknown,
   concurrency: number | undefined
-): Stream.Stream<EntryPage<Item, string | number, A>, ApiError> => {
-  const at = (position: unknown) => send({ ...params, [paging.param]: position })
+): Stream.Stream<Page<Item, unknown> & { readonly result?: unknown }, ApiError> => {
   if (paging._tag === "PageNumber" && paging.hasMore === undefined) {
-    // Each page carries the answer it was read from (`NumberedResult.result`).
     return numberedPages(
       (page) =>
         Effect.map(at(page), (result) => ({ items: paging.items(result), total: paging.total?.(result), result })),
-      { limit: Number(params[paging.limitParam]), concurrency, startPage: start as number | undefined }
-    ) as Stream.Stream<EntryPage<Item, number, A>, ApiError>
+      { limit, concurrency, startPage: typeof start === "number" ? start : undefined }
+    )
   }
   return walk(
     operation,
-    start as string | number | undefined,
+    start,
     (position) =>
       Effect.flatMap(at(position ?? (paging._tag === "PageNumber" ? 1 : undefined)), (result) => {
         const page = read(operation, paging, result, position)

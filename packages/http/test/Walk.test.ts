@@ -1,9 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
+import * as Endpoint from "@solfx/core/Endpoint"
 import * as Pagination from "@solfx/core/Pagination"
 import * as Walk from "@solfx/http/Walk"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 
@@ -227,4 +229,74 @@ describe("Walk", () => {
         expect(requested.length).toBeLessThanOrEqual(11 + 2 * Pagination.DEFAULT_CONCURRENCY - 1)
       }))
   }
+
+  describe("entryPages: an entry that declares both modes is walked in the one its start or mode names", () => {
+    // A list of 25 items, 10 a page, by page number (with a grand total) or by keyset cursor `c<offset>`.
+    const entry = Endpoint.rpc({
+      area: "test",
+      method: "listThings",
+      params: Schema.Struct({
+        page: Schema.optional(Schema.Number),
+        cursor: Schema.optional(Schema.String),
+        limit: Schema.Number
+      }),
+      result: Schema.Unknown as Schema.Schema<{
+        readonly items: ReadonlyArray<number>
+        readonly total: number
+        readonly cursor: string | null
+      }>,
+      paging: Endpoint.pageNumber({
+        items: (r: { readonly items: ReadonlyArray<number>; readonly total: number; readonly cursor: string | null }) =>
+          r.items,
+        total: (r) => r.total,
+        keyset: { next: (r) => r.cursor }
+      }),
+      cost: { credits: 1, usage: "das" },
+      bucket: "das"
+    })
+    const list = Array.from({ length: 25 }, (_, i) => i)
+    const walkWith = (options: Walk.Options<unknown>) => {
+      const sent: Array<{ readonly page?: number | undefined; readonly cursor?: string | undefined }> = []
+      const send = (p: typeof entry.params.Type) =>
+        Effect.sync(() => {
+          sent.push({ page: p.page, cursor: p.cursor })
+          const from = p.cursor !== undefined ? Number(p.cursor.slice(1)) : p.page !== undefined ? (p.page - 1) * 10 : 0
+          const end = Math.min(from + p.limit, list.length)
+          return { items: list.slice(from, end), total: list.length, cursor: end < list.length ? `c${end}` : null }
+        })
+      return Effect.map(
+        Stream.runCollect(Walk.entryPages(entry, { limit: 10 }, send, { ...options, concurrency: 1 })),
+        (pages) => ({ pages: Chunk.toReadonlyArray(pages), sent })
+      )
+    }
+
+    it.effect("default: numbered pages, positions { page }", () =>
+      Effect.gen(function*() {
+        const { pages, sent } = yield* walkWith({})
+        expect(pages.map((p) => p.next)).toEqual([{ page: 2 }, { page: 3 }, undefined])
+        expect(pages.flatMap((p) => p.items)).toEqual(list)
+        expect(sent.map((s) => s.page)).toEqual([1, 2, 3])
+      }))
+
+    it.effect("mode cursor: the keyset from the start, positions { cursor }", () =>
+      Effect.gen(function*() {
+        const { pages, sent } = yield* walkWith({ mode: "cursor" })
+        expect(pages.map((p) => p.next)).toEqual([{ cursor: "c10" }, { cursor: "c20" }, undefined])
+        expect(sent).toEqual([
+          { page: undefined, cursor: undefined },
+          { page: undefined, cursor: "c10" },
+          { page: undefined, cursor: "c20" }
+        ])
+      }))
+
+    it.effect("a start of { cursor } resumes by keyset, of { page } by page number", () =>
+      Effect.gen(function*() {
+        const byCursor = yield* walkWith({ start: { cursor: "c20" } })
+        expect(byCursor.pages.flatMap((p) => p.items)).toEqual(list.slice(20))
+        expect(byCursor.sent).toEqual([{ page: undefined, cursor: "c20" }])
+        const byPage = yield* walkWith({ start: { page: 2 } })
+        expect(byPage.pages.flatMap((p) => p.items)).toEqual(list.slice(10))
+        expect(byPage.sent.map((s) => s.page)).toEqual([2, 3])
+      }))
+  })
 })
