@@ -70,7 +70,7 @@ export const main = (authority: string, stopAfter = 3) =>
     const name = `asset-ids/${authority}`
     const stopped = yield* Deferred.make<void>()
     const assets = (start: DigitalAssets.Position | undefined) =>
-      das.getAssetsByAuthorityPages({ authorityAddress: authority, limit: 1000 }, { start })
+      das.getAssetsByAuthority.pages({ authorityAddress: authority, limit: 1000 }, { start })
     // The stop comes right after page `stopAt` is saved: the job waits there to be interrupted, as a process
     // would be killed there. Read-ahead may already hold the next pages, so without the wait the job could
     // save them all before the interruption arrives.

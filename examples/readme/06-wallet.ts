@@ -8,10 +8,13 @@ import { Effect, Option, Stream } from "effect"
 const program = Effect.gen(function*() {
   const wallet = yield* Wallet.Wallet
   const identity = yield* wallet.identity(address) // Option: an unknown wallet is none, not an error
-  const balances = yield* wallet.balancesStream(address).pipe(Stream.runCollect) // every page
+  const balances = yield* wallet.balances.stream(address).pipe(Stream.runCollect) // every page
   const usd = yield* wallet.portfolioUsdValue(address) // totalUsdValue of the service covers one page only
-  const transfers = yield* wallet.transfersStream(address, { limit: 100 }).pipe(Stream.take(500), Stream.runCollect)
-  console.log(Option.map(identity, (i) => i.name), balances.length, usd, transfers.length, yield* wallet.creditsUsed)
+  const page = yield* wallet.history(address, { limit: 100 }) // one page; .pages and .stream walk them all
+  // Each page of .pages carries `next`: a walk given { start: next } resumes after that page.
+  const transfers = yield* wallet.transfers.stream(address, { limit: 100 }).pipe(Stream.take(500), Stream.runCollect)
+  console.log(Option.map(identity, (i) => i.name), balances.length, usd, page.data.length, transfers.length)
+  console.log(yield* wallet.creditsUsed) // 100 credits a request, as the service documents
 })
 // #endregion readme
 

@@ -159,11 +159,9 @@ describe("examples", () => {
 
       const mint = CompressionArea.mintAt(emu.dataset, 0)
       const holders = (cursor: string | undefined) =>
-        compression.getCompressedMintTokenHoldersPages(
-          cursor === undefined ? { mint, limit: 500 } : { mint, limit: 500, cursor }
-        )
+        compression.getCompressedMintTokenHolders.pages({ mint, limit: 500 }, { start: cursor })
       const expectedHolders = yield* Stream.runCollect(
-        compression.getCompressedMintTokenHoldersStream({ mint, limit: 500 })
+        compression.getCompressedMintTokenHolders.stream({ mint, limit: 500 })
       )
       const h = yield* interruptedThenResumed(dir, "holders", holders, (x) => x.owner, 3)
       expect(h.interrupted.pages).toBe(3)
@@ -172,8 +170,8 @@ describe("examples", () => {
       expect(h.ids).toEqual(Chunk.toArray(expectedHolders).map((x) => x.owner))
 
       const address = emu.samples.wallet
-      const transfers = (cursor: string | undefined) => wallet.transfersPages(address, { limit: 100, cursor })
-      const expectedTransfers = yield* Stream.runCollect(wallet.transfersStream(address, { limit: 100 }))
+      const transfers = (cursor: string | undefined) => wallet.transfers.pages(address, { limit: 100, start: cursor })
+      const expectedTransfers = yield* Stream.runCollect(wallet.transfers.stream(address, { limit: 100 }))
       const key = (t: unknown) => JSON.stringify(t, (_, v) => typeof v === "bigint" ? v.toString() : v)
       const t = yield* interruptedThenResumed(dir, "transfers", transfers, key, 5)
       expect(t.interrupted.pages).toBe(5)

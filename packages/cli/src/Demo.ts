@@ -130,7 +130,7 @@ const wallet = Effect.gen(function*() {
   const service = yield* Wallet
   const address = emulator.samples.wallet
   const identity = yield* service.identity(address)
-  const balances = Chunk.toReadonlyArray(yield* Stream.runCollect(service.balancesStream(address, { limit: 100 })))
+  const balances = Chunk.toReadonlyArray(yield* Stream.runCollect(service.balances.stream(address, { limit: 100 })))
   const total = balances.reduce((sum, b) => sum + (b.usdValue ?? 0), 0)
   const top = Arr.sort(balances, byUsdDescending).slice(0, 5)
   return {

@@ -3,7 +3,8 @@
  * that stateless.js 0.23 calls by default. The service is declared from its entries,
  * `Endpoints.compression`: each method is a call, and each cursor-paged one also has
  * `.pages` (each page with its items, its slot and `next`, the cursor to resume from)
- * and `.stream` (every item). Every paged method resumes the same way: `{ start: next }`.
+ * and `.stream` (every item). Every paged method resumes the same way: `{ start: next }` (a
+ * `cursor` in the params of `.pages` or `.stream` still starts the walk there, but is deprecated).
  * Streams fetch lazily: `Stream.take` stops fetching.
  *
  * Amounts, balances and lamports are exact `bigint`s (the SDK-wide choice, see `U64`).

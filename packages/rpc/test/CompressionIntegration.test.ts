@@ -7,6 +7,7 @@ import * as Json from "@solfx/core/Json"
 import * as Emulator from "@solfx/emulator/Emulator"
 import * as Compression from "@solfx/rpc/Compression"
 import * as Loopback from "@solfx/testing/Loopback"
+import * as Walks from "@solfx/testing/Walks"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
@@ -49,6 +50,22 @@ describe("Compression (integration, loopback emulator)", () => {
         compression.getCompressedMintTokenHoldersStream({ mint, limit: 700, cursor: pages[1]!.next! })
       )
       expect([...head, ...rest]).toEqual(pages.flatMap((p) => p.items))
+    }).pipe(Effect.provide(TestLayer())))
+
+  it.live("a walk resumed with { start } from page 1's next gives the same items; a cursor in params still starts it", () =>
+    Effect.gen(function*() {
+      const { compression, emu, s } = yield* setup
+      const mint = s.compressedTokenMint!
+      const c = yield* Walks.resume((start?: string) =>
+        compression.getCompressedMintTokenHolders.pages({ mint, limit: 1000 }, { start })
+      )
+      expect([c.pages, typeof c.start]).toEqual([5, "string"])
+      expect(c.joined).toEqual(c.whole)
+      expect(c.resumedFirst).toEqual(c.second)
+      expect(emu.count("getCompressedMintTokenHolders")).toBe(5 + 2 + 4)
+      // The deprecated way: the cursor in the params.
+      const old = yield* all(compression.getCompressedMintTokenHolders.stream({ mint, limit: 1000, cursor: c.start! }))
+      expect(old).toEqual(c.whole.slice(1000))
     }).pipe(Effect.provide(TestLayer())))
 
   it.live("Stream.take stops fetching", () =>

@@ -12,6 +12,7 @@ import * as Emulator from "@solfx/emulator/Emulator"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
 import * as TokenMetadata from "@solfx/rpc/TokenMetadata"
 import * as Loopback from "@solfx/testing/Loopback"
+import * as Walks from "@solfx/testing/Walks"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -69,6 +70,26 @@ describe("DigitalAssets (integration, loopback emulator)", () => {
       expect(emu.counters.maxInFlight).toBeLessThanOrEqual(8)
       expect(emu.usage().usage.das).toBe(10)
     }).pipe(Effect.provide(TestLayer({ latencyMs: 25 })))) // latency makes the overlap of requests observable
+
+  it.live("a walk resumed with { start } from page 1's next gives the same items, by page number and by cursor", () =>
+    Effect.gen(function*() {
+      const { das, emu, s } = yield* setup
+      const params = { authorityAddress: s.assetAuthority!, limit: 100 }
+      const checks = [
+        yield* Walks.resume((start?: DigitalAssets.Position) => das.getAssetsByAuthority.pages(params, { start })),
+        yield* Walks.resume((start?: DigitalAssets.Position) =>
+          das.getAssetsByAuthority.pages(params, { mode: "cursor", start })
+        )
+      ]
+      expect(checks.map((c) => [c.pages, c.start])).toEqual([[10, { page: 2 }], [10, { cursor: expect.any(String) }]])
+      for (const c of checks) {
+        expect(c.joined.map((a) => a.id)).toEqual(c.whole.map((a) => a.id))
+        expect(c.resumedFirst.map((a) => a.id)).toEqual(c.second.map((a) => a.id))
+      }
+      expect(checks[1]!.whole.map((a) => a.id)).toEqual(checks[0]!.whole.map((a) => a.id))
+      // At least the whole, two pages and the rest, in each mode (numbered pages read ahead: not an exact count).
+      expect(emu.count("getAssetsByAuthority")).toBeGreaterThanOrEqual(2 * (10 + 2 + 9))
+    }).pipe(Effect.provide(TestLayer({ sizes: { "das.authorityAssets": 1_000 } }))))
 
   it.live("Stream.take(5) sends exactly one request", () =>
     Effect.gen(function*() {

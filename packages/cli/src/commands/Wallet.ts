@@ -104,7 +104,7 @@ const balances = Command.make(
       const rows = firstOrAll(
         o,
         Effect.map(service.balances(o.wallet, options), (p) => ({ items: p.balances, more: p.pagination.hasMore })),
-        service.balancesStream(o.wallet, options)
+        service.balances.stream(o.wallet, options)
       ).pipe(Stream.tap((b) => Effect.sync(() => void (usd += b.usdValue ?? 0))))
       yield* (yield* Output).rows(rows, {
         columns: balanceColumns,
@@ -124,7 +124,7 @@ const history = Command.make("history", { wallet, all, limit }, (o) =>
     const rows = firstOrAll(
       o,
       Effect.map(service.history(o.wallet, options), (p) => ({ items: p.data, more: p.pagination.hasMore })),
-      service.historyStream(o.wallet, options)
+      service.history.stream(o.wallet, options)
     )
     yield* (yield* Output).rows(rows, {
       progress: o.all ? "history" : undefined,
@@ -146,7 +146,7 @@ const transfers = Command.make("transfers", { wallet, all, limit }, (o) =>
     const rows = firstOrAll(
       o,
       Effect.map(service.transfers(o.wallet, options), (p) => ({ items: p.data, more: p.pagination.hasMore })),
-      service.transfersStream(o.wallet, options)
+      service.transfers.stream(o.wallet, options)
     )
     yield* (yield* Output).rows(rows, {
       progress: o.all ? "transfers" : undefined,
