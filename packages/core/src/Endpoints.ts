@@ -868,18 +868,7 @@ export const webhooks = {
  * @category table
  */
 export const all: ReadonlyArray<Endpoint.Endpoint> = [
-  getTokenAccounts,
-  getAssetsByAuthority,
-  getSignaturesForAsset,
-  getAssetProofBatch,
-  getAsset,
-  getAssetBatch,
-  getAssetProof,
-  getAssetsByOwner,
-  getAssetsByGroup,
-  getAssetsByCreator,
-  searchAssets,
-  getNftEditions,
+  ...Object.values(digitalAssetMethods),
   ...Object.values(compression),
   sendBundle,
   getBundleStatuses,
