@@ -3,7 +3,8 @@
  * token accounts, …, each area's lazy lists) is the world at start; what happens
  * after start (an accepted bundle, a call of the world API) is a small overlay of
  * changes kept here: lamports of the accounts touched, mints made, token accounts
- * and their amounts, and the transactions that made them. Areas read it to answer
+ * and their amounts, compressed NFTs (leaves of the world's Merkle trees) and compressed
+ * token accounts, and the transactions that made them. Areas read it to answer
  * (a view consults the overlay, then the seed), so every area sees one change.
  *
  * Every change is a transaction: it lands in the next slot (the world's slot moves

@@ -205,9 +205,9 @@ const renderNft = (dataset: Dataset.Dataset, authority: string, index: number, i
 }
 
 /**
- * Every seeded token account of a mint, zero balances included: its DAS holders, the owners'
- * accounts its holder list does not hold, and the seeded wallets' (getTokenAccounts by mint lists
- * the same accounts).
+ * The seeded token accounts of a mint beyond its DAS holder list (`DA.mintHolderCount`), zero
+ * balances included: the owners' accounts that list does not hold, and the seeded wallets'.
+ * getTokenAccounts by mint lists them after the holders; with the holders they are its supply.
  *
  * @since 0.1.0
  * @category data
