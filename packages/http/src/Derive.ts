@@ -115,41 +115,7 @@ export const fromTransport = <P, A, Item, PI>(
   entry: Endpoint.Endpoint<P, A, Item, PI>,
   options: ClientOptions = {}
 ): Client<P, A, Item, PI> => {
-  const credits = options.credits ?? entry.cost.credits
-  const notFoundIsAnswer = entry._tag === "Rest" && entry.notFound === "answer"
-  const permit = t.limits.aroundAttempt(entry.bucket, credits)
-  const own = options.aroundAttempt
-  const hooks: AttemptHooks = {
-    // Every attempt, retries included, takes its bucket's start slot and its credits from the budget.
-    // Nothing to take (no plan, no budget, no hook of the caller's): no wrapper, the attempt stays as it is.
-    aroundAttempt: permit === RateLimits.passThrough && own === undefined ?
-      undefined :
-      (attempt) =>
-        permit(own === undefined ? attempt : own(attempt)).pipe(
-          Effect.catchIf(
-            (e): e is RateLimiter.RateLimitStoreError => e instanceof RateLimiter.RateLimitStoreError,
-            (e) =>
-              Effect.fail(
-                new TransportError({
-                  operation: entry.name,
-                  reason: "connect",
-                  detail: `the rate-limit store could not be reached: ${t.redactor.redact(e.message)}`,
-                  sent: false
-                })
-              )
-          )
-        ),
-    // Once per attempt, inside the retry: a retried request counts again exactly when it is billed again.
-    // The budget is a ceiling, so only an answer that was not billed (a 429, a 5xx) hands its credits back:
-    // with no answer (reset, timeout, or cut off in flight by an interruption) the server may have billed
-    // it, and they stay spent. (A store error keeps them spent too.)
-    onAttempt: (outcome) =>
-      Billing.billed(outcome, { notFoundIsAnswer })
-        ? t.credits.add(entry.area, entry.name, credits)
-        : outcome._tag === "Answered"
-        ? Effect.ignore(t.limits.refund(credits))
-        : Effect.void
-  }
+  const hooks = attemptHooks(t, entry, options)
   const validate = validateInput(entry.params, "", t.redactor.redact)
   const spanName = `solfx.${entry.area}.${entry.name}`
   const isRest = entry._tag === "Rest"
@@ -214,6 +180,48 @@ export const fromTransport = <P, A, Item, PI>(
     pages,
     stream: (input, o) => Pagination.flattenPages(pages(input, o)),
     batch
+  }
+}
+
+/**
+ * The hooks of every attempt of `entry`: the permit of its bucket and its credits (`RateLimits`),
+ * and its billing outcome counted once per attempt in the transport's ledger.
+ */
+const attemptHooks = (t: HttpTransportShape, entry: Endpoint.Endpoint, options: ClientOptions): AttemptHooks => {
+  const credits = options.credits ?? entry.cost.credits
+  const notFoundIsAnswer = entry._tag === "Rest" && entry.notFound === "answer"
+  const permit = t.limits.aroundAttempt(entry.bucket, credits)
+  const own = options.aroundAttempt
+  return {
+    // Every attempt, retries included, takes its bucket's start slot and its credits from the budget.
+    // Nothing to take (no plan, no budget, no hook of the caller's): no wrapper, the attempt stays as it is.
+    aroundAttempt: permit === RateLimits.passThrough && own === undefined ?
+      undefined :
+      (attempt) =>
+        permit(own === undefined ? attempt : own(attempt)).pipe(
+          Effect.catchIf(
+            (e): e is RateLimiter.RateLimitStoreError => e instanceof RateLimiter.RateLimitStoreError,
+            (e) =>
+              Effect.fail(
+                new TransportError({
+                  operation: entry.name,
+                  reason: "connect",
+                  detail: `the rate-limit store could not be reached: ${t.redactor.redact(e.message)}`,
+                  sent: false
+                })
+              )
+          )
+        ),
+    // Once per attempt, inside the retry: a retried request counts again exactly when it is billed again.
+    // The budget is a ceiling, so only an answer that was not billed (a 429, a 5xx) hands its credits back:
+    // with no answer (reset, timeout, or cut off in flight by an interruption) the server may have billed
+    // it, and they stay spent. (A store error keeps them spent too.)
+    onAttempt: (outcome) =>
+      Billing.billed(outcome, { notFoundIsAnswer })
+        ? t.credits.add(entry.area, entry.name, credits)
+        : outcome._tag === "Answered"
+        ? Effect.ignore(t.limits.refund(credits))
+        : Effect.void
   }
 }
 
