@@ -1,5 +1,5 @@
 /**
- * The SDK configuration: the API key (always `Redacted`), one base URL per host
+ * The SDK configuration: the API key (sealed: see `ApiKey`), one base URL per host
  * the service documents, the per-request timeout and the retry policy.
  *
  * @example
@@ -16,6 +16,25 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Sealed from "./internal/apiKey.js"
+
+/**
+ * The API key as the config holds it: sealed. It prints, stringifies and inspects as
+ * `<redacted>`, and no public function reads it back: only the SDK's send step opens
+ * it, so a service or middleware given the config cannot leak the key.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ApiKey = Sealed.ApiKey
+
+/**
+ * Whether a value is a sealed `ApiKey`.
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const isApiKey: (u: unknown) => u is ApiKey = Sealed.isApiKey
 
 /**
  * The four hosts the service documents.
@@ -62,7 +81,8 @@ export interface RetryPolicy {
  * @category models
  */
 export interface SolfxConfigShape {
-  readonly apiKey: Redacted.Redacted<string>
+  /** Sealed: only the send step reads it (see `ApiKey`). */
+  readonly apiKey: ApiKey
   readonly urls: Urls
   readonly timeout: Duration.Duration
   readonly retry: RetryPolicy
@@ -112,7 +132,7 @@ export const defaultRetry: RetryPolicy = {
  * @category models
  */
 export interface Options {
-  readonly apiKey: string | Redacted.Redacted<string>
+  readonly apiKey: string | Redacted.Redacted<string> | ApiKey
   readonly urls?: Partial<Urls> | undefined
   /** Every base URL at once, for example an emulator's. Per-host `urls` still win. */
   readonly baseUrl?: string | undefined
@@ -135,7 +155,9 @@ export const make = (options: Options): SolfxConfigShape => {
     ? defaultUrls
     : { rpc: options.baseUrl, rest: options.baseUrl, v0: options.baseUrl, admin: options.baseUrl }
   return {
-    apiKey: Redacted.isRedacted(options.apiKey) ? options.apiKey : Redacted.make(options.apiKey),
+    apiKey: Sealed.isApiKey(options.apiKey)
+      ? options.apiKey
+      : new Sealed.ApiKey(Redacted.isRedacted(options.apiKey) ? Redacted.value(options.apiKey) : options.apiKey),
     urls: { ...base, ...stripUndefined(options.urls ?? {}) },
     timeout: Duration.decode(options.timeout ?? "30 seconds"),
     retry: { ...defaultRetry, ...stripUndefined(options.retry ?? {}) },
@@ -157,7 +179,11 @@ const stripUndefined = <A extends object>(a: A): { [K in keyof A]-?: Exclude<A[K
  * @category validation
  */
 export const keyProblem = (apiKey: unknown): string | undefined => {
-  const key: unknown = Redacted.isRedacted(apiKey) ? Redacted.value(apiKey) : apiKey
+  const key: unknown = Redacted.isRedacted(apiKey)
+    ? Redacted.value(apiKey)
+    : Sealed.isApiKey(apiKey)
+    ? Sealed.open(apiKey)
+    : apiKey
   return typeof key !== "string"
     ? "is missing"
     : key.length === 0

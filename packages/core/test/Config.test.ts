@@ -3,7 +3,11 @@ import { Config } from "@solfx/core"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
+import { readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { inspect } from "node:util"
+import { open } from "../src/internal/apiKey.js"
 
 const fromEnv = (env: Record<string, string>) =>
   Effect.gen(function*() {
@@ -14,19 +18,68 @@ const fromEnv = (env: Record<string, string>) =>
   )
 
 describe("Config", () => {
-  it.effect("reads SOLFX_* and keeps the key Redacted", () =>
+  it.effect("reads SOLFX_* and keeps the key sealed", () =>
     Effect.gen(function*() {
       const cfg = yield* fromEnv({
         SOLFX_API_KEY: "SECRET-123",
         SOLFX_RPC_URL: "http://127.0.0.1:1/rpc",
         SOLFX_ADMIN_URL: "http://127.0.0.1:1/admin"
       })
-      expect(Redacted.value(cfg.apiKey)).toBe("SECRET-123")
+      // Only the send steps' opener reads it back (this test imports it from `internal/`).
+      expect(open(cfg.apiKey)).toBe("SECRET-123")
       expect(cfg.urls.rpc).toBe("http://127.0.0.1:1/rpc")
       expect(cfg.urls.admin).toBe("http://127.0.0.1:1/admin")
       expect(cfg.urls.rest).toBe(Config.defaultUrls.rest)
       expect(inspect(cfg, { depth: 10 }) + JSON.stringify(cfg) + String(cfg.apiKey)).not.toContain("SECRET-123")
     }))
+
+  it("the config's key is sealed: not a Redacted, nothing prints it, no property or clone holds it", () => {
+    const secret = "SEALED-9f3e"
+    const variants = [secret, Redacted.make(secret), Config.make({ apiKey: secret }).apiKey]
+    for (const apiKey of variants) {
+      const cfg = Config.make({ apiKey })
+      const key = cfg.apiKey
+      expect(Config.isApiKey(key)).toBe(true)
+      expect(Redacted.isRedacted(key)).toBe(false)
+      expect(() => Redacted.value(key as any)).toThrow()
+      const shown = [
+        String(key),
+        `${key}`,
+        JSON.stringify(cfg),
+        JSON.stringify(key),
+        inspect(cfg, { depth: 10, showHidden: true }),
+        inspect(key, { showHidden: true }),
+        Reflect.ownKeys(key).map(String).join(),
+        JSON.stringify(Object.getOwnPropertyDescriptors(key)),
+        JSON.stringify(structuredClone(cfg))
+      ].join("\n")
+      expect(shown).not.toContain(secret)
+      expect(String(key)).toBe("<redacted>")
+      expect(open(key)).toBe(secret)
+    }
+    // A look-alike is not a key, and opening it fails rather than giving anything.
+    const forged = Object.create(Object.getPrototypeOf(Config.make({ apiKey: "x" }).apiKey))
+    expect(Config.isApiKey(forged)).toBe(false)
+    expect(() => open(forged)).toThrow("not a sealed API key")
+    expect(Config.keyProblem(Config.make({ apiKey: "  " }).apiKey)).toBe("is blank")
+  })
+
+  it("only the send steps import the key's opener", () => {
+    // Every source file (tests aside) that imports core's `internal/apiKey`: the config that seals the
+    // key, http's send step, and the WebSocket connection of subscriptions, which puts it in the socket URL.
+    const root = fileURLToPath(new URL("../..", import.meta.url))
+    const files = readdirSync(root).flatMap((pkg) =>
+      readdirSync(join(root, pkg, "src"), { recursive: true, encoding: "utf8" })
+        .filter((f) => f.endsWith(".ts"))
+        .filter((f) => readFileSync(join(root, pkg, "src", f), "utf8").includes("internal/apiKey"))
+        .map((f) => `packages/${pkg}/src/${f.replaceAll("\\", "/")}`)
+    ).sort()
+    expect(files).toEqual([
+      "packages/core/src/Config.ts",
+      "packages/http/src/internal/seal.ts",
+      "packages/subscriptions/src/Subscriptions.ts"
+    ])
+  })
 
   it.effect("a missing key is a ConfigError naming SOLFX_API_KEY", () =>
     Effect.gen(function*() {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { SolfxConfig } from "@solfx/core/Config"
+import { open } from "@solfx/core/internal/apiKey"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
-import * as Redacted from "effect/Redacted"
 import * as TestClock from "effect/TestClock"
 import * as Emulator from "../src/Emulator.js"
 import { get, post, rpc, until, untilServerSleeps, urlFor } from "./support/Http.js"
@@ -338,7 +338,9 @@ describe("Emulator", () => {
     Effect.gen(function*() {
       const emu = yield* Emulator.EmulatorHandle
       const config = yield* SolfxConfig
-      expect(Redacted.value(config.apiKey)).toBe(emu.apiKey)
+      // Sealed: the test opens it as only the send step does.
+      expect(String(config.apiKey)).toBe("<redacted>")
+      expect(open(config.apiKey)).toBe(emu.apiKey)
       expect(config.urls).toEqual({ rpc: emu.url, rest: emu.url, v0: emu.url, admin: emu.url })
       const r = yield* rpc(emu, "echo", {}, "layer")
       expect(r.json.id).toBe("layer")

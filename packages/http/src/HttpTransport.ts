@@ -30,9 +30,9 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Credits from "./Credits.js"
+import { redactorOf } from "./internal/seal.js"
 import { DEFAULT_MAX_BODY_BYTES as SEND_MAX_BODY, makeSend } from "./internal/send.js"
 import { type RawResponse, restBodyError, rpcResult } from "./internal/status.js"
 import { rpcRequest } from "./internal/wire.js"
@@ -189,7 +189,7 @@ export const make = (
 ): Effect.Effect<HttpTransportShape, never, SolfxConfig | HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const config = yield* SolfxConfig
-    const redactor = Redactor.make(Redacted.value(config.apiKey))
+    const redactor = redactorOf(config.apiKey)
     // Without a RateLimits service, today's behaviour: only admin is limited, within this transport.
     const limits = yield* Effect.serviceOption(RateLimits.RateLimits).pipe(
       Effect.flatMap(Option.match({

@@ -2,13 +2,18 @@
  * The key sealed: user middleware (`transformClient`) records every request, response
  * and error it can see, a tracer records every span, over 1,000 calls with faults (key
  * echoed in bodies and a redirect's Location, 401, 429, 500, resets, refusals, bad
- * bodies), on both auth modes. Neither ever holds the key in any encoding.
+ * bodies), across JSON-RPC (key in the query), REST (key in the query) and the admin
+ * host (key in `X-Api-Key`). Neither ever holds the key in any encoding (raw, URL- and
+ * form-encoded in either hex case, base64, base64url, hex), while the server saw it
+ * on every request.
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as SolfxConfig from "@solfx/core/Config"
+import type { ApiError } from "@solfx/core/Errors"
 import { HttpTesting, HttpTransport } from "@solfx/http"
 import * as Spans from "@solfx/testing/Spans"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
@@ -69,12 +74,25 @@ describe("the key sealed", () => {
         client.pipe(
           // Asks for the platform's span back: it must still not come.
           HttpClient.withTracerDisabledWhen(() => false),
-          HttpClient.tapRequest((req) => Effect.sync(() => seen.push(req, req.url, req.urlParams, req.headers))),
+          HttpClient.tapRequest((req) =>
+            Effect.sync(() => seen.push(req, req.url, req.urlParams, req.headers, req.body, String(req)))
+          ),
           HttpClient.tap((res) =>
             Effect.sync(() => seen.push(res, res.request, res.request.urlParams, res.headers, res.status))
           ),
           HttpClient.tapError((e) =>
-            Effect.sync(() => seen.push(e, e.message, e.request, "response" in e ? e.response : undefined))
+            Effect.sync(() =>
+              seen.push(
+                e,
+                e.message,
+                String(e),
+                e.stack ?? "",
+                e.cause,
+                e.request,
+                "response" in e ? e.response : undefined,
+                "response" in e ? e.response.headers : undefined
+              )
+            )
           )
         )
       const config = Layer.succeed(
@@ -93,12 +111,17 @@ describe("the key sealed", () => {
       const { spans, tracer } = yield* Spans.recording
       const calls = Effect.gen(function*() {
         const t = yield* HttpTransport.HttpTransport
-        return yield* Effect.forEach(
+        const exits = yield* Effect.forEach(
           Array.from({ length: 1000 }, (_, i) => i),
           (i) =>
-            Effect.exit(
-              i % 2 === 0
+            Effect.exit<unknown, ApiError, never>(
+              i % 3 === 0
                 ? t.rpc("getThing", { i }, Schema.Number)
+                : i % 3 === 1
+                ? t.rest(
+                  { operation: "GET /w", host: "rest", method: "GET", path: "/w", query: { i }, idempotent: true },
+                  Schema.Unknown
+                )
                 : t.rest(
                   { operation: "GET /u", host: "admin", method: "GET", path: "/u", idempotent: true, auth: "header" },
                   Schema.Unknown
@@ -106,10 +129,11 @@ describe("the key sealed", () => {
             ),
           { concurrency: 20 }
         )
+        return { exits, received: yield* (yield* HttpTesting.RequestLog).requests }
       }).pipe(Effect.provide(transport), Effect.withTracer(tracer))
       const fiber = yield* Effect.fork(calls)
       while ((yield* Fiber.poll(fiber))._tag === "None") yield* TestClock.adjust("1 minute")
-      const exits = yield* Fiber.join(fiber)
+      const { exits, received } = yield* Fiber.join(fiber)
       expect(exits.length).toBe(1000)
       // Faults happened: some calls failed, some succeeded.
       expect(exits.some(Exit.isFailure)).toBe(true)
@@ -141,13 +165,32 @@ describe("the key sealed", () => {
         expect(span.name.startsWith("solfx "), span.name).toBe(true)
         expect(holdsKey(span.name)).toBeUndefined()
         expect(holdsKey(inspect([...span.attributes], { depth: 10 }))).toBeUndefined()
+        // Events (the native span keeps them) and the exit it ended with, errors and causes included.
+        expect(holdsKey(inspect((span as { events?: unknown }).events ?? [], { depth: 10 }))).toBeUndefined()
         expect(holdsKey(inspect(span.status, { depth: 10 }))).toBeUndefined()
       }
       // Failures only: a success is the server's answer, which this test's server makes echo the key.
-      for (const exit of exits.filter(Exit.isFailure)) {
-        const text = inspect(exit, { depth: 10 })
+      const failures = exits.filter(Exit.isFailure)
+      expect(failures.length).toBeGreaterThan(100)
+      for (const exit of failures) {
+        const error = Cause.squash(exit.cause) as ApiError
+        const text = [
+          inspect(exit, { depth: 10, showHidden: true }),
+          Cause.pretty(exit.cause),
+          String(error),
+          error.message,
+          JSON.stringify(error)
+        ].join("\n")
         expect(holdsKey(text), text).toBeUndefined()
       }
+      // Not vacuous: every request the server got carried the key, in the mode it asked for.
+      expect(received.length).toBeGreaterThan(1000)
+      for (const req of received) {
+        const inHeader = req.url.pathname === "/u"
+        expect(inHeader ? req.headers["x-api-key"] : req.url.searchParams.get("api-key")).toBe(KEY)
+        expect(inHeader ? req.url.searchParams.has("api-key") : "x-api-key" in req.headers).toBe(false)
+      }
+      expect(new Set(received.map((r) => r.url.pathname))).toEqual(new Set(["/", "/w", "/u"]))
     }))
 
   it.effect("the key still reaches the wire, in the mode the request asked for", () =>

@@ -19,13 +19,13 @@
 import * as Socket from "@effect/platform/Socket"
 import * as SolfxConfig from "@solfx/core/Config"
 import { InsecureTransport, InvalidRequest } from "@solfx/core/Errors"
+import { open } from "@solfx/core/internal/apiKey"
 import { Address, Signature } from "@solfx/core/Primitives"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as RcRef from "effect/RcRef"
-import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
@@ -206,7 +206,7 @@ export const make = (
           // The key joins the URL here only, as the socket opens; the URL goes nowhere else.
           url: Effect.sync(() => {
             const url = new URL(base)
-            url.searchParams.set("api-key", Redacted.value(config.apiKey))
+            url.searchParams.set("api-key", open(config.apiKey))
             return url.toString()
           }),
           pingInterval: Duration.decode(options.pingInterval ?? "30 seconds"),

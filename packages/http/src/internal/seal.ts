@@ -3,7 +3,9 @@
  * middleware (`transformClient`), adds the key to the request it is handed, sends it
  * with the platform's tracing off (its span would record `url.full`, key included),
  * and hands back a response and errors that show the request as the middleware gave
- * it: without the key. The key itself lives in this closure and nowhere else.
+ * it: without the key. The config holds the key sealed (`@solfx/core/Config`'s `ApiKey`);
+ * this module is the only one in http that opens it: for the closure of the sealed
+ * client, the redactor that knows its forms, and the fingerprint that names it.
  */
 import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
@@ -11,9 +13,12 @@ import * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import type { ApiKey } from "@solfx/core/Config"
+import { open } from "@solfx/core/internal/apiKey"
 import * as Effect from "effect/Effect"
 import { NodeInspectSymbol } from "effect/Inspectable"
 import * as Stream from "effect/Stream"
+import * as Redactors from "../Redactor.js"
 import type { Redactor } from "../Redactor.js"
 
 /**
@@ -132,8 +137,13 @@ class SealedResponse implements HttpClientResponse.HttpClientResponse {
  * The client the user's middleware wraps: it adds the key to each request and sends
  * it on `platform`, with the platform's tracing off.
  */
-export const sealedClient = (platform: HttpClient.HttpClient, key: string, r: Redactor): HttpClient.HttpClient =>
-  HttpClient.makeWith(
+export const sealedClient = (
+  platform: HttpClient.HttpClient,
+  apiKey: ApiKey,
+  r: Redactor
+): HttpClient.HttpClient => {
+  const key = open(apiKey)
+  return HttpClient.makeWith(
     (effect: Effect.Effect<HttpClientRequest.HttpClientRequest>) =>
       Effect.flatMap(effect, (request) => {
         const keyed = KEY_HEADER in request.headers
@@ -149,3 +159,10 @@ export const sealedClient = (platform: HttpClient.HttpClient, key: string, r: Re
       }),
     Effect.succeed
   )
+}
+
+/** The redactor of the key: it must know the key to erase it. */
+export const redactorOf = (apiKey: ApiKey): Redactor => Redactors.make(open(apiKey))
+
+/** The key itself, for the one-way hash that names it (`Fingerprint`): never sent or kept. */
+export const hashInput = (apiKey: ApiKey): string => open(apiKey)

@@ -17,7 +17,6 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Redacted from "effect/Redacted"
 import * as Tracer from "effect/Tracer"
 import type { Options, RestRequest } from "../HttpTransport.js"
 import type { Redactor } from "../Redactor.js"
@@ -53,7 +52,7 @@ export const makeSend = (
     ? config.retry.maxDelay
     : Duration.decode(options.retryAfterCap)
   // The key is added by the send step, under every user middleware: they never see it (see `seal`).
-  const sealed = sealedClient(httpClient, Redacted.value(config.apiKey), redactor)
+  const sealed = sealedClient(httpClient, config.apiKey, redactor)
   const client = options.transformClient ? options.transformClient(sealed) : sealed
   const hosts = Object.keys(config.urls) as Array<Host>
   // Reused by every request: the base URLs do not change.
