@@ -1,7 +1,7 @@
 /**
  * A tiny builder of signed legacy transactions made of System transfers, for the
  * demo and for scripts: no @solana/kit at run time. The wire format is the one
- * core's `Transaction` parser reads (REAL-WORLD.md §11–12): compact-u16 signature
+ * core's `Transaction` parser reads (Solana's wire format): compact-u16 signature
  * count, Ed25519 signatures, then the message (header, static keys, recent
  * blockhash, instructions). Transfer data: u32 LE 2 ‖ u64 LE lamports.
  *

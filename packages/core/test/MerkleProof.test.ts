@@ -1,5 +1,5 @@
 /**
- * Merkle proof verification (REAL-WORLD §14): the public worked example verifies
+ * Merkle proof verification: the service's public worked example of a proof verifies
  * in both proof shapes, tampering breaks it, and every proof of a built tree verifies.
  */
 import { beforeEach, describe, expect, it } from "@effect/vitest"
@@ -33,7 +33,7 @@ describe("keccak256 (core's own, unrolled)", () => {
   })
 })
 
-describe("the worked example of REAL-WORLD §14", () => {
+describe("the worked example of a proof the service publishes", () => {
   beforeEach((ctx) => ctx.skip(!present, RealFixtures.absent))
   const example = present ? JSON.parse(readFileSync(FIXTURE, "utf8")) : undefined
 

@@ -1,5 +1,5 @@
 /**
- * Wallet API records and params: the REAL-WORLD variants decode, identifiers stay
+ * Wallet API records and params: the variants the real service sends decode, identifiers stay
  * strict, limits are checked with the field named.
  */
 import { beforeEach, describe, expect, it } from "@effect/vitest"

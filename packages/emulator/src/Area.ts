@@ -33,7 +33,7 @@ export type Charged = Pick<Endpoint.Endpoint, "cost"> & {
 }
 
 /**
- * A project: its plan, credits and usage counters (spec §2.9).
+ * A project: its plan, credits and usage counters (the usage record the service documents).
  *
  * @since 0.1.0
  * @category models

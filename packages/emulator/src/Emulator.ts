@@ -175,7 +175,7 @@ export interface Emulator {
   readonly faultsHit: Readonly<Record<Faults.FaultKind, number>>
   /** Sets the fixed latency added to every response. */
   readonly setLatency: (ms: number) => void
-  /** A project's usage record (spec §2.9), the default project when `projectId` is omitted. */
+  /** A project's usage record (as the admin API returns it), the default project when `projectId` is omitted. */
   readonly usage: (projectId?: string) => Projects.UsageRecord
   /** A project's live state (mutable, for tests that drain credits). */
   readonly project: (projectId?: string) => Project | undefined

@@ -3,7 +3,7 @@
  * emulator is started with a plan (`--plan`, `Emulator.make({ plan })`); without
  * one nothing here runs, so tests and benchmarks stay unthrottled.
  *
- * The rule is the real service's (REAL-WORLD §6/§17): a sliding 1 s window per
+ * The rule is the one the real service applies: a sliding 1 s window per
  * project and bucket, the limits of core's `Plans` and each method's bucket from
  * core's endpoint table (webhooks count as enhanced; `getValidityProof` counts
  * against its own bucket and Photon). A request that would put more than the limit

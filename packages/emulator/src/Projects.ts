@@ -1,5 +1,5 @@
 /**
- * Projects, API keys and credits (spec §2.9, §8). Every request's credits are
+ * Projects, API keys and credits, as the service documents them. Every request's credits are
  * reserved before its handler runs: regular credits first, prepaid credits once the
  * plan's limit is used up, and a 429 "max usage reached" when both are gone.
  *
@@ -159,7 +159,7 @@ export const refund = (project: Project, receipt: Receipt): void => {
 }
 
 /**
- * The project usage record of spec §2.9, as the admin endpoint returns it.
+ * The project usage record the service documents, as the admin endpoint returns it.
  *
  * @since 0.1.0
  * @category models
@@ -178,7 +178,7 @@ export interface UsageRecord {
 }
 
 /**
- * A snapshot of a project's usage record (spec §2.9). `creditsUsed` is regular plus prepaid.
+ * A snapshot of a project's usage record. `creditsUsed` is regular plus prepaid.
  *
  * @since 0.1.0
  * @category getters

@@ -164,7 +164,7 @@ const rpcErrorBody = (code: number, message: string, id: Id, data?: unknown) => 
   id
 })
 
-// The gateway's answers to faults and limits (REAL-WORLD.md §5/§6).
+// The gateway's answers to faults and limits, as the real service sends them.
 const gatewayError = {
   "429": { status: 429, code: -32429, message: "rate limited" },
   "500": { status: 500, code: -32603, message: "Internal error" },

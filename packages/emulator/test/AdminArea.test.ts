@@ -1,6 +1,6 @@
 /**
  * Conformance of the admin and webhooks areas with plain fetch: the spec's
- * field names and rules (§2.9, §2.10, §4.6, §4.7, §5, §8), no SDK schemas.
+ * field names and rules the service documents (usage, webhooks, auth, limits), no SDK schemas.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Endpoints from "@solfx/core/Endpoints"

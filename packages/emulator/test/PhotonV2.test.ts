@@ -237,7 +237,7 @@ describe("Photon V2 and the indexer status (raw JSON-RPC)", () => {
         for (const [method, value] of Object.entries(ours)) {
           const real = fieldNames(
             fixtures(method).map((f: any) =>
-              // The docs page nests getAssetProof's proof one level too deep (REAL-WORLD §14): names only.
+              // The service's docs page nests getAssetProof's proof one level too deep: names only.
               method === "getAssetProof" ? { ...f, proof: [] } : f
             )
           )

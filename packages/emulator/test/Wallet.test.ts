@@ -1,6 +1,6 @@
 /**
  * Conformance of the wallet area with plain fetch: the spec's field names and
- * rules (§2.8, §4.5, §8), no SDK schemas involved.
+ * rules the service documents (records, endpoints, limits), no SDK schemas involved.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"

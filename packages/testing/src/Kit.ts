@@ -15,9 +15,9 @@ import { createHash } from "node:crypto"
 
 /** The System Program. */
 export const SYSTEM = kit.address("11111111111111111111111111111111")
-/** The first mainnet Jito tip account (REAL-WORLD.md §8). */
+/** The first mainnet Jito tip account (Jito's published list). */
 export const TIP = kit.address("96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5")
-/** The last mainnet Jito tip account (REAL-WORLD.md §8). */
+/** The last mainnet Jito tip account (Jito's published list). */
 export const TIP2 = kit.address("3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT")
 /** The SPL Memo program: a memo makes each transaction unique. */
 export const MEMO = kit.address("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr")
@@ -147,7 +147,7 @@ export const signerFromSeed = (seed: Uint8Array): Promise<kit.KeyPairSigner> =>
   kit.createKeyPairSignerFromPrivateKeyBytes(seed)
 
 /**
- * The bundle id as REAL-WORLD.md §13 defines it, computed here independently of
+ * The bundle id as Jito's block engine computes it, computed here independently of
  * core: SHA-256 (hex) of the transactions' first signatures joined with ",".
  */
 export const bundleIdOf = (signatures: ReadonlyArray<string>): string =>

@@ -1,5 +1,5 @@
 /**
- * The receiving end of webhooks (spec §6, REAL-WORLD §7): an @effect/platform
+ * The receiving end of webhooks, as the service documents and sends them: an @effect/platform
  * `HttpApp` to mount in any Effect HTTP server, so every team does not write the
  * same receiver and get the auth check or the retries wrong.
  *

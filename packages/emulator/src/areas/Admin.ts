@@ -1,6 +1,6 @@
 /**
- * The admin usage endpoint, `GET /v0/admin/projects/:id/usage` (spec §2.9,
- * §4.6, §5, §8).
+ * The admin usage endpoint, `GET /v0/admin/projects/:id/usage`, with the usage
+ * record, authentication and rate limit the service documents.
  *
  * - The key goes in `X-Api-Key` (or `?api-key`).
  * - At most 5 requests per second per project (the key's project), counted over
@@ -10,7 +10,7 @@
  *   nothing and is not counted.
  * - A key of another project than `:id` gets HTTP 400 `{"error": …}`.
  * - The record is the project's live counters: what the server has charged and
- *   counted so far, with the arithmetic of §2.9 (see `Projects.usageRecord`).
+ *   counted so far, with the arithmetic the service documents (see `Projects.usageRecord`).
  *   Reading it is free; it counts as one `api` request (the `/v0` endpoints are
  *   the enhanced API).
  *
@@ -25,7 +25,7 @@ import { RestFailure, restRoute } from "../Area.js"
 import * as Projects from "../Projects.js"
 
 /**
- * The admin rate limit of spec §8.
+ * The admin rate limit the service documents (5 requests a second per project).
  *
  * @since 0.1.0
  * @category constants
@@ -54,7 +54,7 @@ const admit = (ctx: AreaContext): Effect.Effect<void, RestFailure> =>
     return Effect.void
   })
 
-/** Spec §5.3: the key must belong to the project in the path; anything else is a 400. */
+/** The service documents that the key must belong to the project in the path; anything else is a 400. */
 const sameProject = (id: string, ctx: AreaContext): Effect.Effect<void, RestFailure> => {
   if (id.toLowerCase() === ctx.project.id.toLowerCase()) return Effect.void
   const known = ctx.projectById(id) !== undefined || ctx.projectById(id.toLowerCase()) !== undefined

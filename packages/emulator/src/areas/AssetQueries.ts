@@ -1,5 +1,5 @@
 /**
- * The DAS read API that real clients call by default (REAL-WORLD §18): getAsset,
+ * The DAS read API that real clients call by default: getAsset,
  * getAssetBatch (Metaplex: getAssets), getAssetProof, getAssetsByOwner, getAssetsByGroup,
  * getAssetsByCreator and searchAssets, over the digital-asset area's dataset.
  *

@@ -1,5 +1,5 @@
 /**
- * The compression (ZK, Photon) methods of spec §4.2 over seeded compressed state.
+ * The compression (ZK, Photon) methods the service documents, over seeded compressed state.
  *
  * Data, all derived from the dataset, nothing stored:
  * - `compression.mints` (default 12) token mints. Mint 0 has `compression.mintHolders`
@@ -47,7 +47,7 @@ import * as World from "../World.js"
 // Sealed ids: (kind, a, b, c) <-> 32 or 64 bytes that look random.
 // body = kind (1) | a, b, c (6 bytes each); tail = H(body); out = (body ^ H'(tail)) | tail.
 // A 32-byte id is also a BN254 field element, as Photon's Poseidon hashes and addresses are
-// (REAL-WORLD §18): the kind (< 16) is masked with 5 bits only, so the first byte stays below
+// in real answers: the kind (< 16) is masked with 5 bits only, so the first byte stays below
 // 0x20 and the big-endian value below the modulus (0x3064…).
 
 const BODY = 19

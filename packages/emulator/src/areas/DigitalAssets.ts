@@ -1,5 +1,5 @@
 /**
- * The digital-asset (DAS) methods (spec §4.2, REAL-WORLD §1–2, §10, §14) over
+ * The digital-asset (DAS) methods, as the service documents and sends them, over
  * seeded data: getTokenAccounts, getAssetsByAuthority, getSignaturesForAsset
  * and getAssetProofBatch.
  *

@@ -1,5 +1,5 @@
 /**
- * The deprecated `POST /v0/token-metadata` (spec §2.1, §4.4, §7) over seeded data.
+ * The deprecated `POST /v0/token-metadata`, as the service documents it, over seeded data.
  *
  * A mint of the world answers from the world's one record of it: a mint the world API
  * made (`World`), an uncompressed NFT of the asset index (the name, uri, authority and

@@ -1,5 +1,5 @@
 /**
- * The Wallet API (beta, spec §4.5) over the seeded wallets: identity, batch
+ * The Wallet API (beta, as the service documents it) over the seeded wallets: identity, batch
  * identity, balances, history, transfers and funded-by.
  *
  * Data, all derived from the dataset:
@@ -18,8 +18,8 @@
  *
  * Every call is charged by its entry of core's `Endpoints`, in usage `api`: the
  * Wallet API is served from the enhanced-API host (`api.helius.xyz`), and the older
- * usage record (spec §2.9) has no wallet category. Malformed requests (a wallet that
- * fails the spec's regex or is not 32 bytes, a limit outside 1..100, a bad
+ * usage record has no wallet category. Malformed requests (a wallet that
+ * fails the documented regex or is not 32 bytes, a limit outside 1..100, a bad
  * cursor) are rejected with 400 `{"error": …}` by the precheck, before charging,
  * as a gateway validating its parameters would.
  *

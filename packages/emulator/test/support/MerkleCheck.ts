@@ -1,5 +1,5 @@
 /**
- * A compressed-NFT proof check (REAL-WORLD §14), written out here so it shares no code with
+ * A compressed-NFT proof check (the service's documented verification), written out here so it shares no code with
  * the emulator or the SDK: keccak over the proof path, from the leaf up to the root.
  */
 import { keccak_256 } from "@noble/hashes/sha3.js"
