@@ -334,22 +334,23 @@ export const rpc = <P, PI, A, Item = never>(
  * @since 0.1.0
  * @category constructors
  */
-export const rest = <P, PI, A, Item = never>(
+export const rest = <P, PI, A, Item = never, NotFound extends Rest["notFound"] = "error">(
   declared: Declared<P, PI, A, Item> & {
     readonly host: Exclude<Host, "rpc">
     readonly method: Rest["method"]
     readonly path: string
     readonly auth?: Rest["auth"] | undefined
-    readonly notFound?: Rest["notFound"] | undefined
+    readonly notFound?: NotFound | undefined
     readonly bodyField?: string | undefined
   }
-): Rest<P, A, Item, PI> => ({
+): Rest<P, A, Item, PI> & { readonly notFound: NotFound } => ({
   _tag: "Rest",
   name: `${declared.method} ${declared.path}`,
   method: declared.method,
   path: declared.path,
   auth: declared.auth ?? "query",
-  notFound: declared.notFound ?? "error",
+  // The declared literal stays in the type, so a service can answer `Option` where it is "answer".
+  notFound: declared.notFound ?? ("error" as NotFound),
   bodyField: declared.bodyField,
   area: declared.area,
   host: declared.host,

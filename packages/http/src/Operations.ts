@@ -23,6 +23,7 @@ import type * as Endpoint from "@solfx/core/Endpoint"
 import type { ApiError, InvalidRequest } from "@solfx/core/Errors"
 import * as Pagination from "@solfx/core/Pagination"
 import type * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as Derive from "./Derive.js"
 import type { HttpTransportShape } from "./HttpTransport.js"
@@ -101,6 +102,9 @@ type OptionsOf<Options, Position> = [Options] extends [never] ? WalkOptions<Posi
 export type KeyedOptions<E, Key extends string> = E extends Endpoint.Endpoint<any, any, any, infer PI> ? Omit<PI, Key>
   : never
 
+/** What a call answers: `Option` where the entry documents a 404 as the answer "none". */
+type Answer<E, A> = E extends { readonly notFound: "answer" } ? Option.Option<A> : A
+
 /** A call's arguments: the params, or (keyed) the key's value then the other params. */
 type CallArgs<PI, Key extends string> = [Key] extends [never] ? Args<PI>
   : [key: PI[Key & keyof PI], ...Args<Omit<PI, Key>>]
@@ -119,7 +123,7 @@ type WalkArgs<PI, Options, Key extends string> = [Key] extends [never] ? [...Arg
  */
 export type Operation<E, Position = string | number, Options = WalkOptions<Position>, Key extends string = never> =
   E extends Endpoint.Endpoint<any, infer A, infer Item, infer PI> ?
-      & ((...args: CallArgs<PI, Key>) => Effect.Effect<A, ApiError | InvalidRequest>)
+      & ((...args: CallArgs<PI, Key>) => Effect.Effect<Answer<E, A>, ApiError | InvalidRequest>)
       & ([Item] extends [never] ? unknown : {
         /** Pages from the first (or `start`), lazily. */
         readonly pages: (
@@ -275,7 +279,7 @@ export const make = <R extends Entries, Position = string | number, Key extends 
     const client = Derive.fromTransport(t, entry, { credits: options.costs?.[name] })
     const rest = entry._tag === "Rest"
     return {
-      call: client.call,
+      call: entry._tag === "Rest" && entry.notFound === "answer" ? client.callOption : client.call,
       pages: (input, o) =>
         client.pages(input, o as Derive.PagesOptions<string | number>).pipe(Stream.map((page) => {
           // A REST page carries its answer's fields too (`EntryPage`).

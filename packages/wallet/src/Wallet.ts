@@ -131,8 +131,10 @@ type Positions = Operations.ByName<{ readonly balances: number }, string>
  * The Wallet API methods, one operation per entry of `Endpoints.wallet`, each taking the
  * wallet first: `balances`, `history` and `transfers` are calls (one page) with `.pages`
  * (pages, each with `next`, resumed by `{ start: next }`) and `.stream` (every item);
- * `balancesStream`, `historyPages`, … are deprecated aliases. Identity and funding answer
- * `Option`, batch identity is aligned with its input, and the portfolio sums every page.
+ * `balancesStream`, `historyPages`, … are deprecated aliases. `identity` (of an address or a
+ * name-service domain) and `fundedBy` answer `Option.none()` for an unknown wallet (the
+ * service's 404, documented as normal); batch identity is aligned with its input, and the
+ * portfolio sums every page.
  *
  * @since 0.1.0
  * @category models
@@ -140,14 +142,9 @@ type Positions = Operations.ByName<{ readonly balances: number }, string>
 export interface WalletShape extends
   Omit<
     Operations.Operations<typeof Endpoints.wallet, Positions, never, "wallet">,
-    "identity" | "batchIdentity" | "fundedBy"
+    "batchIdentity"
   >
 {
-  /**
-   * The identity of an address or a name-service domain. An unknown wallet is
-   * `Option.none()` (the service answers 404, documented as normal).
-   */
-  readonly identity: (wallet: string) => Effect.Effect<Option.Option<WalletRecords.Identity>, WalletError>
   /**
    * Identities of any number of addresses or domains, sent in requests of at most
    * 100 (`concurrency` at a time). The result is aligned with the input: element
@@ -163,8 +160,6 @@ export interface WalletShape extends
    * page only. Costs 100 credits per page.
    */
   readonly portfolioUsdValue: (wallet: string, options?: PortfolioOptions) => Effect.Effect<number, WalletError>
-  /** The wallet's original funding transaction; `Option.none()` when none is known (404). */
-  readonly fundedBy: (wallet: string) => Effect.Effect<Option.Option<WalletRecords.FundedBy>, WalletError>
   /**
    * Credits this service has spent so far: 100 per request the service answered
    * with data, with the 404 "unknown wallet", or with a body cut short (retried
@@ -209,8 +204,6 @@ export const make: Effect.Effect<WalletShape, never, HttpTransport> = Effect.gen
   const operations = Operations.make<typeof Endpoints.wallet, Positions, "wallet">(transport, Endpoints.wallet, {
     key: "wallet"
   })
-  const identityClient = Derive.fromTransport(transport, Endpoints.walletIdentity)
-  const fundedByClient = Derive.fromTransport(transport, Endpoints.walletFundedBy)
   const batchClient = Derive.fromTransport(transport, Endpoints.walletBatchIdentity)
   const validateBatch = Decode.validateInput(WalletParams.BatchIdentityRequest, "wallets", redact)
   const validateConcurrency = Decode.validateInput(
@@ -229,13 +222,11 @@ export const make: Effect.Effect<WalletShape, never, HttpTransport> = Effect.gen
 
   return Wallet.of({
     ...operations,
-    identity: (wallet) => identityClient.callOption({ wallet }),
     batchIdentity,
     portfolioUsdValue: (wallet, options) =>
       operations.balances.stream(wallet, { ...options, showNfts: false }).pipe(
         Stream.runFold(0, (total, balance) => total + (balance.usdValue ?? 0))
       ),
-    fundedBy: (wallet) => fundedByClient.callOption({ wallet }),
     creditsUsed: transport.credits.used(Endpoints.walletIdentity.area)
   })
 })
