@@ -7,7 +7,7 @@ import * as Emulator from "@solfx/emulator/Emulator"
 import * as HttpTransport from "@solfx/http/HttpTransport"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
 import * as Wallet from "@solfx/wallet/Wallet"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 
 const TestLayer = Layer.mergeAll(DigitalAssets.layer, Wallet.layer).pipe(
   Layer.provideMerge(HttpTransport.layer),
@@ -29,6 +29,10 @@ layer(TestLayer, { excludeTestServices: true })("the emulator's world", (it) => 
       expect(accounts.token_accounts.map((t) => [t.mint, t.amount])).toEqual([[mint, 1n]])
       const balances = yield* (yield* Wallet.Wallet).balances(owner, { showNfts: true })
       expect(balances.nfts.map((n) => n.mint)).toEqual([mint])
+      // A compressed NFT: a leaf of the world's Merkle tree, whose proof the SDK verifies against the root.
+      const leaf = yield* emulator.world.compress({ owner, name: "Readme cNFT" })
+      const proofs = yield* das.getAssetProofBatchVerified([leaf.assetId!])
+      expect(proofs.get(leaf.assetId!)?.pipe(Option.map((p) => p.tree_id))).toEqual(Option.some(leaf.tree))
     }))
 })
 // #endregion readme
