@@ -502,6 +502,8 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
             expect([mint, mint === "SOL" || held.has(mint), held.get(mint) ?? 0n]).toEqual([mint, true, amount])
             if (mint !== "SOL") expect([mint, accounts.get(mint)]).toEqual([mint, amount])
           }
+          // Every token account (NFTs' too) holds what the history gave it.
+          for (const [mint, amount] of accounts) expect([mint, held.get(mint) ?? 0n]).toEqual([mint, amount])
           // Nothing the history moved is missing: a mint of it is a balance, or an NFT the wallet holds or held.
           for (const [mint, amount] of held) {
             if (balances.has(mint)) continue

@@ -395,14 +395,25 @@ const otherAccounts = (
   }
 }
 
+/**
+ * The NFT token accounts of an owner: every seeded asset it owns with an SPL mint, in creation
+ * order (the Wallet API's history gives the sample wallet's).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const ownerNftAccounts = (ds: Dataset.Dataset, owner: string): DA.NftAccounts => {
+  const p = indexesOf(ds).owners.get(owner)
+  if (p === undefined) return NO_ACCOUNTS
+  const u = withTokenAccounts(p)
+  return { length: u.length, at: (j) => DA.nftAccount(ds, p.authority, u.index(j)) }
+}
+
 /** The NFT token accounts of an owner (every asset it owns with an SPL mint), or of one NFT's mint. */
 const nftAccounts = (ctx: AreaContext, owner: string | undefined, mint: string | undefined): DA.NftAccounts => {
   const ds = ctx.dataset
   if (owner !== undefined) {
-    const p = indexesOf(ds).owners.get(owner)
-    if (p === undefined) return NO_ACCOUNTS
-    const u = withTokenAccounts(p)
-    if (mint === undefined) return { length: u.length, at: (j) => DA.nftAccount(ds, p.authority, u.index(j)) }
+    if (mint === undefined) return ownerNftAccounts(ds, owner)
     const one = nftAccounts(ctx, undefined, mint)
     return one.length === 1 && one.at(0).owner === owner ? one : NO_ACCOUNTS
   }

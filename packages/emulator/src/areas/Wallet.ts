@@ -118,8 +118,20 @@ export const activityCount = (dataset: Dataset.Dataset, i: number): number =>
  */
 export const tokenCount = (dataset: Dataset.Dataset, i: number): number =>
   i === 0
-    ? Math.min(250, Math.max(0, activityCount(dataset, 0) - 1 - 2 * zeroCount(dataset, 0)))
+    ? Math.min(250, Math.max(0, activityCount(dataset, 0) - 1 - 2 * zeroCount(dataset, 0) - nftCount(dataset, 0)))
     : 5 + dataset.int(`wallet:${i}:tokens`, 180)
+
+/**
+ * The NFTs with a token account whose receipt the history of seeded wallet `i` gives: the sample
+ * wallet's (its NFTs are DAS assets, `AQ.ownerNftAccounts`), as many as its transfers leave room for.
+ */
+const nftCount = (dataset: Dataset.Dataset, i: number): number =>
+  i === 0
+    ? Math.min(
+      AQ.ownerNftAccounts(dataset, walletAt(dataset, 0)).length,
+      Math.max(0, activityCount(dataset, 0) - 1 - 2 * zeroCount(dataset, 0))
+    )
+    : 0
 
 /**
  * Mints seeded wallet `i` held and spent down to zero (listed with `showZeroBalance`): 1..9.
@@ -129,7 +141,7 @@ export const tokenCount = (dataset: Dataset.Dataset, i: number): number =>
  */
 export const zeroCount = (dataset: Dataset.Dataset, i: number): number => {
   const drawn = 1 + dataset.int(`wallet:${i}:zeros`, 8)
-  // Each takes two transfers of wallet 0's (a funding and `wallet.bigTransfers` - 1 more).
+  // Each takes two of wallet 0's transfers (in, then out); one of them is its funding.
   return i === 0 ? Math.min(drawn, Math.floor(Math.max(0, activityCount(dataset, 0) - 1) / 2)) : drawn
 }
 
@@ -208,22 +220,20 @@ export const walletTokenAccounts = (dataset: Dataset.Dataset, owner: string, sho
   const zeros = i === undefined || !showZero ? 0 : zeroCount(dataset, i)
   return {
     length: tokens + zeros,
-    at: (k: number) => tokenAccountOf(dataset, owner, i!, k < tokens ? k : k - tokens, k >= tokens)
-  }
-}
-
-const tokenAccountOf = (dataset: Dataset.Dataset, owner: string, i: number, j: number, zero: boolean) => {
-  const h = holding(dataset, i, j, zero)
-  return {
-    address: dataset.address(`${h.label}:account`),
-    mint: h.mint,
-    owner,
-    amount: h.raw,
-    delegated_amount: 0n,
-    frozen: false,
-    burnt: false,
-    delegate: null,
-    close_authority: null
+    at: (k: number) => {
+      const h = holding(dataset, i!, k < tokens ? k : k - tokens, k >= tokens)
+      return {
+        address: dataset.address(`${h.label}:account`),
+        mint: h.mint,
+        owner,
+        amount: h.raw,
+        delegated_amount: 0n,
+        frozen: false,
+        burnt: false,
+        delegate: null,
+        close_authority: null
+      }
+    }
   }
 }
 
@@ -414,18 +424,35 @@ const timeOfSlot = (dataset: Dataset.Dataset, slot: number) =>
 
 const timestampAt = (dataset: Dataset.Dataset, i: number, k: number) => timeOfSlot(dataset, slotAt(dataset, i, k))
 
-/** The token (or emptied mint) `q` of wallet `i`: its tokens first, then its emptied mints. */
-const heldAt = (dataset: Dataset.Dataset, i: number, q: number, tokens: number) =>
-  q < tokens ? holding(dataset, i, q, false) : holding(dataset, i, q - tokens, true)
+/** A mint the history of a wallet moves besides SOL, and the raw amount its account ends with. */
+interface Held {
+  readonly mint: string
+  readonly decimals: number
+  readonly symbol: string | null
+  readonly raw: bigint
+}
+
+/**
+ * What the history of wallet `i` gives, besides SOL: its tokens, its emptied mints, then its NFTs
+ * with a token account (one each).
+ */
+const heldOf = (dataset: Dataset.Dataset, i: number): Array<Held> => {
+  const tokens = tokenCount(dataset, i)
+  const zeros = zeroCount(dataset, i)
+  const nfts = AQ.ownerNftAccounts(dataset, walletAt(dataset, i))
+  return Array.from({ length: tokens + zeros + nftCount(dataset, i) }, (_, q) => {
+    if (q >= tokens + zeros) return { mint: nfts.at(q - tokens - zeros).mint, decimals: 0, symbol: null, raw: 1n }
+    const j = q < tokens ? q : q - tokens
+    const { decimals, mint, raw } = holding(dataset, i, j, q >= tokens)
+    return { mint, decimals, symbol: tokenBalance(dataset, i, j, q >= tokens).symbol ?? null, raw }
+  })
+}
 
 const transferAt = (dataset: Dataset.Dataset, i: number, k: number): Transfer => {
   const label = `wallet:${i}:tx:${k}`
   const ledger = ledgerOf(dataset, i)
   const q = ledger.mint[k]!
-  const tokens = tokenCount(dataset, i)
-  const token = q < 0
-    ? undefined
-    : tokenBalance(dataset, i, q < tokens ? q : q - tokens, q >= tokens)
+  const token = q < 0 ? undefined : ledger.held[q]!
   const decimals = token?.decimals ?? 9
   const raw = ledger.raw[k]!
   return {
@@ -434,7 +461,7 @@ const transferAt = (dataset: Dataset.Dataset, i: number, k: number): Transfer =>
     direction: ledger.out[k] === 1 ? "out" : "in",
     counterparty: dataset.address(`wallet:${i}:counterparty:${dataset.int(`${label}:cp`, 37)}`),
     mint: token?.mint ?? NATIVE_MINT,
-    symbol: token === undefined ? "SOL" : token.symbol ?? null,
+    symbol: token === undefined ? "SOL" : token.symbol,
     amount: ui(raw, decimals),
     amountRaw: raw.toString(),
     decimals
@@ -533,7 +560,8 @@ const fundingPlan = (ds: Dataset.Dataset): FundingPlan => {
   if (known !== undefined) return known
   const n = walletCount(ds)
   const hubs = Math.min(HUBS, n - 1)
-  const base = (i: number, what: string) => BigInt(1 + ds.int(`wallet:${i}:${what}:raw`, 100_000)) * 1_000_000n
+  // Up to 100 SOL: what a funding gives beyond what its wallet pays out.
+  const base = (i: number) => BigInt(1 + ds.int(`wallet:${i}:funding:raw`, 100_000)) * 1_000_000n
   const funders: Array<number | undefined> = []
   for (let i = 0; i < n; i++) {
     const hub = i >= 1 && i <= hubs
@@ -555,12 +583,12 @@ const fundingPlan = (ds: Dataset.Dataset): FundingPlan => {
     outOf.set(funder, outs)
   }
   for (let i = hubs + 1; i < n; i++) {
-    fund(i, base(i, "funding"), slotAt(ds, i, historyCount(activityCount(ds, i))) - 9000)
+    fund(i, base(i), slotAt(ds, i, historyCount(activityCount(ds, i))) - 9000)
   }
-  if (n > 0) fund(0, base(0, "funding"), slotAt(ds, 0, historyCount(activityCount(ds, 0))) - 9000)
+  if (n > 0) fund(0, base(0), slotAt(ds, 0, historyCount(activityCount(ds, 0))) - 9000)
   const hubSlot = (i: number) => World.baseSlotOf(ds) - 10_000_000 + i * 1_000
   for (let i = hubs; i >= 1; i--) {
-    const raw = owed(i) + base(i, "funding")
+    const raw = owed(i) + base(i)
     if (funders[i] !== undefined) fund(i, raw, hubSlot(i))
     else stakes.set(i, { wallet: i, slot: hubSlot(i) - 500, raw, signature: ds.signature(`wallet:${i}:stake`) })
   }
@@ -680,7 +708,9 @@ const entryType = (ds: Dataset.Dataset, i: number, e: Entry) =>
  * - the wallet pays the fee of what it sends when it holds the SOL, else its counterparty does.
  */
 interface Ledger {
-  /** Per activity: -1 for SOL, else the holding (`heldAt`). */
+  /** What it gives besides SOL (`heldOf`). */
+  readonly held: ReadonlyArray<Held>
+  /** Per activity: -1 for SOL, else the index in `held`. */
   readonly mint: Int32Array
   readonly out: Uint8Array
   /** Whether the wallet paid the activity's fee. */
@@ -703,7 +733,9 @@ const ledgerOf = (ds: Dataset.Dataset, i: number): Ledger => {
   const n = historyCount(m)
   const tokens = tokenCount(ds, i)
   const zeros = zeroCount(ds, i)
-  const held = Array.from({ length: tokens + zeros }, (_, q) => heldAt(ds, i, q, tokens))
+  const held = heldOf(ds, i)
+  // Later transfers move fungible tokens (an NFT's one transfer is its receipt).
+  const fungible = tokens + zeros
   const mint = new Int32Array(n).fill(-1)
   const raw = new Array<bigint>(n).fill(0n)
   // The newest activity of each holding: its amount lands on the balance.
@@ -715,9 +747,9 @@ const ledgerOf = (ds: Dataset.Dataset, i: number): Ledger => {
       ? p
       : p < held.length + zeros
       ? tokens + p - held.length
-      : held.length === 0 || (funded && ds.int(`${label}:sol`, 3) === 0)
+      : fungible === 0 || (funded && ds.int(`${label}:sol`, 3) === 0)
       ? -1
-      : ds.int(`${label}:token`, held.length)
+      : ds.int(`${label}:token`, fungible)
     mint[k] = q
     if (q < 0) {
       raw[k] = BigInt(1 + ds.int(`${label}:raw`, 1_000_000_000)) * BigInt(1 + ds.int(`${label}:mul`, 100))
@@ -778,7 +810,7 @@ const ledgerOf = (ds: Dataset.Dataset, i: number): Ledger => {
       sol -= FEE
     }
   }
-  const ledger: Ledger = { mint, out, pays, raw, lamports: sol }
+  const ledger: Ledger = { held, mint, out, pays, raw, lamports: sol }
   cache.set(i, ledger)
   return ledger
 }
