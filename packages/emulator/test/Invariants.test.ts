@@ -33,6 +33,13 @@ const call = (emu: Emulator.Emulator, method: string, params: unknown) =>
 const metadata = (emu: Emulator.Emulator, mints: ReadonlyArray<string>) =>
   Effect.map(post(emu, { mintAccounts: mints }, { path: "/v0/token-metadata" }), (r) => exact(r.text) as Array<any>)
 
+/** The world API over HTTP: a call and its body, answered 200 with the receipt. */
+const worldApi = (emu: Emulator.Emulator) => (call: string, body: unknown) =>
+  Effect.map(post(emu, body, { path: `/emulator/world/${call}` }), (r) => {
+    expect(r.status, r.text).toBe(200)
+    return r.json
+  })
+
 /** Runs a property of fast-check's choices, each run an Effect. */
 const property = <A>(arb: fc.Arbitrary<A>, check: (a: A) => Effect.Effect<void>, seed: number) =>
   Effect.promise(() => fc.assert(fc.asyncProperty(arb, (a) => Effect.runPromise(check(a))), { numRuns: RUNS, seed }))
@@ -471,11 +478,7 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
   it.scopedLive("replaying a wallet's history from nothing gives its balances and token accounts, never negative", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed, slotMs: 60_000 })
-      const control = (call: string, body: unknown) =>
-        Effect.map(post(emu, body, { path: `/emulator/world/${call}` }), (r) => {
-          expect(r.status, r.text).toBe(200)
-          return r.json
-        })
+      const control = worldApi(emu)
       const tokenAccounts = (owner: string) =>
         Effect.gen(function*() {
           const sums = new Map<string, bigint>()
@@ -625,11 +628,7 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
   it.scopedLive("what the world API lands shows in every area, and token metadata agrees with getAsset", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed, slotMs: 60_000 })
-      const control = (call: string, body: unknown) =>
-        Effect.map(post(emu, body, { path: `/emulator/world/${call}` }), (r) => {
-          expect(r.status, r.text).toBe(200)
-          return r.json
-        })
+      const control = worldApi(emu)
       yield* property(
         fc.record({
           owner: freshAddress(emu),
@@ -684,11 +683,7 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed, slotMs: 60_000 })
       let runs = 0
-      const control = (call: string, body: unknown) =>
-        Effect.map(post(emu, body, { path: `/emulator/world/${call}` }), (r) => {
-          expect(r.status, r.text).toBe(200)
-          return r.json
-        })
+      const control = worldApi(emu)
       yield* property(
         fc.record({ minted: fc.bigInt({ min: 1n, max: 10n ** 15n }), share: fc.nat(100) }),
         ({ minted, share }) =>
