@@ -13,6 +13,7 @@ import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { Webhooks } from "@solfx/admin/Webhooks"
+import * as Endpoints from "@solfx/core/Endpoints"
 import type { KnownTransactionType, TxnStatus, Webhook, WebhookChangeInput, WebhookType } from "@solfx/core/Webhook"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -91,7 +92,7 @@ const create = Command.make("create", {
       txnStatus: opt(o.txnStatus)
     })
     yield* show(hook)
-  }))).pipe(Command.withDescription("Creates a webhook (100 credits)"))
+  }))).pipe(Command.withDescription(`Creates a webhook (${Endpoints.webhooks.create.cost.credits} credits)`))
 
 const get = Command.make(
   "get",
@@ -134,7 +135,9 @@ const edit = Command.make("edit", {
     yield* show(hook)
   }))).pipe(
     Command.withDescription(
-      "Changes a webhook: reads it and sends it whole with the change, as the service requires (200 credits)"
+      `Changes a webhook: reads it and sends it whole with the change, as the service requires (${
+        Endpoints.webhooks.get.cost.credits + Endpoints.webhooks.edit.cost.credits
+      } credits)`
     )
   )
 
