@@ -76,6 +76,17 @@ const transfer = (label: string) => ({
   decimals: 9
 })
 
+/** History entry `k`; `untimed` gives it the null timestamp the service sends for some. */
+const historyEntry = (k: number, untimed = false) => ({
+  signature: sig(`h${k}`),
+  timestamp: untimed ? null : 1700000000 - k,
+  slot: 1000 - k,
+  fee: 0.000005,
+  feePayer: WALLET,
+  error: null,
+  balanceChanges: []
+})
+
 const value = <A, E>(exit: Exit.Exit<A, E>): A => {
   if (Exit.isSuccess(exit)) return exit.value
   throw new Error(`expected a success, got ${String(exit.cause)}`)
@@ -273,21 +284,15 @@ describe("Wallet: streams", () => {
 
   it.effect("history.stream sends nextCursor as before and keeps after and type on every page", () =>
     Effect.gen(function*() {
-      const entry = (k: number) => ({
-        signature: sig(`h${k}`),
-        timestamp: k === 1 ? null : 1700000000 - k,
-        slot: 1000 - k,
-        fee: 0.000005,
-        feePayer: WALLET,
-        error: null,
-        balanceChanges: []
-      })
       const r = yield* run(
         (req) => {
           const before = req.url.searchParams.get("before")
           return before === null
-            ? Response.json({ data: [entry(0), entry(1)], pagination: { hasMore: true, nextCursor: sig("h1") } })
-            : Response.json({ data: [entry(2)], pagination: { hasMore: false, nextCursor: null } })
+            ? Response.json({
+              data: [historyEntry(0), historyEntry(1, true)],
+              pagination: { hasMore: true, nextCursor: sig("h1") }
+            })
+            : Response.json({ data: [historyEntry(2)], pagination: { hasMore: false, nextCursor: null } })
         },
         (w) => Stream.runCollect(w.history.stream(WALLET, { after: "a0", type: "TRANSFER", limit: 2 }))
       )
@@ -419,15 +424,6 @@ describe("Wallet: balances.pages resume", () => {
 describe("Wallet: the deprecated names and ways to resume", () => {
   it.effect("xPages / xStream are x.pages / x.stream; page, before and cursor in the options still start a walk", () =>
     Effect.gen(function*() {
-      const entry = (k: number) => ({
-        signature: sig(`h${k}`),
-        timestamp: 1700000000 - k,
-        slot: 1000 - k,
-        fee: 0.000005,
-        feePayer: WALLET,
-        error: null,
-        balanceChanges: []
-      })
       const r = yield* run(
         (req) => {
           const q = req.url.searchParams
@@ -441,7 +437,7 @@ describe("Wallet: the deprecated names and ways to resume", () => {
           }
           if (req.url.pathname.endsWith("/history")) {
             const k = q.get("before") === null ? 0 : Number(q.get("before")!.slice(1))
-            return Response.json({ data: [entry(k)], pagination: { hasMore: k < 2, nextCursor: `c${k + 1}` } })
+            return Response.json({ data: [historyEntry(k)], pagination: { hasMore: k < 2, nextCursor: `c${k + 1}` } })
           }
           const k = q.get("cursor") === null ? 0 : Number(q.get("cursor")!.slice(1))
           return Response.json({ data: [transfer(`${k}`)], pagination: { hasMore: k < 2, nextCursor: `c${k + 1}` } })
