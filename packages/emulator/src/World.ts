@@ -320,6 +320,8 @@ export interface WorldApi {
   /**
    * Transfers SOL (`lamports`), or a token the world minted (`mint` and `amount`), from one
    * owner to another; `from` pays the fee. Overdrawing is refused (field `lamports`/`amount`).
+   * A compressed NFT the world minted (`mint` its asset id, `amount` 1 or omitted) changes its
+   * leaf: the new owner's leaf hash, `seq` one more.
    */
   readonly transfer: (input: {
     readonly from: string
@@ -470,6 +472,8 @@ interface Draft {
   readonly mints: Map<string, Mint>
   readonly supply: Map<string, bigint>
   readonly compressedNfts: Array<CompressedNft>
+  /** Compressed NFTs as a transfer leaves them (same id and leaf index). */
+  readonly leafChanges: Array<CompressedNft>
   readonly compressedTokens: Array<CompressedTokenAccount>
 }
 
@@ -480,6 +484,7 @@ const emptyDraft = (): Draft => ({
   mints: new Map(),
   supply: new Map(),
   compressedNfts: [],
+  leafChanges: [],
   compressedTokens: []
 })
 
@@ -557,6 +562,14 @@ export const make = (options: Options): World => {
       cnfts.set(c.id, c)
       push(cnftsByOwner, c.owner, c)
       push(leaves, c.tree, c.leaf)
+    }
+    for (const c of d.leafChanges) {
+      const before = cnfts.get(c.id)!
+      const held = cnftsByOwner.get(before.owner)!
+      held.splice(held.indexOf(before), 1)
+      cnfts.set(c.id, c)
+      push(cnftsByOwner, c.owner, c)
+      leaves.get(c.tree)![c.leafIndex] = c.leaf
     }
     for (const t of d.compressedTokens) {
       ctokens.push(t)
@@ -651,6 +664,7 @@ export const make = (options: Options): World => {
       mints: new Map(d.mints),
       supply: new Map(d.supply),
       compressedNfts: [],
+      leafChanges: [],
       compressedTokens: []
     }
     return read(frozen)
@@ -826,6 +840,37 @@ export const make = (options: Options): World => {
     return { signature: tx.signature, slot: tx.slot, assetId: id, tree, leafIndex }
   }
 
+  /** A compressed NFT to another owner: its leaf rewritten (the owner is in the leaf hash), seq one more. */
+  const transferLeaf = (from: string, to: string, nft: CompressedNft, amount: bigint | undefined): Receipt => {
+    if (amount !== undefined && amount !== 1n) throw new WorldInputError("amount", "must be 1 (or omitted) for an NFT")
+    if (nft.owner !== from) throw new WorldInputError("from", `must own the compressed NFT (its owner is ${nft.owner})`)
+    const toBytes = Base58.decode(to)!
+    const moved: CompressedNft = {
+      ...nft,
+      owner: to,
+      leaf: MerkleProof.leafHashV1({
+        assetId: Base58.decode(nft.id)!,
+        owner: toBytes,
+        delegate: toBytes,
+        nonce: nft.leafIndex,
+        dataHash: nft.dataHash,
+        creatorHash: nft.creatorHash
+      }),
+      seq: nft.seq + 1
+    }
+    const tx = landOne(from, "TRANSFER", (d) => {
+      d.leafChanges.push(moved)
+      return {
+        native: [],
+        token: [],
+        order: [nft.tree, to, BUBBLEGUM_PROGRAM],
+        logs: invoke(BUBBLEGUM_PROGRAM),
+        assets: [nft.id]
+      }
+    })
+    return { signature: tx.signature, slot: tx.slot, mint: nft.id }
+  }
+
   /** The token account of a mint's pool, which holds what is compressed, and its authority. */
   const poolAuthority = dataset.address("world:token-pool-authority")
 
@@ -952,6 +997,8 @@ export const make = (options: Options): World => {
       if ((sol === undefined) === (mintAddress === undefined)) {
         throw new WorldInputError("lamports", "give either lamports (SOL) or mint and amount (a token)")
       }
+      const leaf = mintAddress === undefined ? undefined : cnfts.get(mintAddress)
+      if (leaf !== undefined) return transferLeaf(from, to, leaf, amount)
       if (mintAddress !== undefined && amount === undefined) {
         throw new WorldInputError("amount", "is required with mint")
       }

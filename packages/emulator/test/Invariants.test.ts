@@ -709,6 +709,15 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
             expect((owned.items as Array<any>).map((a) => a.id)).toContain(leaf.assetId)
             const nfts = (yield* get(emu, `/v1/wallet/${owner}/balances`, { query: { showNfts: "true" } })).json.nfts
             expect(nfts).toContainEqual(expect.objectContaining({ mint: leaf.assetId, compressed: true }))
+            // A transfer changes the leaf: seq still counts the signatures, the new proof verifies.
+            const next = emu.dataset.address(`invariants:compress:to:${runs}`)
+            const funded = yield* control("fund", { address: owner, lamports: "10000" })
+            const sent = yield* control("transfer", { from: owner, to: next, mint: leaf.assetId })
+            const moved = yield* call(emu, "getAsset", { id: leaf.assetId })
+            const all = yield* call(emu, "getSignaturesForAsset", { id: leaf.assetId, page: 1 })
+            expect([moved.ownership.owner, moved.compression.seq]).toEqual([next, all.total])
+            expect(all.items.map((i: any) => i[0])).toEqual([leaf.signature, sent.signature])
+            expect(MerkleProof.verify(yield* call(emu, "getAssetProof", { id: leaf.assetId }))).toEqual({ valid: true })
 
             const token = yield* control("mintFungible", { owner, amount: minted.toString() })
             const amount = (minted * BigInt(share)) / 100n || 1n
@@ -728,7 +737,13 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
             expect(big(record.onChainAccountInfo.accountInfo.data.parsed.info.supply)).toBe(sum)
             expect(sum).toBe(minted)
             const history = (yield* get(emu, `/v1/wallet/${owner}/history`)).json.data as Array<any>
-            expect(history.map((h) => h.signature)).toEqual([compressed.signature, token.signature, leaf.signature])
+            expect(history.map((h) => h.signature)).toEqual([
+              compressed.signature,
+              token.signature,
+              sent.signature,
+              funded.signature,
+              leaf.signature
+            ])
             expect(compressed.slot).toBeLessThanOrEqual((yield* call(emu, "getIndexerSlot", [])) as number)
           }),
         seed

@@ -284,4 +284,38 @@ describe("world", () => {
       expect(emu.ledger.compressedTokenAccounts()).toEqual([])
       expect(emu.ledger.tokenAccountsOf(alice).map((t) => t.amount)).toEqual([10n, 1n])
     }))
+
+  it.scopedLive("transfer of a compressed NFT rewrites its leaf: new owner, seq 2, a proof of the new root", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ slotMs: 60_000 })
+      const [alice, bob] = [emu.dataset.address("test:alice"), emu.dataset.address("test:bob")]
+      const call = (method: string, params: unknown) => Effect.map(rpc(emu, method, params), (r) => r.json.result)
+      const minted = yield* emu.world.compress({ owner: alice })
+      const id = minted.assetId!
+      const before = yield* call("getAssetProof", { id })
+      // Alice pays the fee: without lamports she cannot.
+      expect((yield* Effect.flip(emu.world.transfer({ from: alice, to: bob, mint: id }))).field).toBe("from")
+      expect((yield* Effect.flip(emu.world.transfer({ from: bob, to: alice, mint: id }))).field).toBe("from")
+      expect((yield* Effect.flip(emu.world.transfer({ from: alice, to: bob, mint: id, amount: 2 }))).field).toBe(
+        "amount"
+      )
+      yield* emu.world.fund({ address: alice, lamports: 1_000_000n })
+      const sent = yield* emu.world.transfer({ from: alice, to: bob, mint: id })
+
+      const asset = yield* call("getAsset", { id })
+      expect(asset.ownership.owner).toBe(bob)
+      expect(asset.compression).toMatchObject({ seq: 2, leaf_id: 0, tree: minted.tree })
+      const signatures = yield* call("getSignaturesForAsset", { id, page: 1 })
+      expect(signatures.items).toEqual([[minted.signature, "MintV1"], [sent.signature, "Transfer"]])
+      const proof = yield* call("getAssetProof", { id })
+      expect(proof.leaf).toBe(asset.compression.asset_hash)
+      expect(proof.root).not.toBe(before.root)
+      expect(MerkleProof.verify(proof)).toEqual({ valid: true })
+      const owned = (owner: string) =>
+        Effect.map(call("getAssetsByOwner", { ownerAddress: owner, page: 1 }), (r) => r.items.map((a: any) => a.id))
+      expect([yield* owned(alice), yield* owned(bob)]).toEqual([[], [id]])
+      const history = (yield* get(emu, `/v1/wallet/${bob}/history`)).json.data as Array<any>
+      expect(history.map((h) => h.signature)).toEqual([sent.signature])
+      expect(emu.ledger.lamports(alice)).toBe(1_000_000n - World.FEE_PER_SIGNATURE)
+    }))
 })

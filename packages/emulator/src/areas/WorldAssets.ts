@@ -147,12 +147,12 @@ export const compressedAssetJson = (c: World.CompressedNft): unknown =>
     c.owner
   )
 
-/** Each world tree as last built, rebuilt when it has more leaves. */
-const trees = new WeakMap<World.World, Map<string, MerkleProof.MerkleTree>>()
+/** Each world tree as last built, and how many transactions the world had then (a later one may change a leaf). */
+const trees = new WeakMap<World.World, Map<string, { readonly at: number; readonly tree: MerkleProof.MerkleTree }>>()
 
 /**
  * The proof of a compressed NFT the world minted (getAssetProof's answer), or undefined for
- * another id. Its tree is built from the world's leaves, once per leaf count.
+ * another id. Its tree is built from the world's leaves, again after the world changed.
  *
  * @since 0.1.0
  * @category data
@@ -162,11 +162,12 @@ export const compressedProof = (world: World.World, id: string, slot: number) =>
   if (c === undefined) return undefined
   let built = trees.get(world)
   if (built === undefined) trees.set(world, built = new Map())
-  const leaves = world.leavesOf(c.tree)
-  let tree = built.get(c.tree)
-  if (tree === undefined || tree.levels[0]!.length !== leaves.length) {
-    built.set(c.tree, tree = MerkleProof.buildTree(leaves, World.TREE_DEPTH))
+  const at = world.transactions().length
+  let cached = built.get(c.tree)
+  if (cached === undefined || cached.at !== at) {
+    built.set(c.tree, cached = { at, tree: MerkleProof.buildTree(world.leavesOf(c.tree), World.TREE_DEPTH) })
   }
+  const tree = cached.tree
   return {
     last_indexed_slot: slot,
     ...MerkleProof.proofRecord(tree, c.leafIndex),
