@@ -254,6 +254,8 @@ export interface World {
   readonly nftsOf: (owner: string) => ReadonlyArray<Mint>
   /** A compressed NFT the world minted, by asset id. */
   readonly compressedNft: (id: string) => CompressedNft | undefined
+  /** Every compressed NFT the world minted, oldest first. */
+  readonly compressedNfts: () => ReadonlyArray<CompressedNft>
   /** Compressed NFTs the world minted to an owner, oldest first. */
   readonly compressedNftsOf: (owner: string) => ReadonlyArray<CompressedNft>
   /** The leaves of one of the world's trees, in leaf order. */
@@ -1196,6 +1198,7 @@ export const make = (options: Options): World => {
 
   const world: World = {
     compressedNft: (id) => cnfts.get(id),
+    compressedNfts: () => [...cnfts.values()],
     compressedNftsOf: (owner) => cnftsByOwner.get(owner) ?? [],
     leavesOf: (tree) => leaves.get(tree) ?? [],
     compressedTokenAccountsOf: (owner) => ctokensByOwner.get(owner) ?? [],

@@ -210,6 +210,12 @@ describe("world", () => {
       expect(nfts).toMatchObject([{ mint: first.assetId, compressed: true, name: "Leaf zero" }])
       const history = (yield* get(emu, `/v1/wallet/${alice}/history`)).json.data as Array<any>
       expect(history.map((h) => [h.signature, h.slot])).toEqual([[first.signature, first.slot]])
+
+      // The collection's list holds what the world minted into it: NFTs, then compressed NFTs.
+      const nft = yield* emu.world.mintNft({ owner: alice, collection })
+      const group = yield* call("getAssetsByGroup", { groupKey: "collection", groupValue: collection, page: 1 })
+      expect((group.items as Array<any>).map((a) => a.id)).toEqual([nft.mint, second.assetId])
+      expect(group.total).toBe(2)
     }))
 
   it.scopedLive("compress of tokens moves them to the pool and opens a compressed token account Photon lists", () =>

@@ -341,13 +341,22 @@ const getAssetsByCreator = listMethod(
   (p, ix) => [`creator:${p.creatorAddress}`, progression(ix.creators.get(p.creatorAddress))]
 )
 
-const getAssetsByGroup = listMethod(
-  AssetQuery.GetAssetsByGroupParams,
-  (p, ix) => [
-    `group:${p.groupKey}:${p.groupValue}`,
-    p.groupKey === "collection" ? progression(ix.collections.get(p.groupValue)) : EMPTY
-  ]
-)
+// A collection's seeded assets, then (oldest first) the NFTs and compressed NFTs the world minted into it.
+const getAssetsByGroup: Handler = {
+  handle: (raw, ctx) =>
+    Effect.flatMap(decodeParams(AssetQuery.GetAssetsByGroupParams, raw), (params) => {
+      const collection = params.groupKey === "collection" ? params.groupValue : undefined
+      const key = `group:${params.groupKey}:${params.groupValue}`
+      const members = collection === undefined ? EMPTY : progression(indexesOf(ctx.dataset).collections.get(collection))
+      const world = World.of(ctx.state)
+      const minted = collection === undefined ? [] : WorldAssets.collectionAssets(world, collection)
+      if (minted.length === 0) return listPage(ctx, key, members, params)
+      return listPage(ctx, `${key}:world${world.transactions().length}`, members, params, {
+        ids: minted.map((a) => a.id),
+        text: (j) => Wire.stringify(minted[j]!.json())
+      })
+    })
+}
 
 // -- token accounts of NFTs -------------------------------------------------------------
 

@@ -177,6 +177,26 @@ export const compressedProof = (world: World.World, id: string, slot: number) =>
 }
 
 /**
+ * The world's NFTs and compressed NFTs in a collection, oldest first, each as its id and its DAS JSON.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const collectionAssets = (
+  world: World.World,
+  collection: string
+): ReadonlyArray<{ readonly id: string; readonly json: () => unknown }> => [
+  ...world.mints().filter((m) => m.kind === "nft" && m.collection === collection).map((m) => ({
+    id: m.address,
+    json: () => assetJson(world, m)
+  })),
+  ...world.compressedNfts().filter((c) => c.collection === collection).map((c) => ({
+    id: c.id,
+    json: () => compressedAssetJson(c)
+  }))
+]
+
+/**
  * The world's assets an owner holds, oldest first: its NFTs, with `showFungible` its fungible
  * tokens of nonzero balance, then its compressed NFTs. Each as its id and its DAS JSON.
  *
