@@ -40,7 +40,7 @@ const fund = (address: string) =>
   }).then((r) => r.text())
 
 const runtime = ManagedRuntime.make(
-  Subscriptions.layer({ pingInterval: "30 seconds" }).pipe(
+  Subscriptions.layerWith({ pingInterval: "30 seconds" }).pipe(
     Layer.provide(SolfxConfig.layer({ apiKey: emu.apiKey, baseUrl: emu.url })),
     Layer.provide(NodeSocket.layerWebSocketConstructor)
   )

@@ -21,7 +21,7 @@ const watch = Effect.gen(function*() {
 })
 
 // One socket carries every subscription of the layer: opened by the first, closed after the last.
-const live = Subscriptions.layer({ pingInterval: "30 seconds", pongTimeout: "10 seconds" }).pipe(
+const live = Subscriptions.layerWith({ pingInterval: "30 seconds", pongTimeout: "10 seconds" }).pipe(
   Layer.provide([SolfxConfig.layerConfig, NodeSocket.layerWebSocketConstructor])
 )
 const program = watch.pipe(Effect.provide(live))

@@ -54,20 +54,13 @@ export class Admin extends Context.Tag("@solfx/admin/Admin")<Admin, AdminShape>(
 const isBadRequest = (error: InvalidRequest | ApiError): error is HttpError =>
   error._tag === "HttpError" && error.status === 400
 
-/**
- * Builds the service. The admin limit is the transport's: one transport is one API
- * key, which belongs to one project, so its admin bucket is the project's, shared
- * by every fiber (and, with `RateLimitsRedis`, every process) that uses it.
- *
- * @since 0.1.0
- * @category constructors
- */
-export const make: Effect.Effect<AdminShape, never, HttpTransport> = Effect.gen(function*() {
+// Built once: `make()` hands out this one description of the service.
+const built: Effect.Effect<AdminShape, never, HttpTransport> = Effect.gen(function*() {
   const transport = yield* HttpTransport
   const checkId = validateInput(ProjectId, "projectId", transport.redactor.redact)
-  const usage = Derive.fromTransport(transport, Endpoints.projectUsage)
+  const usage = Derive.fromTransport(transport, Endpoints.projectUsage, { name: "getProjectUsage" })
 
-  const getProjectUsage = Effect.fn("Admin.getProjectUsage")(function*(projectId: string) {
+  const getProjectUsage = Effect.fn("solfx.admin.getProjectUsage")(function*(projectId: string) {
     const id = yield* checkId(projectId)
     // The key passed by mistake as the id is a valid UUID: it must not reach the span.
     const shown = transport.redactor.redact(id)
@@ -80,6 +73,16 @@ export const make: Effect.Effect<AdminShape, never, HttpTransport> = Effect.gen(
 
   return Admin.of({ getProjectUsage })
 })
+
+/**
+ * Builds the service. The admin limit is the transport's: one transport is one API
+ * key, which belongs to one project, so its admin bucket is the project's, shared
+ * by every fiber (and, with `RateLimitsRedis`, every process) that uses it.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (): Effect.Effect<AdminShape, never, HttpTransport> => built
 
 /**
  * The service over `HttpTransport`; it shares the transport's rate limits.
@@ -95,4 +98,4 @@ export const make: Effect.Effect<AdminShape, never, HttpTransport> = Effect.gen(
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<Admin, never, HttpTransport> = Layer.effect(Admin, make)
+export const layer: Layer.Layer<Admin, never, HttpTransport> = Layer.effect(Admin, built)

@@ -95,13 +95,8 @@ export class Webhooks extends Context.Tag("@solfx/admin/Webhooks")<Webhooks, Web
 const isNotFound = <E extends { readonly _tag: string }>(error: E): error is E & HttpError =>
   error._tag === "HttpError" && (error as unknown as HttpError).status === 404
 
-/**
- * Builds the service from the `HttpTransport`.
- *
- * @since 0.1.0
- * @category constructors
- */
-export const make: Effect.Effect<WebhooksShape, never, HttpTransport> = Effect.gen(function*() {
+// Built once: `make()` hands out this one description of the service.
+const built: Effect.Effect<WebhooksShape, never, HttpTransport> = Effect.gen(function*() {
   const transport = yield* HttpTransport
   const redact = transport.redactor.redact
   // One operation per entry of `Endpoints.webhooks`: each validates its params (InvalidRequest
@@ -113,20 +108,20 @@ export const make: Effect.Effect<WebhooksShape, never, HttpTransport> = Effect.g
   const found = (webhookID: string) => <A, E extends { readonly _tag: string }>(self: Effect.Effect<A, E>) =>
     Effect.catchIf(self, isNotFound, () => Effect.fail(new WebhookNotFound({ webhookID: redact(webhookID) })))
 
-  const list = Effect.fn("Webhooks.list")(function*() {
+  const list = Effect.fn("solfx.webhooks.list")(function*() {
     // It takes no params: they cannot be invalid.
     return yield* ops.list().pipe(Effect.catchTag("InvalidRequest", (e) => Effect.die(e)))
   })
 
-  const create = Effect.fn("Webhooks.create")(function*(input: CreateWebhookInput) {
+  const create = Effect.fn("solfx.webhooks.create")(function*(input: CreateWebhookInput) {
     return yield* ops.create(input)
   })
 
-  const get = Effect.fn("Webhooks.get")(function*(webhookID: string) {
+  const get = Effect.fn("solfx.webhooks.get")(function*(webhookID: string) {
     return yield* ops.get({ webhookID }).pipe(found(webhookID))
   })
 
-  const edit = Effect.fn("Webhooks.edit")(
+  const edit = Effect.fn("solfx.webhooks.edit")(
     function*(webhookID: string, change: WebhookChangeInput | ((current: Webhook) => WebhookChangeInput)) {
       // A plain change is checked before the first request; a function's, once it has the webhook.
       const early = typeof change === "function" ? undefined : yield* checkChange(change)
@@ -136,16 +131,24 @@ export const make: Effect.Effect<WebhooksShape, never, HttpTransport> = Effect.g
     }
   )
 
-  const toggle = Effect.fn("Webhooks.toggle")(function*(webhookID: string, active: boolean) {
+  const toggle = Effect.fn("solfx.webhooks.toggle")(function*(webhookID: string, active: boolean) {
     return yield* ops.toggle({ webhookID, active }).pipe(found(webhookID))
   })
 
-  const remove = Effect.fn("Webhooks.delete")(function*(webhookID: string) {
+  const remove = Effect.fn("solfx.webhooks.delete")(function*(webhookID: string) {
     yield* ops.delete({ webhookID }).pipe(found(webhookID))
   })
 
   return Webhooks.of({ list, create, get, edit, toggle, delete: remove })
 })
+
+/**
+ * Builds the service from the `HttpTransport`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (): Effect.Effect<WebhooksShape, never, HttpTransport> => built
 
 /**
  * The service as a Layer; needs the `HttpTransport`.
@@ -156,4 +159,4 @@ export const make: Effect.Effect<WebhooksShape, never, HttpTransport> = Effect.g
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<Webhooks, never, HttpTransport> = Layer.effect(Webhooks, make)
+export const layer: Layer.Layer<Webhooks, never, HttpTransport> = Layer.effect(Webhooks, built)

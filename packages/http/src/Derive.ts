@@ -39,6 +39,8 @@ export interface ClientOptions {
   readonly credits?: number | undefined
   /** Wraps every attempt, inside the transport's permit of the entry's bucket (`RateLimits`). */
   readonly aroundAttempt?: AttemptHooks["aroundAttempt"]
+  /** The method's name in spans (`solfx.<area>.<name>`), instead of the entry's (a REST entry's is its route). */
+  readonly name?: string | undefined
 }
 
 /**
@@ -117,7 +119,7 @@ export const fromTransport = <P, A, Item, PI>(
 ): Client<P, A, Item, PI> => {
   const hooks = attemptHooks(t, entry, options)
   const validate = validateInput(entry.params, "", t.redactor.redact)
-  const spanName = `solfx.${entry.area}.${entry.name}`
+  const spanName = `solfx.${entry.area}.${options.name ?? entry.name}`
   const isRest = entry._tag === "Rest"
 
   // The one attempt of either wire format: the request is built when the call runs (a JSON-RPC id per run).

@@ -276,7 +276,7 @@ export const make = <R extends Entries, Position = string | number, Key extends 
   options: Options<Key> = {}
 ): Operations<R, Position, never, Key> =>
   assemble(entries, (entry, name) => {
-    const client = Derive.fromTransport(t, entry, { credits: options.costs?.[name] })
+    const client = Derive.fromTransport(t, entry, { credits: options.costs?.[name], name })
     const rest = entry._tag === "Rest"
     return {
       call: entry._tag === "Rest" && entry.notFound === "answer" ? client.callOption : client.call,

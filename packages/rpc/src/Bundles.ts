@@ -238,7 +238,7 @@ export const make = (options: Options = {}): Effect.Effect<BundlesShape, never, 
           return yield* Effect.fail(new BundleIdMismatch({ expected, received: shown(received) }))
         }
         return expected
-      }).pipe(Effect.withSpan("Bundles.sendBundle"))
+      }).pipe(Effect.withSpan("solfx.bundles.sendBundle"))
 
     // Matched by id, not position: unknown bundles come back as `null` or are left out.
     const match = (chunk: ReadonlyArray<BundleId>, result: Bundle.BundleStatuses) =>
@@ -253,7 +253,7 @@ export const make = (options: Options = {}): Effect.Effect<BundlesShape, never, 
         const valid = yield* validateInput(Ids, "ids", transport.redactor.redact)(ids)
         const results = yield* statuses.batch(valid, [], { concurrency })
         return results.flatMap(({ items, result }) => match(items, result))
-      }).pipe(Effect.withSpan("Bundles.getBundleStatuses"))
+      }).pipe(Effect.withSpan("solfx.bundles.getBundleStatuses"))
 
     const awaitBundle = (id: string, awaitOptions?: AwaitOptions) =>
       Effect.gen(function*() {
@@ -280,18 +280,28 @@ export const make = (options: Options = {}): Effect.Effect<BundlesShape, never, 
         return Bundle.succeeded(bundle)
           ? BundleOutcome.Landed({ id: valid, status: bundle.confirmation_status, slot: bundle.slot, bundle })
           : BundleOutcome.Failed({ id: valid, err: bundle.err, slot: bundle.slot, bundle })
-      }).pipe(Effect.withSpan("Bundles.awaitBundle"))
+      }).pipe(Effect.withSpan("solfx.bundles.awaitBundle"))
 
     return { sendBundle, getBundleStatuses, awaitBundle }
   })
 
 /**
- * The service, over `HttpTransport`.
+ * The service with its default options, over `HttpTransport`.
  *
  * @example
- * const BundlesLive = Bundles.layer({ minTip: 10_000n }).pipe(Layer.provide(HttpTransport.layer))
+ * const BundlesLive = Bundles.layer.pipe(Layer.provide(HttpTransport.layer))
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: Options = {}): Layer.Layer<Bundles, never, HttpTransport> =>
+export const layer: Layer.Layer<Bundles, never, HttpTransport> = Layer.effect(Bundles, make())
+
+/**
+ * The service with the given options, over `HttpTransport`.
+ *
+ * @example
+ * const BundlesLive = Bundles.layerWith({ minTip: 10_000n }).pipe(Layer.provide(HttpTransport.layer))
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerWith = (options: Options): Layer.Layer<Bundles, never, HttpTransport> =>
   Layer.effect(Bundles, make(options))

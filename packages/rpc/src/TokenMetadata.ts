@@ -152,7 +152,10 @@ export const make = (options: Options = {}): Effect.Effect<TokenMetadataShape, n
   Effect.gen(function*() {
     const transport = yield* HttpTransport
     const redact = transport.redactor.redact
-    const client = Derive.fromTransport(transport, Endpoints.tokenMetadata, { credits: options.cost })
+    const client = Derive.fromTransport(transport, Endpoints.tokenMetadata, {
+      credits: options.cost,
+      name: "getTokenMetadata"
+    })
     const validateRequest = Decode.validateInput(RequestSchema, "", redact)
     const validateOptions = Decode.validateInput(BatchOptionsSchema, "options", redact)
 

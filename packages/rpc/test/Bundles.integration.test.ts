@@ -15,7 +15,7 @@ import * as Schema from "effect/Schema"
 
 const NO_TIP = "Bundles must write lock at least one tip account to be eligible for the auction."
 
-const layerFor = (options: Emulator.Options) => Loopback.layer(Bundles.layer(), options)
+const layerFor = (options: Emulator.Options) => Loopback.layer(Bundles.layer, options)
 
 const fixtures = (async () => {
   const alice = await signer()

@@ -72,7 +72,7 @@ const run = <A, E>(
     const exit = yield* Effect.exit(f(bundles))
     return { exit, count: yield* log.count, requests: yield* log.requests }
   }).pipe(
-    Effect.provide(Bundles.layer(options).pipe(Layer.provideMerge(HttpTesting.layerTransport(handler))))
+    Effect.provide(Bundles.layerWith(options ?? {}).pipe(Layer.provideMerge(HttpTesting.layerTransport(handler))))
   )
 
 const failure = (exit: Exit.Exit<unknown, unknown>): any =>

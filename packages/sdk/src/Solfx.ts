@@ -28,8 +28,16 @@ import * as SolfxNeutral from "./SolfxNeutral.js"
 
 export {
   /**
-   * Every service over one transport built on the given `HttpClient` layer (see `SolfxNeutral.layerWith`).
+   * Every service over one transport built on the given `HttpClient` layer (see `SolfxNeutral.layerHttpClient`).
    *
+   * @since 0.1.0
+   * @category layers
+   */
+  layerHttpClient,
+  /**
+   * The old name of `layerHttpClient`.
+   *
+   * @deprecated Use `layerHttpClient`.
    * @since 0.1.0
    * @category layers
    */
@@ -87,7 +95,7 @@ export interface Options<E = never, R = never> extends Config.Options {
  * @category layers
  */
 export const layerNode: Layer.Layer<Exclude<Services, Config.SolfxConfig>, never, Config.SolfxConfig> = SolfxNeutral
-  .layerWith(NodeHttpClient.layerUndici)
+  .layerHttpClient(NodeHttpClient.layerUndici)
 
 /**
  * Every service, configured from code. Node's undici client unless `httpClient` is given.

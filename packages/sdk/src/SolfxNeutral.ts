@@ -106,7 +106,7 @@ export const services = (
     options.digitalAssets === undefined ? DigitalAssets.layer : DigitalAssets.layerWith(options.digitalAssets),
     TokenMetadata.layer,
     options.compression === undefined ? Compression.layer : Compression.layerWith(options.compression),
-    Bundles.layer(options.bundles ?? {}),
+    options.bundles === undefined ? Bundles.layer : Bundles.layerWith(options.bundles),
     Wallet.layer,
     Admin.layer,
     Webhooks.layer
@@ -120,11 +120,11 @@ export const services = (
  * @example
  * import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
  *
- * const live = Solfx.layerWith(FetchHttpClient.layer).pipe(Layer.provideMerge(Config.layerConfig))
+ * const live = Solfx.layerHttpClient(FetchHttpClient.layer).pipe(Layer.provideMerge(Config.layerConfig))
  * @since 0.1.0
  * @category layers
  */
-export const layerWith = <E, R>(
+export const layerHttpClient = <E, R>(
   httpClient: Layer.Layer<HttpClient.HttpClient, E, R>,
   options: ServiceOptions = {}
 ): Layer.Layer<Exclude<Services, Config.SolfxConfig>, E, R | Config.SolfxConfig> =>
@@ -133,6 +133,16 @@ export const layerWith = <E, R>(
     Layer.provideMerge(HttpTransport.layer),
     Layer.provide(httpClient)
   )
+
+/**
+ * Every service over the given `HttpClient` layer: the old name of `layerHttpClient`
+ * (elsewhere `layerWith` takes a service's options).
+ *
+ * @deprecated Use `layerHttpClient`.
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerWith: typeof layerHttpClient = layerHttpClient
 
 /**
  * Every service, configured from code, over the given `httpClient`. A missing,
@@ -150,7 +160,7 @@ export const layerWith = <E, R>(
 export const layer = <E = never, R = never>(
   options: Options<E, R>
 ): Layer.Layer<Services, E | ConfigError.ConfigError, R> =>
-  layerWith(options.httpClient, options.services).pipe(
+  layerHttpClient(options.httpClient, options.services).pipe(
     // The transport reads the limiter when it is built; one limiter for every service.
     Layer.provide(options.rateLimits === undefined ? Layer.empty : RateLimits.layerConfig(options.rateLimits)),
     // provide, not provideMerge: the config holds the key, and no other service gets it.
@@ -170,4 +180,4 @@ export const layerConfig = <E, R>(
   httpClient: Layer.Layer<HttpClient.HttpClient, E, R>,
   options: ServiceOptions = {}
 ): Layer.Layer<Services, E | ConfigError.ConfigError, R> =>
-  layerWith(httpClient, options).pipe(Layer.provide(Config.layerConfig))
+  layerHttpClient(httpClient, options).pipe(Layer.provide(Config.layerConfig))

@@ -100,12 +100,12 @@ describe("Solfx umbrella layer", () => {
     }).pipe(Effect.provide(umbrellaOver(fetchClient)))
   })
 
-  it.live("Solfx.layerWith takes any client and any config layer", () => {
+  it.live("Solfx.layerHttpClient takes any client and any config layer", () => {
     const node = counting(NodeHttpClient.layerUndici)
     return Effect.gen(function*() {
       const sent = yield* callEveryService
       expect(node.counts).toEqual({ built: 1, requests: sent })
-    }).pipe(Effect.provide(Solfx.layerWith(node.layer).pipe(Layer.provideMerge(Emulator.layerTest({ seed: 7 })))))
+    }).pipe(Effect.provide(Solfx.layerHttpClient(node.layer).pipe(Layer.provideMerge(Emulator.layerTest({ seed: 7 })))))
   })
 
   it.live("Solfx.layerConfig reads SOLFX_* and fails naming SOLFX_API_KEY without it", () =>

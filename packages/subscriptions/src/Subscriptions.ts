@@ -13,7 +13,7 @@
  *
  * @example
  * const slots = Stream.unwrap(Effect.map(Subscriptions.Subscriptions, (s) => s.slot()))
- * // Subscriptions.layer() over SolfxConfig and a WebSocketConstructor (NodeSocket.layerWebSocketConstructor)
+ * // Subscriptions.layer over SolfxConfig and a WebSocketConstructor (NodeSocket.layerWebSocketConstructor)
  * @since 0.1.0
  */
 import * as Socket from "@effect/platform/Socket"
@@ -328,14 +328,26 @@ export const make = (
   })
 
 /**
- * The service, over `SolfxConfig` and a `WebSocketConstructor` (Node:
+ * The service with its default options, over `SolfxConfig` and a `WebSocketConstructor` (Node:
  * `NodeSocket.layerWebSocketConstructor`; browsers and Deno:
  * `Socket.layerWebSocketConstructorGlobal`).
  *
  * @since 0.1.0
  * @category layers
  */
-export const layer = (
-  options: Options = {}
+export const layer: Layer.Layer<Subscriptions, never, SolfxConfig.SolfxConfig | Socket.WebSocketConstructor> = Layer
+  .scoped(Subscriptions, make())
+
+/**
+ * The service with the given options (keep-alive, reconnection, buffers, URLs),
+ * over `SolfxConfig` and a `WebSocketConstructor`.
+ *
+ * @example
+ * const live = Subscriptions.layerWith({ pingInterval: "30 seconds" })
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerWith = (
+  options: Options
 ): Layer.Layer<Subscriptions, never, SolfxConfig.SolfxConfig | Socket.WebSocketConstructor> =>
   Layer.scoped(Subscriptions, make(options))

@@ -4,7 +4,7 @@
  * @example
  * import { Subscriptions } from "@solfx/subscriptions"
  *
- * const layer = Subscriptions.layer().pipe(Layer.provide(NodeSocket.layerWebSocketConstructor))
+ * const layer = Subscriptions.layer.pipe(Layer.provide(NodeSocket.layerWebSocketConstructor))
  * @since 0.1.0
  */
 

@@ -35,7 +35,7 @@ const tracked = () => {
 }
 
 const stack = (options: Subscriptions.Options = fast, emulator: Emulator.Options = {}, sockets = tracked()) =>
-  Subscriptions.layer(options).pipe(
+  Subscriptions.layerWith(options).pipe(
     Layer.provide(sockets.layer),
     Layer.provideMerge(Loopback.config()),
     Layer.provideMerge(Emulator.layer({ slotMs: 40, ...emulator }))

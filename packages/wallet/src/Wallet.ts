@@ -190,21 +190,14 @@ export class Wallet extends Context.Tag("@solfx/wallet/Wallet")<Wallet, WalletSh
 const defined = <A extends Record<string, unknown>>(a: A): A =>
   Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined)) as A
 
-/**
- * Builds the service from the transport: every method is an operation of its entry
- * (`Operations`: billing per attempt by the shared rule, pages that always end); the
- * service adds `Option` for the documented 404s, identity alignment and the portfolio sum.
- *
- * @since 0.1.0
- * @category constructors
- */
-export const make: Effect.Effect<WalletShape, never, HttpTransport> = Effect.gen(function*() {
+// Built once: `make()` hands out this one description of the service.
+const built: Effect.Effect<WalletShape, never, HttpTransport> = Effect.gen(function*() {
   const transport = yield* HttpTransport
   const redact = transport.redactor.redact
   const operations = Operations.make<typeof Endpoints.wallet, Positions, "wallet">(transport, Endpoints.wallet, {
     key: "wallet"
   })
-  const batchClient = Derive.fromTransport(transport, Endpoints.walletBatchIdentity)
+  const batchClient = Derive.fromTransport(transport, Endpoints.walletBatchIdentity, { name: "batchIdentity" })
   const validateBatch = Decode.validateInput(WalletParams.BatchIdentityRequest, "wallets", redact)
   const validateConcurrency = Decode.validateInput(
     Schema.Struct({ concurrency: Schema.optional(WalletParams.intBetween(1, 64)) }),
@@ -230,6 +223,16 @@ export const make: Effect.Effect<WalletShape, never, HttpTransport> = Effect.gen
     creditsUsed: transport.credits.used(Endpoints.walletIdentity.area)
   })
 })
+
+/**
+ * Builds the service from the transport: every method is an operation of its entry
+ * (`Operations`: billing per attempt by the shared rule, pages that always end); the
+ * service adds `Option` for the documented 404s, identity alignment and the portfolio sum.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (): Effect.Effect<WalletShape, never, HttpTransport> => built
 
 /**
  * Lines the identities of one request up with its inputs. Addresses match by
@@ -263,4 +266,4 @@ const align = (
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<Wallet, never, HttpTransport> = Layer.effect(Wallet, make)
+export const layer: Layer.Layer<Wallet, never, HttpTransport> = Layer.effect(Wallet, built)
