@@ -59,7 +59,14 @@ export * as MerkleProof from "./MerkleProof.js"
 /** @since 0.1.0 */
 export * as TokenAccount from "./TokenAccount.js"
 /** @since 0.1.0 */
-export * as TokenMetadata from "./TokenMetadata.js"
+export * as TokenMetadataRecord from "./TokenMetadataRecord.js"
+/**
+ * The old name of `TokenMetadataRecord`: `TokenMetadata` is the service's (`@solfx/rpc`).
+ *
+ * @deprecated Use `TokenMetadataRecord`.
+ * @since 0.1.0
+ */
+export * as TokenMetadata from "./TokenMetadataRecord.js"
 /** @since 0.1.0 */
 export * as CompressedAccount from "./CompressedAccount.js"
 /** @since 0.1.0 */

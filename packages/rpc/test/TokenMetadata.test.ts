@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import { encodeBase58 } from "@solfx/core/Primitives"
-import type * as TokenMetadataCore from "@solfx/core/TokenMetadata"
+import type * as TokenMetadataCore from "@solfx/core/TokenMetadataRecord"
 import { HttpTesting } from "@solfx/http"
 import * as TokenMetadata from "@solfx/rpc/TokenMetadata"
 import * as Effect from "effect/Effect"

@@ -7,7 +7,7 @@
  */
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import type { TokenMetadata as Record } from "@solfx/core/TokenMetadata"
+import type { TokenMetadata as Record } from "@solfx/core/TokenMetadataRecord"
 import { TokenMetadata } from "@solfx/rpc/TokenMetadata"
 import * as Arr from "effect/Array"
 import * as Effect from "effect/Effect"

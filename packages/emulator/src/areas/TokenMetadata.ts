@@ -27,7 +27,7 @@
  * @since 0.1.0
  */
 import * as Endpoints from "@solfx/core/Endpoints"
-import * as TokenMetadataSchema from "@solfx/core/TokenMetadata"
+import * as TokenMetadataSchema from "@solfx/core/TokenMetadataRecord"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
