@@ -239,6 +239,8 @@ describe("world", () => {
       expect(v2.map((a) => a.account.hash)).toEqual([first.hash, second.hash])
       const balances = (yield* call("getCompressedTokenBalancesByOwnerV2", { owner: alice })).value.items
       expect(balances).toEqual([{ mint, balance: 500 }])
+      const top = (yield* call("getCompressedMintTokenHolders", { mint })).value.items
+      expect(top).toEqual([{ owner: alice, balance: 500 }])
       const mine = (yield* call("getCompressionSignaturesForTokenOwner", { owner: alice })).value.items as Array<any>
       expect(mine.map((s) => [s.signature, s.slot])).toEqual([[second.signature, second.slot], [
         first.signature,

@@ -365,6 +365,19 @@ const worldTokenSignatures = (world: World.World, owner?: string) =>
     .reverse()
     .map((c) => worldSignatureItem(world, c.signature))
 
+/** The holders of a mint the world compressed, by balance (largest first), each the sum of its accounts. */
+const worldHolders = (world: World.World, mint: string) => {
+  const balances = new Map<string, bigint>()
+  for (const c of world.compressedTokenAccounts()) {
+    if (c.mint === mint) balances.set(c.owner, (balances.get(c.owner) ?? 0n) + c.amount)
+  }
+  return arrayList(
+    [...balances].map(([owner, balance]) => ({ owner, balance })).sort((x, y) =>
+      x.balance === y.balance ? 0 : x.balance > y.balance ? -1 : 1
+    )
+  )
+}
+
 /** `head` then `tail`, as one lazy list. */
 const concat = <A>(head: ReadonlyArray<A>, tail: Dataset.LazyList<A>): Dataset.LazyList<A> =>
   head.length === 0 ?
@@ -588,10 +601,15 @@ method("getCompressedMintTokenHolders", (raw, ctx) =>
     const params = yield* paramsOf(raw, { required: ["mint"], ...paging })
     const mint = yield* requiredPubkey(params, "mint")
     const k = mintIndex(ctx.dataset, mint)
-    return yield* page(ctx, params, k === undefined ? arrayList([]) : holders(ctx.dataset, k), [
-      "getCompressedMintTokenHolders",
-      mint
-    ])
+    return yield* page(
+      ctx,
+      params,
+      k === undefined ? worldHolders(World.of(ctx.state), mint) : holders(ctx.dataset, k),
+      [
+        "getCompressedMintTokenHolders",
+        mint
+      ]
+    )
   }))
 
 const NON_VOTING_PER_SLOT = 4
