@@ -263,6 +263,12 @@ export interface Rpc<P = any, A = any, Item = any, PI = any> extends Common<P, A
   readonly method: string
   /** The type of the envelope's `id` (the service documents a number for sendBundle). */
   readonly id: "string" | "number"
+  /**
+   * The standard Solana RPC's positional form: this field of the params is sent first, the
+   * others after it as one config object (`[address, { limit, before }]`). Undefined: the
+   * params are sent as they are.
+   */
+  readonly positional?: string | undefined
 }
 
 /**
@@ -310,12 +316,17 @@ interface Declared<P, PI, A, Item> {
  * @category constructors
  */
 export const rpc = <P, PI, A, Item = never>(
-  declared: Declared<P, PI, A, Item> & { readonly method: string; readonly id?: "string" | "number" | undefined }
+  declared: Declared<P, PI, A, Item> & {
+    readonly method: string
+    readonly id?: "string" | "number" | undefined
+    readonly positional?: string | undefined
+  }
 ): Rpc<P, A, Item, PI> => ({
   _tag: "Rpc",
   name: declared.method,
   method: declared.method,
   id: declared.id ?? "string",
+  positional: declared.positional,
   area: declared.area,
   host: "rpc",
   params: declared.params,
@@ -362,6 +373,22 @@ export const rest = <P, PI, A, Item = never, NotFound extends Rest["notFound"] =
   cost: declared.cost,
   bucket: declared.bucket
 })
+
+/**
+ * The JSON-RPC params of `entry` as sent: the params themselves, or, for a `positional` entry,
+ * its first field then the others as a config object (left out when it holds nothing).
+ *
+ * @example
+ * Endpoint.wireParams(Endpoints.getSignaturesForAddress, { address, limit: 10 }) // [address, { limit: 10 }]
+ * @since 0.1.0
+ * @category routing
+ */
+export const wireParams = (entry: Rpc, params: unknown): unknown => {
+  if (entry.positional === undefined) return params
+  const { [entry.positional]: first, ...rest } = params as Record<string, unknown>
+  const config = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined))
+  return Object.keys(config).length === 0 ? [first] : [first, config]
+}
 
 /**
  * The path parameters of a REST path, in order: `/v1/wallet/{wallet}/balances` → `["wallet"]`.

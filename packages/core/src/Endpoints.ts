@@ -4,8 +4,8 @@
  * router are derived from these entries.
  *
  * Costs: DAS, Photon 10 and getValidityProof(V2) 100, token metadata 10, wallet 100,
- * webhook management 100 (as the service documents); sendBundle 1 (as the service documents); the admin
- * endpoint is free (the real service publishes no cost for it).
+ * webhook management 100, the standard RPC's signature methods 1 (as the service documents);
+ * sendBundle 1 (as the service documents); the admin endpoint is free (the real service publishes no cost for it).
  *
  * @example
  * Endpoints.getAssetsByAuthority.cost // { credits: 10, usage: "das" }
@@ -30,6 +30,7 @@ import * as IndexerStatus from "./IndexerStatus.js"
 import * as NftEdition from "./NftEdition.js"
 import { Address, BundleId, ProjectId } from "./Primitives.js"
 import * as ProjectUsage from "./ProjectUsage.js"
+import * as SignatureStatus from "./SignatureStatus.js"
 import type { CursorPage, WithContext } from "./SlotContext.js"
 import * as TokenAccount from "./TokenAccount.js"
 import * as TokenMetadata from "./TokenMetadataRecord.js"
@@ -565,6 +566,59 @@ export const getBundleStatuses = Endpoint.rpc({
   bucket: "rpc"
 })
 
+// -- Standard Solana RPC (JSON-RPC, positional params, 1 credit, usage `rpc`) ------
+
+const standardRpc = { area: "signatures", cost: { credits: 1, usage: "rpc" }, bucket: "rpc" } as const
+
+/**
+ * getSignaturesForAddress: `[address, { limit, before, until, commitment, minContextSlot }]`,
+ * the signatures of the transactions that touched an address, newest first. A walk goes on
+ * from the last signature of a page (`before`) until a page comes back empty.
+ *
+ * @since 0.1.0
+ * @category signatures
+ */
+export const getSignaturesForAddress = Endpoint.rpc({
+  ...standardRpc,
+  method: "getSignaturesForAddress",
+  positional: "address",
+  params: SignatureStatus.GetSignaturesForAddressParams,
+  result: SignatureStatus.SignatureInfoList,
+  paging: Endpoint.cursor({
+    param: "before",
+    items: (r: SignatureStatus.SignatureInfoList) => r,
+    // The answer says nothing of what follows: the last signature is the next position, and an
+    // empty page ends the walk (one request more than the list needs).
+    next: (r) => r.at(-1)?.signature,
+    maxLimit: SignatureStatus.MAX_LIMIT
+  })
+})
+
+/**
+ * getSignatureStatuses: `[signatures, { searchTransactionHistory }]`, up to 256 signatures a
+ * request, a status (or `null`) for each, in order.
+ *
+ * @since 0.1.0
+ * @category signatures
+ */
+export const getSignatureStatuses = Endpoint.rpc({
+  ...standardRpc,
+  method: "getSignatureStatuses",
+  positional: "signatures",
+  params: SignatureStatus.GetSignatureStatusesParams,
+  result: SignatureStatus.SignatureStatuses,
+  batch: { field: "signatures", size: SignatureStatus.MAX_STATUSES, concurrency: 2 }
+})
+
+/**
+ * The standard RPC's signature entries, by method name: the `Signatures` service and the
+ * emulator's signatures area are both declared from this record.
+ *
+ * @since 0.1.0
+ * @category signatures
+ */
+export const signatures = { getSignaturesForAddress, getSignatureStatuses } as const
+
 // -- Token metadata (REST, v0 host) -------------------------------------------
 
 /**
@@ -872,6 +926,7 @@ export const all: ReadonlyArray<Endpoint.Endpoint> = [
   ...Object.values(compression),
   sendBundle,
   getBundleStatuses,
+  ...Object.values(signatures),
   tokenMetadata,
   walletIdentity,
   walletBatchIdentity,

@@ -76,6 +76,8 @@ export * as CompressionSignature from "./CompressionSignature.js"
 /** @since 0.1.0 */
 export * as CompressionTransaction from "./CompressionTransaction.js"
 /** @since 0.1.0 */
+export * as SignatureStatus from "./SignatureStatus.js"
+/** @since 0.1.0 */
 export * as SlotContext from "./SlotContext.js"
 /** @since 0.1.0 */
 export * as ValidityProof from "./ValidityProof.js"

@@ -73,6 +73,8 @@ const calls: Readonly<Record<string, Call>> = {
       (tx) => rpc(emu, "sendBundle", [[tx.base64], { encoding: "base64" }], 1)
     ),
   getBundleStatuses: (emu) => rpc(emu, "getBundleStatuses", [["0".repeat(64)]]),
+  getSignaturesForAddress: (emu) => rpc(emu, "getSignaturesForAddress", [emu.samples["wallet"], { limit: 1 }]),
+  getSignatureStatuses: (emu) => rpc(emu, "getSignatureStatuses", [["1".repeat(64)]]),
   "POST /v0/token-metadata": (emu) =>
     post(emu, { mintAccounts: [emu.samples.metadataMint] }, { path: "/v0/token-metadata" }),
   "GET /v1/wallet/{wallet}/identity": (emu) => get(emu, `/v1/wallet/${emu.samples["wallet"]}/identity`),

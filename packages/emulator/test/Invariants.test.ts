@@ -749,4 +749,50 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
         seed
       )
     }))
+
+  it.scopedLive("getSignaturesForAddress lists a wallet's history, in order; getSignatureStatuses agrees with each entry", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed })
+      const world = worldApi(emu)
+      yield* property(fc.nat({ max: WalletArea.walletCount(emu.dataset) - 1 }), (i) =>
+        Effect.gen(function*() {
+          const wallet = WalletArea.walletAt(emu.dataset, i)
+          // Something landed since start too: the list is the world's transactions, then the seeded ones.
+          yield* world("fund", { address: wallet, lamports: "1000" })
+          const history = (yield* pages(emu, `/v1/wallet/${wallet}/history`, { limit: "100" }, (json) =>
+            json.pagination.hasMore ? { limit: "100", before: json.pagination.nextCursor } : undefined))
+            .flatMap((p) =>
+              p.data as Array<any>
+            )
+          const signatures: Array<any> = []
+          for (let before: string | undefined, page: Array<any> = [undefined]; page.length > 0;) {
+            page = yield* call(emu, "getSignaturesForAddress", [wallet, before === undefined ? {} : { before }])
+            signatures.push(...page)
+            before = page.at(-1)?.signature
+          }
+          expect(signatures.map((s) =>
+            s.signature
+          )).toEqual(history.map((h) =>
+            h.signature
+          ))
+          for (const [k, s] of signatures.entries()) {
+            expect(big(s.slot)).toBe(big(history[k].slot))
+            expect(s.err === null).toBe(history[k].error === null)
+            expect(s.blockTime).toBe(history[k].timestamp)
+          }
+          for (let k = 0; k < history.length; k += 256) {
+            const chunk = history.slice(k, k + 256)
+            const statuses = yield* call(emu, "getSignatureStatuses", [
+              chunk.map((h) => h.signature),
+              { searchTransactionHistory: true }
+            ])
+            for (const [x, h] of chunk.entries()) {
+              const status = statuses.value[x]
+              expect(big(status.slot)).toBe(big(h.slot))
+              expect(status.err === null).toBe(h.error === null)
+              expect(status.status).toEqual(status.err === null ? { Ok: null } : { Err: status.err })
+            }
+          }
+        }), seed)
+    }))
 })

@@ -126,23 +126,40 @@ const getBundleStatuses = (params: unknown, ctx: AreaContext) =>
       return invalid(`too many bundle ids: ${ids.length} (max ${Bundle.MAX_STATUS_IDS})`)
     }
     const now = ctx.slot()
-    const confirmDepth = ctx.dataset.size("bundles.confirmDepth", 1)
-    const finalizeDepth = ctx.dataset.size("bundles.finalizeDepth", 32)
     const { bundles } = stateOf(ctx)
     const value = ids.map((id) => {
       const landed = bundles.get(id)
       if (landed === undefined) return null
-      const depth = now - landed.slot
       return encodeStatus({
         bundle_id: landed.id as Bundle.BundleStatus["bundle_id"],
         transactions: landed.signatures as Bundle.BundleStatus["transactions"],
         slot: landed.slot,
-        confirmation_status: depth >= finalizeDepth ? "finalized" : depth >= confirmDepth ? "confirmed" : "processed",
+        confirmation_status: confirmationOf(ctx, landed.slot).status,
         err: landed.err ?? { Ok: null }
       })
     })
     return Effect.succeed({ context: { slot: now }, value })
   })
+
+/**
+ * The commitment a transaction landed at `slot` has reached now, and the blocks since it
+ * (`confirmations`, null once finalized): confirmed after `bundles.confirmDepth` slots, finalized
+ * after `bundles.finalizeDepth`. Bundle statuses and signature statuses both read it.
+ *
+ * @since 0.1.0
+ * @category status
+ */
+export const confirmationOf = (
+  ctx: AreaContext,
+  slot: number
+): { readonly status: "processed" | "confirmed" | "finalized"; readonly confirmations: number | null } => {
+  const depth = ctx.slot() - slot
+  const finalized = depth >= ctx.dataset.size("bundles.finalizeDepth", 32)
+  return {
+    status: finalized ? "finalized" : depth >= ctx.dataset.size("bundles.confirmDepth", 1) ? "confirmed" : "processed",
+    confirmations: finalized ? null : Math.max(0, depth)
+  }
+}
 
 /**
  * @since 0.1.0

@@ -1143,23 +1143,12 @@ const history = route(
       const i = seeded(ctx, request)
       const wallet = request.params["wallet"]!
       // What landed since start first (newest first), then the seeded activity (older).
-      const recent = World.of(ctx.state).transactionsOf(wallet)
+      const { entries, indexOf: positionOf, recent } = historyOf(ctx, wallet, i)
       const w = recent.length
-      const entries = i === undefined ? undefined : entriesOf(ctx.dataset, i, false)
       const n = w + (entries?.length ?? 0)
       const position = (name: string) => {
         const v = q.get(name)
-        if (v === null) return null
-        const mine = recent.findIndex((tx) => tx.signature === v)
-        if (mine >= 0) return mine
-        if (entries === undefined) return undefined
-        const k = activityIndex(ctx.dataset, i!, entries.length, v)
-        // A hub's list has its fundings among the activity: find the entry (at most a few hundred).
-        for (let x = k ?? 0; x < entries.length; x++) {
-          const e = entries.get(x)
-          if ("k" in e ? e.k === k : entrySignature(ctx.dataset, i!, e) === v) return x + w
-        }
-        return undefined
+        return v === null ? null : positionOf(v)
       }
       const before = position("before")
       const after = position("after")
@@ -1195,6 +1184,104 @@ const history = route(
       )
     })
 )
+
+/**
+ * The history of `wallet` (seeded wallet `i`, or none): what landed since start (newest first),
+ * then its seeded entries (older), and the position of one of its signatures in that order.
+ */
+const historyOf = (ctx: AreaContext, wallet: string, i: number | undefined) => {
+  const recent = World.of(ctx.state).transactionsOf(wallet)
+  const entries = i === undefined ? undefined : entriesOf(ctx.dataset, i, false)
+  const indexOf = (signature: string): number | undefined => {
+    const mine = recent.findIndex((tx) => tx.signature === signature)
+    if (mine >= 0) return mine
+    if (entries === undefined) return undefined
+    const k = activityIndex(ctx.dataset, i!, entries.length, signature)
+    // A hub's list has its fundings among the activity: find the entry (at most a few hundred).
+    for (let x = k ?? 0; x < entries.length; x++) {
+      const e = entries.get(x)
+      if ("k" in e ? e.k === k : entrySignature(ctx.dataset, i!, e) === signature) return x + recent.length
+    }
+    return undefined
+  }
+  return { recent, entries, indexOf }
+}
+
+/**
+ * A signature of an address's history as the standard RPC lists it (getSignaturesForAddress,
+ * getSignatureStatuses): `err` is the runtime's error of a failed transaction, null on success.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SignedTransaction {
+  readonly signature: string
+  readonly slot: number
+  readonly blockTime: number | null
+  readonly err: unknown
+}
+
+/** A seeded failed transaction's error as the runtime gives it (its history says "custom program error: 0x1"). */
+const SEEDED_ERROR = { InstructionError: [0, { Custom: 1 }] }
+
+/**
+ * The signatures of an address, newest first, exactly those its `/history` lists, in the same
+ * order (one list, `historyOf`): what landed since start, then a seeded wallet's seeded activity.
+ * `indexOf` is a signature's position, or undefined for one the address does not have.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const signaturesOf = (
+  ctx: AreaContext,
+  address: string
+): Dataset.LazyList<SignedTransaction> & { readonly indexOf: (signature: string) => number | undefined } => {
+  const i = indexOf(ctx, address)
+  const { entries, indexOf: position, recent } = historyOf(ctx, address, i)
+  const at = (x: number): SignedTransaction => {
+    if (x >= recent.length) return signedOf(entryHistory(ctx.dataset, i!, entries!.get(x - recent.length), "none"))
+    const tx = recent[x]!
+    return { signature: tx.signature, slot: tx.slot, blockTime: tx.blockTime, err: tx.err }
+  }
+  return { ...Dataset.lazyList(recent.length + (entries?.length ?? 0), at), indexOf: position }
+}
+
+/** A history entry as a signature of the standard RPC. */
+const signedOf = (e: HistoryEntry): SignedTransaction => ({
+  signature: e.signature,
+  slot: e.slot,
+  blockTime: e.timestamp,
+  err: e.error === null ? null : SEEDED_ERROR
+})
+
+/**
+ * A seeded transaction by signature (an activity of a seeded wallet, a funding or a stake
+ * withdrawal), or undefined. An activity signature carries its index: each wallet's is compared
+ * by its bytes, without encoding (one hash per wallet).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const seededSignature = (ctx: AreaContext, signature: string): SignedTransaction | undefined => {
+  const ds = ctx.dataset
+  const bytes = decodeBase58(signature)
+  if (bytes === undefined || bytes.length !== 64) return undefined
+  const k = new DataView(bytes.buffer, bytes.byteOffset).getUint32(60)
+  const head = bytes.subarray(0, 60)
+  for (let i = 0; i < walletCount(ds); i++) {
+    if (k >= historyCount(transferCount(ds, i))) continue
+    const own = ds.bytes(`wallet:${i}:tx:${k}`, 60)
+    if (own.every((b, x) => b === head[x])) return signedOf(historyAt(ds, i, k, "none"))
+  }
+  const plan = fundingPlan(ds)
+  for (const funding of plan.into) {
+    if (funding?.signature === signature) return signedOf(entryHistory(ds, funding.wallet, { funding }, "none"))
+  }
+  for (const stake of plan.stakes.values()) {
+    if (stake.signature === signature) return signedOf(entryHistory(ds, stake.wallet, { stake }, "none"))
+  }
+  return undefined
+}
 
 /** Funded-by of a wallet the seed did not fund: its first incoming SOL transfer in the world. */
 const worldFunding = (ctx: AreaContext, wallet: string) => {

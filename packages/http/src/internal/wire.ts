@@ -77,5 +77,9 @@ const restRequest = (entry: Endpoint.Rest, params: Record<string, unknown>, opti
 /** The request of `entry` with `params` (already validated), in the entry's wire format. */
 export const requestOf = (entry: Endpoint.Endpoint, params: unknown, options: WireOptions): WireRequest =>
   entry._tag === "Rpc"
-    ? rpcRequest(entry.method, params, { ...options, idempotent: entry.idempotent, numericId: entry.id === "number" })
+    ? rpcRequest(entry.method, Endpoint.wireParams(entry, params), {
+      ...options,
+      idempotent: entry.idempotent,
+      numericId: entry.id === "number"
+    })
     : restRequest(entry, params as Record<string, unknown>, options)
