@@ -16,4 +16,6 @@ export * as Compression from "./Compression.js"
 /** @since 0.1.0 */
 export * as DigitalAssets from "./DigitalAssets.js"
 /** @since 0.1.0 */
+export * as Signatures from "./Signatures.js"
+/** @since 0.1.0 */
 export * as TokenMetadata from "./TokenMetadata.js"

@@ -23,6 +23,7 @@ import * as RateLimits from "@solfx/http/RateLimits"
 import * as Bundles from "@solfx/rpc/Bundles"
 import * as Compression from "@solfx/rpc/Compression"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
+import * as Signatures from "@solfx/rpc/Signatures"
 import * as TokenMetadata from "@solfx/rpc/TokenMetadata"
 import * as Wallet from "@solfx/wallet/Wallet"
 import type * as ConfigError from "effect/ConfigError"
@@ -44,6 +45,7 @@ export type Services =
   | DigitalAssets.DigitalAssets
   | TokenMetadata.TokenMetadata
   | Compression.Compression
+  | Signatures.Signatures
   | Bundles.Bundles
   | Wallet.Wallet
   | Admin.Admin
@@ -106,6 +108,7 @@ export const services = (
     options.digitalAssets === undefined ? DigitalAssets.layer : DigitalAssets.layerWith(options.digitalAssets),
     TokenMetadata.layer,
     options.compression === undefined ? Compression.layer : Compression.layerWith(options.compression),
+    Signatures.layer,
     options.bundles === undefined ? Bundles.layer : Bundles.layerWith(options.bundles),
     Wallet.layer,
     Admin.layer,

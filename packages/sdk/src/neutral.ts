@@ -40,6 +40,10 @@ export * as Primitives from "@solfx/core/Primitives"
 /** @since 0.1.0 */
 export * as RateLimits from "@solfx/http/RateLimits"
 /** @since 0.1.0 */
+export * as Signatures from "@solfx/rpc/Signatures"
+/** @since 0.1.0 */
+export * as SignatureStatus from "@solfx/core/SignatureStatus"
+/** @since 0.1.0 */
 export * as TokenMetadata from "@solfx/rpc/TokenMetadata"
 /** @since 0.1.0 */
 export * as Walk from "@solfx/http/Walk"
