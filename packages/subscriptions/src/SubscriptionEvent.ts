@@ -21,6 +21,8 @@ export interface Notification<A> {
   readonly _tag: "Notification"
   readonly slot: bigint
   readonly value: A
+  /** True when it was not pushed but found after a reconnection (a signature's `backfill`). */
+  readonly backfilled?: true | undefined
 }
 
 /**

@@ -6,6 +6,8 @@
  * and closed when the last one's scope closes; interrupting a stream
  * unsubscribes it. The socket is kept alive with pings, replaced when it goes
  * quiet or breaks, and every live subscription is made again on the new one.
+ * A signature subscription can backfill what a reconnection missed (`SignatureOptions.backfill`:
+ * the signature's status, looked up with `getSignatureStatuses`).
  *
  * The key is read only where the socket is opened (the service authenticates a
  * WebSocket by its `api-key` query): no error, span or value solfx builds shows
@@ -69,6 +71,42 @@ export interface SubscribeOptions {
 }
 
 /**
+ * Where a signature subscription looks a signature up after a reconnection: the standard RPC's
+ * `getSignatureStatuses` (`@solfx/rpc/Signatures`'s service has this shape).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StatusSource {
+  readonly getSignatureStatuses: (input: {
+    readonly signatures: ReadonlyArray<string>
+    readonly searchTransactionHistory?: boolean | undefined
+  }) => Effect.Effect<
+    {
+      readonly value: ReadonlyArray<
+        { readonly slot: bigint; readonly err: unknown; readonly confirmationStatus: Commitment | null } | null
+      >
+    },
+    unknown
+  >
+}
+
+/**
+ * Options of `signature`: those of every subscription, and `backfill`. A WebSocket notifies a
+ * signature only when it lands while subscribed, so a transaction that landed while the socket
+ * was being replaced would never be told. With `backfill`, after each `Gap(Reconnected)` the
+ * stream asks the source for the signature's status, and when it has reached the subscription's
+ * commitment, delivers it as the notification (`backfilled: true`) and ends. A lookup that fails
+ * changes nothing: the `Gap` has said that a notification may be missing.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SignatureOptions extends SubscribeOptions {
+  readonly backfill?: StatusSource | undefined
+}
+
+/**
  * `transactionSubscribe`'s filter (the service's enhanced subscription).
  *
  * @since 0.1.0
@@ -100,10 +138,10 @@ export interface Service {
     programId: string,
     options?: SubscribeOptions
   ) => Stream.Stream<Event<Notifications.Program>, SubscriptionError>
-  /** `signatureSubscribe`: ends after the one notification. */
+  /** `signatureSubscribe`: ends after the one notification; `backfill` finds one missed in a reconnection. */
   readonly signature: (
     signature: string,
-    options?: SubscribeOptions
+    options?: SignatureOptions
   ) => Stream.Stream<Event<Notifications.SignatureStatus>, SubscriptionError>
   /** `logsSubscribe`. */
   readonly logs: (
@@ -180,6 +218,39 @@ const addressParam = (field: string, schema: Schema.Schema<any, string>) => {
 
 const checkAddress = (field: string) => addressParam(field, Address as never)
 const checkSignature = addressParam("signature", Signature as never)
+
+const RANK: Record<Commitment, number> = { processed: 0, confirmed: 1, finalized: 2 }
+
+/**
+ * A signature's stream with each `Gap(Reconnected)` followed by a lookup of its status: when it
+ * landed meanwhile (at the commitment asked), its notification, `backfilled`, and the end.
+ */
+const backfilled = <E>(
+  live: Stream.Stream<Event<Notifications.SignatureStatus>, E>,
+  signature: string,
+  commitment: Commitment,
+  source: StatusSource
+): Stream.Stream<Event<Notifications.SignatureStatus>, E> => {
+  const lookup = source.getSignatureStatuses({ signatures: [signature], searchTransactionHistory: true }).pipe(
+    Effect.map(({ value }): ReadonlyArray<Event<Notifications.SignatureStatus>> => {
+      const status = value[0]
+      if (status == null || RANK[status.confirmationStatus ?? "processed"] < RANK[commitment]) return []
+      const value_ = { context: { slot: status.slot }, value: { err: status.err ?? null } }
+      return [{ _tag: "Notification", slot: status.slot, value: value_, backfilled: true }]
+    }),
+    // A failed lookup leaves the stream as it was: its `Gap` says a notification may be missing.
+    Effect.orElseSucceed(() => [])
+  )
+  return live.pipe(
+    Stream.flatMap((event) =>
+      event._tag === "Gap" && event.reason === "Reconnected"
+        ? Stream.concat(Stream.make(event), Stream.flatMap(Stream.fromEffect(lookup), Stream.fromIterable))
+        : Stream.make(event)
+    ),
+    // One notification, live or backfilled, ends it (the live one can no longer come twice).
+    Stream.takeUntil((event) => event._tag === "Notification" && event.value.value !== "receivedSignature")
+  )
+}
 
 /**
  * Builds the service over the config's URLs and key.
@@ -272,8 +343,8 @@ export const make = (
           slotOf: (n) => n.context.slot,
           keyOf: bySlotAndValue
         }, o),
-      signature: (signature, o) =>
-        run("standard", checkSignature(signature), {
+      signature: (signature, o) => {
+        const live = run("standard", checkSignature(signature), {
           method: "signatureSubscribe",
           unsubscribe: "signatureUnsubscribe",
           params: [signature, config_(o)],
@@ -281,7 +352,9 @@ export const make = (
           slotOf: (n) => n.context.slot,
           keyOf: bySlotAndValue,
           once: true
-        }, o),
+        }, o)
+        return o?.backfill === undefined ? live : backfilled(live, signature, config_(o).commitment, o.backfill)
+      },
       logs: (filter, o) =>
         run("standard", typeof filter === "string" ? Effect.void : checkAddress("mentions[0]")(filter.mentions[0]), {
           method: "logsSubscribe",

@@ -1,6 +1,7 @@
 import * as Socket from "@effect/platform/Socket"
 import { describe, expect, it } from "@effect/vitest"
 import * as Emulator from "@solfx/emulator/Emulator"
+import * as Signatures from "@solfx/rpc/Signatures"
 import type { Event } from "@solfx/subscriptions/SubscriptionEvent"
 import * as Subscriptions from "@solfx/subscriptions/Subscriptions"
 import * as Kit from "@solfx/testing/Kit"
@@ -95,6 +96,56 @@ describe("Subscriptions against the emulator over loopback WebSocket", () => {
       expect(emu.usage().usage.websocket).toBe(1)
       yield* Fiber.interrupt(account.fiber)
     }).pipe(Effect.provide(stack())))
+
+  it.live("a signature that lands while the socket is replaced: the Gap, then its status found by backfill, then the end", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.EmulatorHandle
+      const subs = yield* Subscriptions.Subscriptions
+      const signatures = yield* Signatures.Signatures
+      const payer = yield* Effect.promise(() => Kit.signer())
+      yield* emu.world.fund({ address: payer.address, lamports: 1_000_000_000n })
+      const [tx, other] = yield* Effect.promise(() =>
+        Promise.all([
+          Kit.buildTransfers(payer, [[Kit.TIP, 2000n]], { version: "legacy" }),
+          Kit.buildTransfers(payer, [[Kit.TIP, 3000n]], { version: "legacy" })
+        ])
+      )
+      // The same landing is watched with backfill and without: both see the Gap, only one is told.
+      const withBackfill = yield* collect(
+        subs.signature(tx.signature, { commitment: "processed", backfill: signatures })
+      )
+      const without = yield* collect(subs.signature(tx.signature, { commitment: "processed" }))
+      yield* until(() => emu.pubsub.subscriptions() === 2)
+      // The landing's notification is not sent: the socket is destroyed instead.
+      emu.setFaults({ rate: 1, kinds: ["drop"], only: ["signatureNotification"], times: 1 })
+      yield* Loopback.sendBundle(emu, [tx.base64])
+      yield* Fiber.join(withBackfill.fiber)
+      const found = withBackfill.seen()
+      expect(found.map((e) => e._tag)).toEqual(["Gap", "Notification"])
+      expect(found[0]).toMatchObject({ _tag: "Gap", reason: "Reconnected" })
+      const landed = emu.ledger.transaction(tx.signature)!
+      expect(found[1]).toEqual({
+        _tag: "Notification",
+        slot: BigInt(landed.slot),
+        value: { context: { slot: BigInt(landed.slot) }, value: { err: null } },
+        backfilled: true
+      })
+      expect(emu.faultsHit.drop).toBe(1)
+      expect(emu.pubsub.accepted()).toBe(2)
+      // Without backfill the stream has its Gap and nothing more, though the world has landed another since.
+      yield* Loopback.sendBundle(emu, [other.base64])
+      yield* until(() => emu.ledger.landed(other.signature))
+      expect(without.seen().map((e) => e._tag)).toEqual(["Gap"])
+      expect(emu.count("getSignatureStatuses")).toBe(1)
+      yield* Fiber.interrupt(without.fiber)
+    }).pipe(Effect.provide(
+      Loopback.layer(
+        Layer.merge(Subscriptions.layerWith(fast).pipe(Layer.provide(tracked().layer)), Signatures.layer),
+        {
+          slotMs: 40
+        }
+      )
+    )))
 
   it.live("a signature subscription made before the landing gets one notification and ends", () =>
     Effect.gen(function*() {
