@@ -8,7 +8,7 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import { describe, expect, it } from "@effect/vitest"
 import * as WebhookDelivery from "@solfx/core/WebhookDelivery"
 import * as Emulator from "@solfx/emulator/Emulator"
-import { Bundles, Wallet } from "@solfx/sdk"
+import { Bundles, Signatures, Wallet } from "@solfx/sdk"
 import * as Kit from "@solfx/testing/Kit"
 import * as Loopback from "@solfx/testing/Loopback"
 import { WebhookReceiver } from "@solfx/webhooks"
@@ -21,7 +21,7 @@ const AUTH = "Bearer world-test-secret"
 const SOL = 1_000_000_000n
 
 describe("one world", () => {
-  it.scopedLive("a kit-signed bundle changes the recipient in every area and reaches a webhook; an overdraw lands nothing", () =>
+  it.scopedLive("a kit-signed bundle changes the recipient in every area (signatures too) and reaches a webhook; an overdraw lands nothing", () =>
     Effect.gen(function*() {
       const payer = yield* Effect.promise(() => Kit.signer())
       const recipient = (yield* Effect.promise(() => Kit.signer())).address
@@ -36,6 +36,7 @@ describe("one world", () => {
         const emu = yield* Emulator.EmulatorHandle
         const bundles = yield* Bundles.Bundles
         const wallet = yield* Wallet.Wallet
+        const signatures = yield* Signatures.Signatures
         yield* emu.world.fund({ address: payer.address, lamports: SOL })
 
         // A fresh recipient holds nothing anywhere.
@@ -44,6 +45,7 @@ describe("one world", () => {
         expect((yield* wallet.history(recipient)).data).toEqual([])
         expect((yield* wallet.transfers(recipient)).data).toEqual([])
         expect(Option.isNone(yield* wallet.fundedBy(recipient))).toBe(true)
+        expect(yield* signatures.getSignaturesForAddress({ address: recipient })).toEqual([])
 
         const tx = yield* Effect.promise(() =>
           Kit.build({
@@ -77,6 +79,13 @@ describe("one world", () => {
         })
         const funded = yield* wallet.fundedBy(recipient)
         expect(Option.getOrThrow(funded)).toMatchObject({ funder: payer.address, signature: tx.signature })
+        // The standard RPC's signatures: the recipient's list is that transaction, its status the bundle's.
+        const listed = yield* signatures.getSignaturesForAddress({ address: recipient })
+        expect(listed.map((s) => s.signature)).toEqual([tx.signature])
+        expect(listed[0]).toMatchObject({ slot: BigInt(history[0]!.slot), err: null, memo: null })
+        const status = (yield* signatures.getSignatureStatuses({ signatures: [tx.signature] })).value[0]
+        expect(status).toMatchObject({ slot: BigInt(history[0]!.slot), err: null })
+        expect(["confirmed", "finalized"]).toContain(status?.confirmationStatus)
         // The payer's side: the transfer, the tip and the fee left it.
         const payerSol = (yield* wallet.balances(payer.address)).balances[0]!.balance
         expect(payerSol).toBe(Number(SOL - SOL / 4n - 10_000n - 5_000n) / 1e9)
@@ -105,6 +114,14 @@ describe("one world", () => {
         expect((yield* wallet.balances(payer.address)).balances[0]!.balance).toBe(payerSol)
         expect((yield* wallet.history(recipient)).data.map((h) => h.signature)).toEqual([tx.signature])
         expect((yield* wallet.transfers(recipient)).data).toHaveLength(1)
+        expect((yield* signatures.getSignaturesForAddress({ address: recipient })).map((s) => s.signature)).toEqual([
+          tx.signature
+        ])
+        const unlanded = yield* signatures.getSignatureStatuses({
+          signatures: [fees.signature, overdraw.signature],
+          searchTransactionHistory: true
+        })
+        expect(unlanded.value).toEqual([null, null])
         yield* emu.webhookDeliveries.idle
         expect(events).toHaveLength(1)
       }).pipe(
