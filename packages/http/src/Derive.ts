@@ -125,7 +125,8 @@ export const fromTransport = <P, A, Item, PI>(
   // The one attempt of either wire format: the request is built when the call runs (a JSON-RPC id per run).
   const sendOnce = (params: P, call?: CallOptions) =>
     Effect.suspend(() => t.execute(requestOf(entry, params, { ...hooks, headers: call?.headers }), entry.result))
-  const send = traced(spanName, sendOnce)
+  // Already-validated params (a service that checks its own input): `.send`, under the service method's span.
+  const send = traced(`${spanName}.send`, sendOnce)
   // One span for the call: the transport's span of the request sits right under it.
   const call = traced(
     `${spanName}.call`,

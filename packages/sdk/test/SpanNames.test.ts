@@ -1,7 +1,7 @@
 /**
  * One span naming scheme across the services: a service's method is `solfx.<area>.<method>`,
- * its derived call `solfx.<area>.<method>.call` (`.batch` for a batch), and the request under
- * it `solfx <operation>`. A REST method is named for the method, not for its route.
+ * its derived call `solfx.<area>.<method>.call` (`.batch` for a batch, `.send` for a send of
+ * params the service checked itself), and the request under it `solfx <operation>`. A REST method is named for the method, not for its route.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { HttpTesting } from "@solfx/http"
@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 
 const ADDRESS = "86xCnPeV69n6t3DnyGvkKobf9FdN2H9oiVDdaMpo2MMY"
-const SCHEME = /^solfx(\.[a-z]+\.[a-z][A-Za-z0-9]*(\.(call|batch))?| \S.*)$/
+const SCHEME = /^solfx(\.[a-z]+\.[a-z][A-Za-z0-9]*(\.(call|batch|send))?| \S.*)$/
 
 describe("span names", () => {
   it.effect("every service's spans follow solfx.<area>.<method>, with the request's solfx <operation> under them", () =>
@@ -47,12 +47,19 @@ describe("span names", () => {
         "solfx.wallet.identity.call",
         "solfx.wallet.balances.call",
         "solfx.admin.getProjectUsage",
+        "solfx.admin.getProjectUsage.send",
         "solfx.webhooks.list",
         "solfx.webhooks.list.call",
         "solfx.api.getTokenMetadata.batch",
         "solfx.bundles.getBundleStatuses",
         "solfx.bundles.getBundleStatuses.batch"
       ]))
+      // No span sits under one of the same name (a service's method and the send inside it differ).
+      for (const span of spans) {
+        if (span.parent._tag === "None") continue
+        const parentId = span.parent.value.spanId
+        expect(spans.find((p) => p.spanId === parentId)?.name, span.name).not.toBe(span.name)
+      }
       // Every request span sits under a span of the scheme's method form.
       const methods = spans.filter((s) => s.name.startsWith("solfx."))
       for (const request of spans.filter((s) => s.name.startsWith("solfx "))) {
