@@ -57,10 +57,11 @@ export class Signatures extends Context.Tag("@solfx/rpc/Signatures")<Signatures,
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<SignaturesShape, never, HttpTransport> = Effect.map(
-  HttpTransport,
-  (transport) => Operations.make<typeof Endpoints.signatures, string>(transport, Endpoints.signatures)
-)
+export const make = (): Effect.Effect<SignaturesShape, never, HttpTransport> =>
+  Effect.map(
+    HttpTransport,
+    (transport) => Operations.make<typeof Endpoints.signatures, string>(transport, Endpoints.signatures)
+  )
 
 /**
  * The service. Provide `HttpTransport`.
@@ -68,4 +69,4 @@ export const make: Effect.Effect<SignaturesShape, never, HttpTransport> = Effect
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<Signatures, never, HttpTransport> = Layer.effect(Signatures, make)
+export const layer: Layer.Layer<Signatures, never, HttpTransport> = Layer.effect(Signatures, make())

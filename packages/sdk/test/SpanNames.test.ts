@@ -5,7 +5,17 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { HttpTesting } from "@solfx/http"
-import { Admin, Bundles, Compression, DigitalAssets, Solfx, TokenMetadata, Wallet, Webhooks } from "@solfx/sdk"
+import {
+  Admin,
+  Bundles,
+  Compression,
+  DigitalAssets,
+  Signatures,
+  Solfx,
+  TokenMetadata,
+  Wallet,
+  Webhooks
+} from "@solfx/sdk"
 import * as Spans from "@solfx/testing/Spans"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -29,6 +39,7 @@ describe("span names", () => {
         const hooks = yield* Webhooks.Webhooks
         const metadata = yield* TokenMetadata.TokenMetadata
         const bundles = yield* Bundles.Bundles
+        const signatures = yield* Signatures.Signatures
         yield* Effect.exit(das.getAsset({ id: ADDRESS }))
         yield* Effect.exit(zk.getCompressionSignaturesForOwner({ owner: ADDRESS }))
         yield* Effect.exit(wallet.identity(ADDRESS))
@@ -37,6 +48,7 @@ describe("span names", () => {
         yield* Effect.exit(hooks.list())
         yield* Effect.exit(metadata.getTokenMetadata({ mintAccounts: [ADDRESS] }))
         yield* Effect.exit(bundles.getBundleStatuses(["a".repeat(64)]))
+        yield* Effect.exit(signatures.getSignaturesForAddress({ address: ADDRESS }))
       }).pipe(Effect.provide(layer), Effect.withTracer(tracer))
       const names = [...new Set(spans.map((s) => s.name))]
       for (const name of names) expect(name, name).toMatch(SCHEME)
@@ -52,7 +64,8 @@ describe("span names", () => {
         "solfx.webhooks.list.call",
         "solfx.api.getTokenMetadata.batch",
         "solfx.bundles.getBundleStatuses",
-        "solfx.bundles.getBundleStatuses.batch"
+        "solfx.bundles.getBundleStatuses.batch",
+        "solfx.signatures.getSignaturesForAddress.call"
       ]))
       // No span sits under one of the same name (a service's method and the send inside it differ).
       for (const span of spans) {
