@@ -26,6 +26,18 @@ export interface Notification<A> {
 }
 
 /**
+ * A transaction a reconnection missed, as the standard RPC lists it (getSignaturesForAddress).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Missed {
+  readonly signature: string
+  readonly slot: bigint
+  readonly err: unknown
+}
+
+/**
  * Notifications may be missing here:
  * - `Reconnected`: the socket was replaced and the subscription made again; what
  *   happened after `afterSlot` (the last slot delivered, if any) and before the new
@@ -42,6 +54,8 @@ export interface Gap {
   readonly reason: "Reconnected" | "Overflow"
   readonly afterSlot: bigint | undefined
   readonly dropped: number | undefined
+  /** What a `logs` subscription's `backfill` found missed: the address's signatures since the last delivered. */
+  readonly missed?: ReadonlyArray<Missed> | undefined
 }
 
 /**

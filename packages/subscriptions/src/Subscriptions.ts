@@ -34,7 +34,7 @@ import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Connection from "./internal/connection.js"
 import * as Notifications from "./Notifications.js"
-import type { Event } from "./SubscriptionEvent.js"
+import type { Event, Missed } from "./SubscriptionEvent.js"
 
 /**
  * Everything a subscription's stream can fail with.
@@ -107,6 +107,34 @@ export interface SignatureOptions extends SubscribeOptions {
 }
 
 /**
+ * Where a `logs` subscription of one address (`mentions`) looks up what a reconnection missed: the
+ * standard RPC's `getSignaturesForAddress` (`@solfx/rpc/Signatures`'s service has this shape).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SignatureListSource {
+  readonly getSignaturesForAddress: (input: {
+    readonly address: string
+    readonly until?: string | undefined
+  }) => Effect.Effect<ReadonlyArray<Missed>, unknown>
+}
+
+/**
+ * Options of `logs`: those of every subscription, and `backfill` (with `mentions` only). After each
+ * `Gap(Reconnected)` that follows a notification, the address's signatures since the last one
+ * delivered are looked up and given in the Gap's `missed` (newest first, at most the 1,000 newest;
+ * one that landed just after the new subscription took effect may also come as a notification).
+ * A lookup that fails leaves the Gap without `missed`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface LogsOptions extends SubscribeOptions {
+  readonly backfill?: SignatureListSource | undefined
+}
+
+/**
  * `transactionSubscribe`'s filter (the service's enhanced subscription).
  *
  * @since 0.1.0
@@ -143,10 +171,10 @@ export interface Service {
     signature: string,
     options?: SignatureOptions
   ) => Stream.Stream<Event<Notifications.SignatureStatus>, SubscriptionError>
-  /** `logsSubscribe`. */
+  /** `logsSubscribe`; with `mentions`, `backfill` lists in a reconnection's Gap what it missed. */
   readonly logs: (
     filter: "all" | "allWithVotes" | { readonly mentions: readonly [string] },
-    options?: SubscribeOptions
+    options?: LogsOptions
   ) => Stream.Stream<Event<Notifications.Logs>, SubscriptionError>
   /** `slotSubscribe`. */
   readonly slot: (options?: SubscribeOptions) => Stream.Stream<Event<Notifications.Slot>, SubscriptionError>
@@ -252,6 +280,29 @@ const backfilled = <E>(
   )
 }
 
+/** A logs stream whose reconnection Gaps list the address's signatures since the last one delivered. */
+const missedSince = <E>(
+  live: Stream.Stream<Event<Notifications.Logs>, E>,
+  address: string,
+  source: SignatureListSource
+): Stream.Stream<Event<Notifications.Logs>, E> =>
+  Stream.suspend(() => {
+    // Per run of the stream: the last signature this consumer was given.
+    let last: string | undefined
+    return Stream.mapEffect(live, (event): Effect.Effect<Event<Notifications.Logs>> => {
+      if (event._tag === "Notification") {
+        last = event.value.value.signature
+        return Effect.succeed(event)
+      }
+      if (event.reason !== "Reconnected" || last === undefined) return Effect.succeed(event)
+      return source.getSignaturesForAddress({ address, until: last }).pipe(
+        Effect.map((missed) => ({ ...event, missed })),
+        // A failed lookup: the Gap as it was, which says notifications may be missing.
+        Effect.orElseSucceed(() => event)
+      )
+    })
+  })
+
 /**
  * Builds the service over the config's URLs and key.
  *
@@ -355,15 +406,24 @@ export const make = (
         }, o)
         return o?.backfill === undefined ? live : backfilled(live, signature, config_(o).commitment, o.backfill)
       },
-      logs: (filter, o) =>
-        run("standard", typeof filter === "string" ? Effect.void : checkAddress("mentions[0]")(filter.mentions[0]), {
-          method: "logsSubscribe",
-          unsubscribe: "logsUnsubscribe",
-          params: [filter, config_(o)],
-          schema: Notifications.Logs,
-          slotOf: (n) => n.context.slot,
-          keyOf: (n) => n.value.signature
-        }, o),
+      logs: (filter, o) => {
+        const live = run(
+          "standard",
+          typeof filter === "string" ? Effect.void : checkAddress("mentions[0]")(filter.mentions[0]),
+          {
+            method: "logsSubscribe",
+            unsubscribe: "logsUnsubscribe",
+            params: [filter, config_(o)],
+            schema: Notifications.Logs,
+            slotOf: (n) => n.context.slot,
+            keyOf: (n) => n.value.signature
+          },
+          o
+        )
+        return o?.backfill === undefined || typeof filter === "string"
+          ? live
+          : missedSince(live, filter.mentions[0], o.backfill)
+      },
       slot: (o) =>
         run("standard", Effect.void, {
           method: "slotSubscribe",

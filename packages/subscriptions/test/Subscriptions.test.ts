@@ -42,6 +42,12 @@ const stack = (options: Subscriptions.Options = fast, emulator: Emulator.Options
     Layer.provideMerge(Emulator.layer({ slotMs: 40, ...emulator }))
   )
 
+/** The subscriptions and the `Signatures` service (over HTTP) of one emulator: a backfill source. */
+const withSignatures = () =>
+  Loopback.layer(Layer.merge(Subscriptions.layerWith(fast).pipe(Layer.provide(tracked().layer)), Signatures.layer), {
+    slotMs: 40
+  })
+
 /** Waits (polling the emulator) until `check` holds. */
 const until = (check: () => boolean) => Effect.sleep("5 millis").pipe(Effect.repeat({ until: check }), Effect.asVoid)
 
@@ -138,14 +144,35 @@ describe("Subscriptions against the emulator over loopback WebSocket", () => {
       expect(without.seen().map((e) => e._tag)).toEqual(["Gap"])
       expect(emu.count("getSignatureStatuses")).toBe(1)
       yield* Fiber.interrupt(without.fiber)
-    }).pipe(Effect.provide(
-      Loopback.layer(
-        Layer.merge(Subscriptions.layerWith(fast).pipe(Layer.provide(tracked().layer)), Signatures.layer),
-        {
-          slotMs: 40
-        }
-      )
-    )))
+    }).pipe(Effect.provide(withSignatures())))
+
+  it.live("logs of an address with backfill: the reconnection's Gap lists the signature it missed", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.EmulatorHandle
+      const subs = yield* Subscriptions.Subscriptions
+      const signatures = yield* Signatures.Signatures
+      const wallet = (yield* Effect.promise(() => Kit.signer())).address
+      const logs = yield* collect(subs.logs({ mentions: [wallet] }, { backfill: signatures }))
+      yield* until(() => emu.pubsub.subscriptions() === 1)
+      const first = yield* land(emu, [[wallet, 1_000_000n]])
+      yield* until(() => logs.seen().length === 1)
+      // The next notification is not sent: the socket is destroyed instead.
+      emu.setFaults({ rate: 1, kinds: ["drop"], only: ["logsNotification"], times: 1 })
+      const missed = yield* land(emu, [[wallet, 2_000_000n]])
+      yield* until(() => logs.seen().length === 2)
+      const third = yield* land(emu, [[wallet, 3_000_000n]])
+      yield* until(() => logs.seen().length === 3)
+      const [one, gap, three] = logs.seen()
+      expect(one?._tag === "Notification" && one.value.value.signature).toBe(first.signature)
+      expect(gap).toMatchObject({ _tag: "Gap", reason: "Reconnected" })
+      const landed = emu.ledger.transaction(missed.signature)!
+      expect(gap?._tag === "Gap" && gap.missed?.map((m) => [m.signature, m.slot, m.err])).toEqual([
+        [missed.signature, BigInt(landed.slot), null]
+      ])
+      expect(three?._tag === "Notification" && three.value.value.signature).toBe(third.signature)
+      expect(emu.count("getSignaturesForAddress")).toBe(1)
+      yield* Fiber.interrupt(logs.fiber)
+    }).pipe(Effect.provide(withSignatures())))
 
   it.live("a signature subscription made before the landing gets one notification and ends", () =>
     Effect.gen(function*() {
