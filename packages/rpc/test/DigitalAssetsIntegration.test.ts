@@ -40,9 +40,12 @@ const clientLayer = (tamper?: (body: any) => any) =>
         ))))
     ).pipe(Layer.provide(NodeHttpClient.layerUndici))
 
+// The tests count requests, so an attempt must not time out and be sent again: a batch of 300
+// proofs on a starved CI worker has taken longer than the default 30 s.
 const TestLayer = (options: Emulator.Options = {}, tamper?: (body: any) => any) =>
   Loopback.layer(Layer.mergeAll(DigitalAssets.layer, TokenMetadata.layer), { seed: 11, ...options }, {
-    client: clientLayer(tamper)
+    client: clientLayer(tamper),
+    config: { timeout: "2 minutes" }
   })
 
 const setup = Effect.gen(function*() {
