@@ -44,6 +44,20 @@ const held = (client: IORedis, key: string) =>
     }
   })
 
+/**
+ * Polls what Redis holds until `until` is true: spaced, and bounded, so that a state never reached (say, a
+ * starved machine let a waiter's own timeout fire first) fails the test instead of spinning forever.
+ */
+const heldWhen = (
+  client: IORedis,
+  key: string,
+  until: (h: Effect.Effect.Success<ReturnType<typeof held>>) => boolean
+) =>
+  Effect.repeat(held(client, key), { until, schedule: Schedule.spaced("10 millis") }).pipe(
+    Effect.timeoutFail({ duration: "20 seconds", onTimeout: () => new Error(`${key}: the awaited state never came`) }),
+    Effect.orDie
+  )
+
 /** A limiter over its own connection (as a process would have), with the store's short timings. */
 const limiter = (port: number, options: Partial<RateLimits.Options>, store: RateLimitsRedis.StoreOptions = {}) =>
   Effect.map(
@@ -71,7 +85,8 @@ describe.skipIf(missing !== undefined)(Servers.title("RateLimitsRedis against re
       Effect.gen(function*() {
         const redis = yield* Servers.redis
         const client = yield* reader(redis.port)
-        const limits = yield* limiter(redis.port, { overrides: { das: 2 } })
+        // Liveness is not what this case is about: a long TTL, so a starved event loop cannot let the holder's lapse.
+        const limits = yield* limiter(redis.port, { overrides: { das: 2 } }, { livenessTtlMs: 10_000 })
         const inside = yield* Deferred.make<void>()
         const hold = limits.aroundAttempt("das")(Effect.zipRight(Deferred.succeed(inside, void 0), Effect.never))
         const holders = yield* Effect.forEach([1, 2], () => Effect.fork(hold))
@@ -82,7 +97,7 @@ describe.skipIf(missing !== undefined)(Servers.title("RateLimitsRedis against re
           Array.from({ length: 10 }),
           () => Effect.fork(limits.aroundAttempt("das")(Effect.sync(() => sent.count++)))
         )
-        yield* Effect.repeat(held(client, "t:das"), { until: (h) => h.queue.length === 10 && h.permits.length === 2 })
+        yield* heldWhen(client, "t:das", (h) => h.queue.length === 10 && h.permits.length === 2)
         yield* Fiber.interruptAll(waiters)
         yield* Fiber.interruptAll(holders)
         const after = yield* held(client, "t:das")
@@ -96,7 +111,7 @@ describe.skipIf(missing !== undefined)(Servers.title("RateLimitsRedis against re
           expect(Number(scores[i])).toBeLessThanOrEqual(Number(s) * 1000 + 2_000)
         }
       }).pipe(Effect.scoped),
-    30_000
+    60_000
   )
 
   it.live(
@@ -117,7 +132,7 @@ describe.skipIf(missing !== undefined)(Servers.title("RateLimitsRedis against re
         // Without a holder, the two leases counted one window more, then went (else the call would wait 10 minutes).
         expect(scores.filter((member) => member.startsWith("dead|"))).toEqual([])
       }).pipe(Effect.scoped),
-    30_000
+    60_000
   )
 
   it.live("a permit request that reaches Redis after the caller gave up does nothing", () =>
@@ -141,7 +156,7 @@ describe.skipIf(missing !== undefined)(Servers.title("RateLimitsRedis against re
       expect(yield* budget.spent).toBe(0)
       expect(yield* held(client, "t:das")).toEqual({ permits: [], queue: [] })
       expect(sent.count).toBe(0)
-    }).pipe(Effect.scoped), 30_000)
+    }).pipe(Effect.scoped), 60_000)
 
   const logs: Array<string> = []
   it.live(
@@ -158,16 +173,16 @@ describe.skipIf(missing !== undefined)(Servers.title("RateLimitsRedis against re
         const holders = yield* Effect.forEach([1, 2], () => Effect.fork(limits.aroundAttempt("das", 10)(attempt)))
         yield* Deferred.await(inside)
         const sent = { count: 0 }
-        // Eight calls waiting behind them, each bounded: one still waiting after 5 s would fail the test.
+        // Eight calls waiting behind them, each bounded: one still waiting after 20 s would fail the test.
         const waiters = yield* Effect.forEach(
           Array.from({ length: 8 }),
           () =>
             Effect.fork(
-              limits.aroundAttempt("das", 10)(Effect.sync(() => sent.count++)).pipe(Effect.timeout("5 seconds"))
+              limits.aroundAttempt("das", 10)(Effect.sync(() => sent.count++)).pipe(Effect.timeout("20 seconds"))
             )
         )
         const client = yield* reader(port)
-        yield* Effect.repeat(held(client, "t:das"), { until: (h) => h.queue.length === 8 })
+        yield* heldWhen(client, "t:das", (h) => h.queue.length === 8)
         yield* Scope.close(firstServer, Exit.void)
         for (const waiter of waiters) {
           const exit = yield* Fiber.await(waiter)
@@ -194,6 +209,6 @@ describe.skipIf(missing !== undefined)(Servers.title("RateLimitsRedis against re
         Effect.scoped,
         Effect.provide(Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => logs.push(String(message)))))
       ),
-    30_000
+    60_000
   )
 })
