@@ -146,62 +146,106 @@ const isSeededMint = (dataset: Dataset.Dataset, mint: string): boolean => {
   return set.has(mint) || isAccountMint(dataset, mint)
 }
 
+/** The fields in which one token-metadata record (a seeded NFT's, a world mint's) differs from another. */
+interface MetadataFields {
+  readonly mint: string
+  readonly decimals: number
+  readonly supply: bigint
+  readonly mintAuthority: string | null
+  readonly freezeAuthority: string | null
+  readonly updateAuthority: string
+  readonly name: string
+  readonly symbol: string
+  readonly uri: string
+  readonly sellerFeeBasisPoints: number
+  readonly creators: ReadonlyArray<{ readonly address: string; readonly share: number; readonly verified: boolean }>
+  readonly tokenStandard: string
+  readonly primarySaleHappened: boolean
+  readonly isMutable: boolean
+  readonly editionNonce: number | null
+  readonly collection: string | null
+  readonly image: string
+}
+
+/** A record with on-chain Metaplex metadata, and its off-chain JSON when asked for: one shape for every such mint. */
+const metadataRecord = (f: MetadataFields, includeOffChain: boolean) => ({
+  account: f.mint,
+  onChainAccountInfo: mintAccountInfo(f.mint, {
+    decimals: f.decimals,
+    supply: f.supply,
+    mintAuthority: f.mintAuthority,
+    freezeAuthority: f.freezeAuthority
+  }),
+  onChainMetadata: {
+    metadata: {
+      key: "MetadataV1",
+      mint: f.mint,
+      updateAuthority: f.updateAuthority,
+      data: {
+        name: f.name,
+        symbol: f.symbol,
+        uri: f.uri,
+        sellerFeeBasisPoints: f.sellerFeeBasisPoints,
+        creators: f.creators
+      },
+      tokenStandard: f.tokenStandard,
+      primarySaleHappened: f.primarySaleHappened,
+      isMutable: f.isMutable,
+      editionNonce: f.editionNonce,
+      collection: f.collection === null ? null : { key: f.collection, verified: true },
+      collectionDetails: null,
+      uses: null
+    },
+    error: ""
+  },
+  ...(includeOffChain
+    ? {
+      offChainMetadata: {
+        metadata: {
+          name: f.name,
+          symbol: f.symbol,
+          attributes: [],
+          sellerFeeBasisPoints: f.sellerFeeBasisPoints,
+          image: f.image,
+          properties: {
+            category: "image",
+            files: [],
+            creators: f.creators.map(({ address, share }) => ({ address, share }))
+          }
+        },
+        uri: f.uri,
+        error: ""
+      }
+    }
+    : {}),
+  legacyMetadata: null
+})
+
 /** Token metadata of an uncompressed NFT of the asset index: the same name, uri, authority and creators as getAsset. */
 const renderNft = (dataset: Dataset.Dataset, authority: string, index: number, includeOffChain: boolean) => {
   const asset = DA.assetJson(dataset, authority, index)
   // An MplCore asset is no SPL mint.
   if (asset.interface === "MplCoreAsset") return render(dataset, asset.id, 0, includeOffChain, false)
-  const creators = (asset.creators ?? []).map((c) => ({ address: c.address, share: c.share, verified: c.verified }))
-  const collection = asset.grouping?.find((g) => g.group_key === "collection")?.group_value
-  const name = asset.content?.metadata?.name ?? ""
-  const symbol = asset.content?.metadata?.symbol ?? ""
-  const uri = asset.content?.json_uri ?? ""
-  return {
-    account: asset.id,
-    onChainAccountInfo: mintAccountInfo(asset.id, {
-      decimals: 0,
-      supply: 1n,
-      mintAuthority: authority,
-      freezeAuthority: authority
-    }),
-    onChainMetadata: {
-      metadata: {
-        key: "MetadataV1",
-        mint: asset.id,
-        updateAuthority: authority,
-        data: { name, symbol, uri, sellerFeeBasisPoints: asset.royalty?.basis_points ?? 0, creators },
-        tokenStandard: asset.interface === "ProgrammableNFT" ? "ProgrammableNonFungible" : "NonFungible",
-        primarySaleHappened: asset.royalty?.primary_sale_happened ?? false,
-        isMutable: asset.mutable ?? true,
-        editionNonce: 254,
-        collection: collection === undefined ? null : { key: collection, verified: true },
-        collectionDetails: null,
-        uses: null
-      },
-      error: ""
-    },
-    ...(includeOffChain
-      ? {
-        offChainMetadata: {
-          metadata: {
-            name,
-            symbol,
-            attributes: [],
-            sellerFeeBasisPoints: asset.royalty?.basis_points ?? 0,
-            image: asset.content?.links?.["image"] ?? "",
-            properties: {
-              category: "image",
-              files: [],
-              creators: creators.map(({ address, share }) => ({ address, share }))
-            }
-          },
-          uri,
-          error: ""
-        }
-      }
-      : {}),
-    legacyMetadata: null
-  }
+  return metadataRecord({
+    mint: asset.id,
+    decimals: 0,
+    supply: 1n,
+    mintAuthority: authority,
+    freezeAuthority: authority,
+    updateAuthority: authority,
+    // The asset JSON types its metadata loosely; the emulator writes strings there.
+    name: String(asset.content?.metadata?.name ?? ""),
+    symbol: String(asset.content?.metadata?.symbol ?? ""),
+    uri: asset.content?.json_uri ?? "",
+    sellerFeeBasisPoints: asset.royalty?.basis_points ?? 0,
+    creators: (asset.creators ?? []).map((c) => ({ address: c.address, share: c.share, verified: c.verified })),
+    tokenStandard: asset.interface === "ProgrammableNFT" ? "ProgrammableNonFungible" : "NonFungible",
+    primarySaleHappened: asset.royalty?.primary_sale_happened ?? false,
+    isMutable: asset.mutable ?? true,
+    editionNonce: 254,
+    collection: asset.grouping?.find((g) => g.group_key === "collection")?.group_value ?? null,
+    image: String(asset.content?.links?.["image"] ?? "")
+  }, includeOffChain)
 }
 
 /**
@@ -358,57 +402,25 @@ const render = (dataset: Dataset.Dataset, mint: string, slot: number, includeOff
  */
 const renderWorld = (mint: World.Mint, includeOffChain: boolean) => {
   const nft = mint.kind === "nft"
-  const creators = nft ? [{ address: mint.authority, share: 100, verified: true }] : []
-  return {
-    account: mint.address,
-    onChainAccountInfo: mintAccountInfo(mint.address, {
-      decimals: mint.decimals,
-      supply: mint.supply,
-      mintAuthority: nft ? null : mint.authority,
-      freezeAuthority: null
-    }),
-    onChainMetadata: {
-      metadata: {
-        key: "MetadataV1",
-        mint: mint.address,
-        updateAuthority: mint.authority,
-        data: { name: mint.name, symbol: mint.symbol, uri: mint.uri, sellerFeeBasisPoints: 0, creators },
-        tokenStandard: mint.interface === "ProgrammableNFT"
-          ? "ProgrammableNonFungible"
-          : nft
-          ? "NonFungible"
-          : "Fungible",
-        primarySaleHappened: false,
-        isMutable: true,
-        editionNonce: null,
-        collection: mint.collection === null ? null : { key: mint.collection, verified: true },
-        collectionDetails: null,
-        uses: null
-      },
-      error: ""
-    },
-    ...(includeOffChain
-      ? {
-        offChainMetadata: {
-          metadata: {
-            name: mint.name,
-            symbol: mint.symbol,
-            attributes: [],
-            sellerFeeBasisPoints: 0,
-            image: "",
-            properties: {
-              category: "image",
-              files: [],
-              creators: creators.map(({ address, share }) => ({ address, share }))
-            }
-          },
-          uri: mint.uri,
-          error: ""
-        }
-      }
-      : {}),
-    legacyMetadata: null
-  }
+  return metadataRecord({
+    mint: mint.address,
+    decimals: mint.decimals,
+    supply: mint.supply,
+    mintAuthority: nft ? null : mint.authority,
+    freezeAuthority: null,
+    updateAuthority: mint.authority,
+    name: mint.name,
+    symbol: mint.symbol,
+    uri: mint.uri,
+    sellerFeeBasisPoints: 0,
+    creators: nft ? [{ address: mint.authority, share: 100, verified: true }] : [],
+    tokenStandard: mint.interface === "ProgrammableNFT" ? "ProgrammableNonFungible" : nft ? "NonFungible" : "Fungible",
+    primarySaleHappened: false,
+    isMutable: true,
+    editionNonce: null,
+    collection: mint.collection,
+    image: ""
+  }, includeOffChain)
 }
 
 const decodeBody = (body: unknown): Effect.Effect<TokenMetadataSchema.TokenMetadataParams, RestFailure> => {
