@@ -184,7 +184,7 @@ export interface Emulator {
   /** Webhook deliveries: every attempt so far, and `idle` to wait until none is pending. */
   readonly webhookDeliveries: WebhookDeliveries.Deliverer
   /**
-   * The world API (cheat codes): fund, mint a fungible token or an NFT, transfer, advance slots.
+   * The world API (cheat codes): fund, mint a fungible token or an NFT, transfer, compress, advance slots.
    * Each call lands one transaction every area sees (and webhooks receive); bad input fails with
    * `WorldInputError` naming the field, and changes nothing. Over HTTP: `POST /emulator/world/<call>`.
    */
