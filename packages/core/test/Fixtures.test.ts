@@ -15,6 +15,7 @@ import * as CompressionTransactionV2 from "@solfx/core/CompressionTransactionV2"
 import * as DigitalAsset from "@solfx/core/DigitalAsset"
 import * as Json from "@solfx/core/Json"
 import * as ProjectUsage from "@solfx/core/ProjectUsage"
+import * as SignatureStatus from "@solfx/core/SignatureStatus"
 import * as TokenAccount from "@solfx/core/TokenAccount"
 import * as TokenMetadata from "@solfx/core/TokenMetadataRecord"
 import * as ValidityProof from "@solfx/core/ValidityProof"
@@ -111,13 +112,41 @@ const served: Record<string, Entry> = {
   "wallet-funded-by": { schema: WalletRecords.FundedBy, shape: "body" },
   // -- admin and webhooks (issue 8) --
   "admin-project-usage": { schema: ProjectUsage.ProjectUsage, shape: "body" },
-  "webhooks-list": { schema: Webhook.WebhookList, shape: "body" }
+  "webhooks-list": { schema: Webhook.WebhookList, shape: "body" },
+  // -- standard RPC --
+  getSignatureStatuses: { schema: SignatureStatus.SignatureStatuses, shape: "envelope" }
 }
 
 /** Folders kept for reference only: neighbouring methods we do not serve. */
 const neighbours: Record<string, string> = {
   _errors: "error bodies, decoded by the transport's error mapping tests",
-  "webhook-delivery": "webhook delivery payloads, decoded by the webhook receiver tests"
+  "webhook-delivery": "webhook delivery payloads, decoded by the webhook receiver tests",
+  "_account-dumps": "test-validator account dumps ({pubkey, account}), decoded by the account encoding tests",
+  "_block-transactions": "transactions cut from a getBlock, decoded by the transaction encoding tests",
+  // Methods this round serves (standard RPC, WebSocket, fees, history, enhanced transactions): each
+  // moves to `served` with its Schema in the commit that lands it.
+  "enhanced-address-transactions": "not served yet",
+  "enhanced-transactions": "not served yet",
+  "getAccountInfo": "not served yet",
+  "getBalance": "not served yet",
+  "getEpochInfo": "not served yet",
+  "getFeeForMessage": "not served yet",
+  "getLatestBlockhash": "not served yet",
+  "getMultipleAccounts": "not served yet",
+  "getPriorityFeeEstimate": "not served yet",
+  "getProgramAccounts": "not served yet",
+  "getRecentPrioritizationFees": "not served yet",
+  "getTokenAccountBalance": "not served yet",
+  "getTokenAccountsByOwner": "not served yet",
+  "getTokenLargestAccounts": "not served yet",
+  "getTokenSupply": "not served yet",
+  "getTransaction": "not served yet",
+  "getTransactionsForAddress": "not served yet",
+  "getVersion": "not served yet",
+  "isBlockhashValid": "not served yet",
+  "sendTransaction": "not served yet",
+  "simulateTransaction": "not served yet",
+  "ws-notifications": "not served yet"
 }
 
 /** Files that cannot decode, each with the reason. Keys are `folder/file`. */
