@@ -796,3 +796,68 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
         }), seed)
     }))
 })
+
+/** Every page of a wallet's transfers (cursor) or history (before), at most `max` items. */
+const walk = (emu: Emulator.Emulator, wallet: string, list: "transfers" | "history", max = 5_000) =>
+  Effect.gen(function*() {
+    const all: Array<any> = []
+    let position: string | undefined
+    for (;;) {
+      const r = yield* get(emu, `/v1/wallet/${wallet}/${list}`, {
+        query: {
+          limit: "100",
+          ...(position === undefined ? {} : list === "transfers" ? { cursor: position } : { before: position })
+        }
+      })
+      expect(r.status, r.text).toBe(200)
+      all.push(...r.json.data)
+      if (!r.json.pagination.hasMore) return all
+      if (all.length >= max) throw new Error(`${wallet}'s ${list}: more than ${max} items`)
+      position = r.json.pagination.nextCursor
+    }
+  })
+
+describe.each(SEEDS)("one world agrees with itself (the six disagreements of issue 37), seed %i", (seed) => {
+  it.scopedLive("a wallet's mints whose newest transfer is incoming are in its balances (fungible) or its assets (NFTs)", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed })
+      const count = WalletArea.walletCount(emu.dataset)
+      const check = (wallet: string) =>
+        Effect.gen(function*() {
+          const newest = new Map<string, any>()
+          for (const t of yield* walk(emu, wallet, "transfers")) if (!newest.has(t.mint)) newest.set(t.mint, t)
+          const { balances } = yield* walletBalances(emu, wallet)
+          const owned = yield* call(emu, "getAssetsByOwner", { ownerAddress: wallet, page: 1, limit: 1000 })
+          const assets = new Set((owned.items as Array<any>).map((a) => a.id))
+          const incoming = [...newest.values()].filter((t) => t.direction === "in" && t.mint !== NATIVE_MINT)
+          expect(incoming.length).toBeGreaterThan(0)
+          for (const t of incoming) {
+            expect([t.mint, balances.has(t.mint) || assets.has(t.mint)]).toEqual([t.mint, true])
+            if (balances.has(t.mint)) expect([t.mint, balances.get(t.mint)! > 0n]).toEqual([t.mint, true])
+          }
+        })
+      yield* check(emu.samples.wallet)
+      yield* property(fc.integer({ min: 1, max: count - 1 }), (i) => check(WalletArea.walletAt(emu.dataset, i)), seed)
+    }))
+
+  it.scopedLive("a transfer's timestamp is the same in /transfers and /history", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed, slotMs: 60_000 })
+      const count = WalletArea.walletCount(emu.dataset)
+      const other = emu.dataset.address("invariants:timestamps")
+      yield* worldApi(emu)("fund", { address: emu.samples.wallet, lamports: "1000000000" })
+      yield* worldApi(emu)("transfer", { from: emu.samples.wallet, to: other, lamports: "1000" })
+      const check = (wallet: string) =>
+        Effect.gen(function*() {
+          const history = new Map((yield* walk(emu, wallet, "history")).map((h) => [h.signature, h]))
+          const transfers = yield* walk(emu, wallet, "transfers")
+          expect(transfers.length).toBeGreaterThan(0)
+          for (const t of transfers) {
+            expect([t.signature, history.get(t.signature)?.timestamp]).toEqual([t.signature, t.timestamp])
+          }
+        })
+      yield* check(emu.samples.wallet)
+      yield* check(other)
+      yield* property(fc.integer({ min: 1, max: count - 1 }), (i) => check(WalletArea.walletAt(emu.dataset, i)), seed)
+    }))
+})
