@@ -4,7 +4,12 @@ import { SkipSummary } from "./vitest.skip-summary.js"
 // The one list of test projects: every package's own vitest.config.ts.
 export default defineConfig({
   test: {
-    projects: ["packages/*/vitest.config.ts", "test/reliability/vitest.config.ts", "examples/vitest.config.ts"],
+    projects: [
+      "packages/*/vitest.config.ts",
+      "test/reliability/vitest.config.ts",
+      "test/docs/vitest.config.ts",
+      "examples/vitest.config.ts"
+    ],
     reporters: ["default", new SkipSummary()],
     // Child processes, at most two: the suite must stay green on a busy 2-core machine. A worker
     // whose event loop is starved past vitest's 60 s RPC limit fails the run ("Timeout calling

@@ -81,7 +81,7 @@ const digitalAssets = Effect.gen(function*() {
   const authority = emulator.samples.assetAuthority
   const assets = Chunk.toReadonlyArray(
     yield* Stream.runCollect(
-      das.getAssetsByAuthorityStream({ authorityAddress: authority, limit: 1000 }, { concurrency: 8 })
+      das.getAssetsByAuthority.stream({ authorityAddress: authority, limit: 1000 }, { concurrency: 8 })
     )
   )
   const ids = new Set(assets.map((a) => a.id))
@@ -177,7 +177,7 @@ const compression = Effect.gen(function*() {
   const zk = yield* Compression
   const mint = emulator.samples.compressedTokenMint
   const holders = Chunk.toReadonlyArray(
-    yield* Stream.runCollect(zk.getCompressedMintTokenHoldersStream({ mint, limit: 1000 }))
+    yield* Stream.runCollect(zk.getCompressedMintTokenHolders.stream({ mint, limit: 1000 }))
   )
   const descending = holders.every((h, i) => i === 0 || holders[i - 1]!.balance >= h.balance)
   const supply = holders.reduce((n, h) => n + h.balance, 0n)

@@ -189,11 +189,10 @@ export interface Emulator {
    * `WorldInputError` naming the field, and changes nothing. Over HTTP: `POST /emulator/world/<call>`.
    */
   readonly world: WorldApi
-  /** The instance's event channels (`Events`): world transactions, slot ticks, landed bundles' wire transactions. */
+  /** The instance's event channels (`Events`), to subscribe to: world transactions and slot ticks (only the world publishes). */
   readonly events: {
-    readonly worldLanded: Events.Publisher<Events.WorldLanded>
-    readonly slots: Events.Publisher<Events.SlotTick>
-    readonly transactionsLanded: Events.Publisher<Events.TransactionsLanded>
+    readonly worldLanded: Events.Subscriber<Events.WorldLanded>
+    readonly slots: Events.Subscriber<Events.SlotTick>
   }
   /** The world's ledger, read only (what landed since start, over the seeded world). */
   readonly ledger: World.World
@@ -488,9 +487,8 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       world: worldApi(world.api),
       ledger: world,
       events: {
-        worldLanded: Events.worldLanded(state),
-        slots: Events.slots(state),
-        transactionsLanded: Events.transactionsLanded(state)
+        worldLanded: { subscribe: Events.worldLanded(state).subscribe },
+        slots: { subscribe: Events.slots(state).subscribe }
       },
       pubsub,
       get planLimits() {

@@ -14,8 +14,6 @@
  *   sees it. Transactions of one event landed together (one bundle), in order.
  * - `slots`: a tick for every slot the world reaches (as time passes, when a
  *   transaction lands, or when a test advances slots), with its parent and block time.
- * - `transactionsLanded`: the wire transactions of accepted bundles only (the older
- *   channel, kept for delivery code that reads wire transactions).
  *
  * Listeners run synchronously inside the publishing request: they must only
  * hand the event over (to a queue) and return.
@@ -39,6 +37,14 @@ export interface Publisher<A> {
   /** Adds a listener; the returned function removes it. */
   readonly subscribe: (listener: (event: A) => void) => () => void
 }
+
+/**
+ * A channel as its readers see it: they subscribe, only the world publishes.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Subscriber<A> = Pick<Publisher<A>, "subscribe">
 
 /**
  * A new channel with no listeners. A listener that throws is skipped, so it cannot fail the publisher.
@@ -71,30 +77,6 @@ export const makePublisher = <A>(onFirstListener?: () => void): Publisher<A> => 
     }
   }
 }
-
-/**
- * Transactions that landed together (one bundle), in order, at one slot.
- *
- * @since 0.1.0
- * @category models
- */
-export interface TransactionsLanded {
-  readonly slot: number
-  readonly transactions: ReadonlyArray<Transaction.ParsedTransaction>
-  /** The bundle they landed in, when they came as one. */
-  readonly bundleId?: string | undefined
-}
-
-/**
- * The instance's "transactions landed" channel.
- *
- * @example
- * Events.transactionsLanded(ctx.state).publish({ slot: ctx.slot(), transactions, bundleId })
- * @since 0.1.0
- * @category channels
- */
-export const transactionsLanded = (state: AreaContext["state"]): Publisher<TransactionsLanded> =>
-  state("events:transactionsLanded", () => makePublisher<TransactionsLanded>())
 
 /**
  * Lamports and, for a token account, its token balance, before and after a transaction.

@@ -1,6 +1,6 @@
 /**
  * Webhook delivery, as the service documents it: when transactions land (the
- * `Events.transactionsLanded` channel), each one that touches a monitored
+ * `Events.worldLanded` channel), each one that touches a monitored
  * account (a static key of the message) is POSTed to every active webhook that
  * watches it, as a JSON array of one enhanced or raw transaction, with the
  * webhook's `authHeader` as the `Authorization` header.
@@ -16,7 +16,7 @@
  * - After `failureThreshold` consecutive failed attempts the webhook is set
  *   `active: false` (the list shows it) and nothing more is sent to it.
  *
- * The payloads are built from the parsed wire transaction and encoded with
+ * The payloads are built from the landed transaction (a bundle's from its wire form) and encoded with
  * core's `WebhookDelivery` schema, so what is sent is what the SDK decodes.
  *
  * @example

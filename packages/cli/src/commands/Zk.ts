@@ -45,7 +45,7 @@ const signaturesForAddress = Command.make(
           zk.getCompressionSignaturesForAddress(params),
           (r) => ({ items: r.value.items, more: r.value.cursor !== null })
         ),
-        zk.getCompressionSignaturesForAddressStream(params)
+        zk.getCompressionSignaturesForAddress.stream(params)
       )
       yield* (yield* Output).rows(rows, { columns: signatureColumns, progress: o.all ? "signatures" : undefined })
     }))
@@ -64,7 +64,7 @@ const mintHolders = Command.make(
           zk.getCompressedMintTokenHolders(params),
           (r) => ({ items: r.value.items, more: r.value.cursor !== null })
         ),
-        zk.getCompressedMintTokenHoldersStream(params)
+        zk.getCompressedMintTokenHolders.stream(params)
       )
       yield* (yield* Output).rows(rows, {
         progress: o.all ? "holders" : undefined,
@@ -90,7 +90,7 @@ const tokenAccounts = Command.make(
           zk.getCompressedTokenAccountsByOwner(params),
           (r) => ({ items: r.value.items, more: r.value.cursor !== null })
         ),
-        zk.getCompressedTokenAccountsByOwnerStream(params)
+        zk.getCompressedTokenAccountsByOwner.stream(params)
       )
       yield* (yield* Output).rows(rows, {
         progress: o.all ? "accounts" : undefined,
@@ -118,7 +118,7 @@ const tokenBalances = Command.make(
           zk.getCompressedTokenBalancesByOwnerV2(params),
           (r) => ({ items: r.value.items, more: r.value.cursor !== null })
         ),
-        zk.getCompressedTokenBalancesByOwnerV2Stream(params)
+        zk.getCompressedTokenBalancesByOwnerV2.stream(params)
       )
       yield* (yield* Output).rows(rows, {
         progress: o.all ? "balances" : undefined,
@@ -143,7 +143,7 @@ const tokenOwnerSignatures = Command.make(
           zk.getCompressionSignaturesForTokenOwner(params),
           (r) => ({ items: r.value.items, more: r.value.cursor !== null })
         ),
-        zk.getCompressionSignaturesForTokenOwnerStream(params)
+        zk.getCompressionSignaturesForTokenOwner.stream(params)
       )
       yield* (yield* Output).rows(rows, { columns: signatureColumns, progress: o.all ? "signatures" : undefined })
     }))

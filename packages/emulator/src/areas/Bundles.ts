@@ -20,7 +20,6 @@ import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import type { Area, AreaContext } from "../Area.js"
 import { RpcFailure } from "../Area.js"
-import * as Events from "../Events.js"
 import * as World from "../World.js"
 
 interface Landed {
@@ -109,8 +108,6 @@ const sendBundle = (params: unknown, ctx: AreaContext) =>
       return Effect.succeed(id)
     }
     state.bundles.set(id, { id, signatures, slot: landed.right[0]!.slot })
-    // The older channel of wire transactions (webhook delivery subscribes); listeners only enqueue.
-    Events.transactionsLanded(ctx.state).publish({ slot: landed.right[0]!.slot, transactions, bundleId: id })
     return Effect.succeed(id)
   })
 
