@@ -23,6 +23,7 @@ import type { Area, Project } from "./Area.js"
 import { areas as registry } from "./areas/index.js"
 import * as WalletArea from "./areas/Wallet.js"
 import * as WebhooksArea from "./areas/Webhooks.js"
+import * as Cors from "./Cors.js"
 import * as Dataset from "./Dataset.js"
 import * as Events from "./Events.js"
 import * as Faults from "./Faults.js"
@@ -101,6 +102,12 @@ export interface Options {
    * recently used first out (default 64 Mi, about 50 pages of 1,000 assets; 0 turns the cache off).
    */
   readonly itemCacheChars?: number | undefined
+  /**
+   * Origins a browser page may call the emulator from (`--cors-origin`, e.g. `http://localhost:5173`).
+   * Omitted: JSON-RPC, the REST routes and the WebSocket answer any origin, and the emulator's own paths
+   * (the world API, the studio) none but their own. Given: only these origins, on every path (see `Cors`).
+   */
+  readonly corsOrigins?: ReadonlyArray<string> | undefined
 }
 
 /**
@@ -378,6 +385,11 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       seededLamports: (address) => WalletArea.seededLamports(dataset, address)
     })
     const planLimits = options.plan === undefined ? undefined : PlanLimits.make()
+    for (const origin of options.corsOrigins ?? []) {
+      const problem = Cors.validateOrigin(origin)
+      if (problem !== undefined) return yield* Effect.dieMessage(`emulator: ${problem}`)
+    }
+    const cors = Cors.make(options.corsOrigins)
     const instance: Server.Instance = {
       dataset,
       areas,
@@ -392,7 +404,8 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       slot: world.slot,
       state,
       planLimits,
-      control: (path, body) => WorldHttp.handle(world, path, body)
+      control: (path, body) => WorldHttp.handle(world, path, body),
+      cors
     }
     yield* Effect.try(() => WebhooksArea.install(instance.state, { dataset, accounts, webhooks: options.webhooks }))
       .pipe(
@@ -426,7 +439,14 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
     yield* Effect.addFinalizer(() => Effect.sync(() => nodeServer?.closeAllConnections()))
     yield* server.serve(app)
     // Upgrades go to the WebSocket server, not to the app (the platform would answer them as requests).
-    nodeServer?.removeAllListeners("upgrade").on("upgrade", pubsub.upgrade)
+    nodeServer?.removeAllListeners("upgrade").on("upgrade", (req: Http.IncomingMessage, socket, head) => {
+      // The socket mirrors JSON-RPC, so it takes JSON-RPC's origin rule; browsers send Origin on upgrades.
+      const verdict = cors.check({ origin: req.headers.origin, host: req.headers.host, path: "/" })
+      if (verdict._tag === "Refused") {
+        return void socket.end("HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+      }
+      pubsub.upgrade(req, socket, head)
+    })
     const port = server.address._tag === "TcpAddress" ? server.address.port : 0
     const url = `http://${urlHost(host)}:${port}`
 

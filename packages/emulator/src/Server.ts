@@ -21,6 +21,7 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import type { Area, AreaContext, Charged, RestRoute, RpcMethod } from "./Area.js"
+import type * as Cors from "./Cors.js"
 import type { Dataset } from "./Dataset.js"
 import type { FaultKind, Injector } from "./Faults.js"
 import type { PlanLimits } from "./PlanLimits.js"
@@ -58,6 +59,12 @@ export interface Instance {
    * request, never charged, answered with the status and JSON body it returns.
    */
   readonly control?: ((path: string, body: unknown) => { readonly status: number; readonly body: unknown }) | undefined
+  /** The emulator's own reads (`GET /emulator/...`, `GET /studio`), keyed like the control path, never charged. */
+  readonly pages?:
+    | ((path: string, query: URLSearchParams) => Effect.Effect<HttpServerResponse.HttpServerResponse> | undefined)
+    | undefined
+  /** The cross-origin rule (`Cors`); without it, no CORS headers and no origin is refused. */
+  readonly cors?: Cors.Cors | undefined
 }
 
 interface CompiledRoute {
@@ -611,15 +618,38 @@ const app = (instance: Instance, routes: Routes) => {
       return yield* deliver(request, draft, answer.status, answer.body)
     })
 
+  const handlePage = (
+    request: HttpServerRequest.HttpServerRequest,
+    url: URL,
+    draft: Draft
+  ): Effect.Effect<Outcome> =>
+    Effect.gen(function*() {
+      const account = authenticate(request, url, true)
+      if (account === undefined) return yield* deliver(request, draft, 401, { error: "invalid api key provided" })
+      draft.projectId = account.project.id
+      const page = instance.pages?.(url.pathname, url.searchParams)
+      if (page === undefined) return yield* deliver(request, draft, 404, { error: `no page ${url.pathname}` })
+      draft.status = 200
+      return yield* page
+    })
+
   return Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const startedAt = instance.now()
     // A request line Node accepts may still be no URL (`GET http://[/`): 400, not a defect.
     const url = URL.canParse(request.url, BASE) ? new URL(request.url, BASE) : undefined
+    const verdict: Cors.Verdict = url === undefined || instance.cors === undefined
+      ? { _tag: "SameOrigin" }
+      : instance.cors.check({ origin: request.headers["origin"], host: request.headers["host"], path: url.pathname })
+    const isPreflight = request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined
     const isRpc = url !== undefined && request.method === "POST" && url.pathname === "/"
     const isControl = url !== undefined && request.method === "POST" && instance.control !== undefined &&
       url.pathname.startsWith("/emulator/")
-    const matched = isRpc || isControl || url === undefined ? undefined : routes.match(request.method, url.pathname)
+    const isPage = url !== undefined && request.method === "GET" && instance.pages !== undefined &&
+      (url.pathname.startsWith("/emulator/") || url.pathname === "/studio" || url.pathname.startsWith("/studio/"))
+    const matched = isRpc || isControl || isPage || url === undefined
+      ? undefined
+      : routes.match(request.method, url.pathname)
     const draft: Draft = {
       operation: isRpc
         ? "POST /"
@@ -633,6 +663,19 @@ const app = (instance: Instance, routes: Routes) => {
     instance.log.begin()
     const run: Effect.Effect<Outcome> = url === undefined
       ? deliver(request, draft, 400, { error: "invalid request target" })
+      : verdict._tag === "Refused"
+      ? deliver(request, draft, 403, {
+        error: `origin ${verdict.origin} is not allowed: ${
+          instance.cors?.origins === undefined ? "the emulator's own paths answer" : "this emulator answers"
+        } only the origins given with --cors-origin`
+      })
+      : isPreflight
+      ? Effect.sync(() => {
+        draft.status = 204
+        return HttpServerResponse.empty({ status: 204, headers: instance.cors?.preflightHeaders ?? {} })
+      })
+      : isPage
+      ? handlePage(request, url, draft)
       : isRpc
       ? handleRpc(request, url, draft)
       : isControl
@@ -663,6 +706,8 @@ const app = (instance: Instance, routes: Routes) => {
     )
     // The platform skips writing when the response is already ended (destroyed on purpose).
     if (outcome === "destroyed") return HttpServerResponse.empty({ status: 204 })
-    return draft.bodyUnread ? closeAfter(request, outcome) : outcome
+    // Every answer to an allowed origin carries its CORS headers, errors too: a browser sees a 429 as a 429.
+    const answered = verdict._tag === "Allowed" ? HttpServerResponse.setHeaders(outcome, verdict.headers) : outcome
+    return draft.bodyUnread ? closeAfter(request, answered) : answered
   })
 }

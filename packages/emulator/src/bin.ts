@@ -7,7 +7,9 @@
  * `--sizes knob=n,knob=n` (dataset size knobs, e.g. `das.bigAuthorityAssets=100000`),
  * `--max-body-bytes` (default 4 MiB), `--item-cache-chars` (bytes, default 64 Mi), `--idle-timeout-ms`
  * (default 5,000), `--max-connections` (default 1,024), `--plan free|developer|business|professional`
- * (the default project's plan, and the plans' rate limits enforced; default: business, not enforced).
+ * (the default project's plan, and the plans' rate limits enforced; default: business, not enforced),
+ * `--cors-origin http://localhost:5173` (repeatable: only these origins may call it from a browser; default:
+ * any origin for JSON-RPC, REST and WebSocket, none but its own for the world API and the studio).
  *
  * @example
  * npm run emulator -- --port 8899 --seed 7
@@ -18,6 +20,7 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { parseArgs } from "node:util"
+import * as Cors from "./Cors.js"
 import * as Dataset from "./Dataset.js"
 import * as Emulator from "./Emulator.js"
 import * as PlanLimits from "./PlanLimits.js"
@@ -32,6 +35,15 @@ const sizes = (value: string | undefined): Dataset.Sizes | undefined =>
   value === undefined ? undefined : Either.getOrElse(Dataset.parseSizes(value), (message) => {
     throw new Error(message)
   })
+
+const corsOrigins = (values: ReadonlyArray<string> | undefined): ReadonlyArray<string> | undefined => {
+  if (values === undefined) return undefined
+  for (const origin of values) {
+    const problem = Cors.validateOrigin(origin)
+    if (problem !== undefined) throw new Error(problem)
+  }
+  return values
+}
 
 /**
  * Parses the program's flags into emulator options.
@@ -54,7 +66,8 @@ export const parseFlags = (args: ReadonlyArray<string>): Emulator.Options => {
       "item-cache-chars": { type: "string" },
       "idle-timeout-ms": { type: "string" },
       "max-connections": { type: "string" },
-      plan: { type: "string" }
+      plan: { type: "string" },
+      "cors-origin": { type: "string", multiple: true }
     },
     strict: true
   })
@@ -73,7 +86,8 @@ export const parseFlags = (args: ReadonlyArray<string>): Emulator.Options => {
     maxBodyBytes: int("max-body-bytes", values["max-body-bytes"]),
     itemCacheChars: int("item-cache-chars", values["item-cache-chars"]),
     timeouts: { idleMs: int("idle-timeout-ms", values["idle-timeout-ms"]) },
-    maxConnections: int("max-connections", values["max-connections"])
+    maxConnections: int("max-connections", values["max-connections"]),
+    corsOrigins: corsOrigins(values["cors-origin"])
   }
 }
 

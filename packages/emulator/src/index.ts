@@ -12,6 +12,8 @@
 /** @since 0.1.0 */
 export * as Area from "./Area.js"
 /** @since 0.1.0 */
+export * as Cors from "./Cors.js"
+/** @since 0.1.0 */
 export * as Dataset from "./Dataset.js"
 /** @since 0.1.0 */
 export * as Emulator from "./Emulator.js"

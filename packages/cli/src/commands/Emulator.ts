@@ -1,7 +1,7 @@
 /**
  * `solfx emulator [--port 8899] [--host 127.0.0.1] [--seed N] [--api-key K] [--faults SPEC] [--plan P]
  * [--project-id ID] [--latency-ms N] [--sizes knob=n,...] [--max-body-bytes N] [--item-cache-chars N]
- * [--idle-timeout-ms N] [--max-connections N]`: the emulator in the foreground until Ctrl-C, with
+ * [--idle-timeout-ms N] [--max-connections N] [--cors-origin ORIGIN ...]`: the emulator in the foreground until Ctrl-C, with
  * every flag of the emulator's own program. Its start line `{url, apiKey, projectId, samples}` is
  * the first line on stdout.
  *
@@ -12,6 +12,7 @@ import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as ValidationError from "@effect/cli/ValidationError"
 import { plans } from "@solfx/core/Plans"
+import * as Cors from "@solfx/emulator/Cors"
 import * as Dataset from "@solfx/emulator/Dataset"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -88,7 +89,19 @@ export const command = Command.make(
     maxBodyBytes: count("max-body-bytes", "Largest request body (default 4 MiB)"),
     itemCacheChars: count("item-cache-chars", "Item cache size in bytes (default 64 Mi)"),
     idleTimeoutMs: count("idle-timeout-ms", "Idle connection timeout in ms (default 5,000)"),
-    maxConnections: count("max-connections", "Most connections at once (default 1,024)")
+    maxConnections: count("max-connections", "Most connections at once (default 1,024)"),
+    corsOrigins: Options.text("cors-origin").pipe(
+      Options.withDescription(
+        "An origin browser pages may call from (repeatable); default: any for the service's paths, none for the world API"
+      ),
+      Options.mapEffect((origin) => {
+        const problem = Cors.validateOrigin(origin)
+        return problem === undefined
+          ? Effect.succeed(origin)
+          : Effect.fail(ValidationError.invalidValue(HelpDoc.p(problem)))
+      }),
+      Options.repeated
+    )
   },
   (o) =>
     Effect.gen(function*() {
@@ -107,7 +120,8 @@ export const command = Command.make(
         maxBodyBytes: Option.getOrUndefined(o.maxBodyBytes),
         itemCacheChars: Option.getOrUndefined(o.itemCacheChars),
         timeouts: { idleMs: Option.getOrUndefined(o.idleTimeoutMs) },
-        maxConnections: Option.getOrUndefined(o.maxConnections)
+        maxConnections: Option.getOrUndefined(o.maxConnections),
+        corsOrigins: o.corsOrigins.length === 0 ? undefined : o.corsOrigins
       })
       yield* Effect.sync(() => {
         process.stdout.write(emulator.startLine + "\n")
