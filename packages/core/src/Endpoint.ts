@@ -64,6 +64,8 @@ export interface Cost {
  */
 export type Bucket =
   | "rpc"
+  | "sendTransaction"
+  | "getProgramAccounts"
   | "das"
   | "photon"
   | "validityProof"

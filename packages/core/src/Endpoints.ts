@@ -950,3 +950,46 @@ export const all: ReadonlyArray<Endpoint.Endpoint> = [
  * @category table
  */
 export const byName: ReadonlyMap<string, Endpoint.Endpoint> = new Map(all.map((e) => [e.name, e]))
+
+// -- Any standard Solana RPC method, by name -----------------------------------------
+
+/** The standard RPC methods the service documents apart: their own bucket, and getProgramAccounts' price. */
+const standardRpcRules: Readonly<Record<string, { readonly bucket: Endpoint.Bucket; readonly credits: number }>> = {
+  sendTransaction: { bucket: "sendTransaction", credits: 1 },
+  getProgramAccounts: { bucket: "getProgramAccounts", credits: 10 }
+}
+
+const standardRpcEntries = new Map<string, Endpoint.Rpc>()
+
+/**
+ * The entry of any standard Solana RPC method, for a client that sends methods by name (a kit
+ * transport): the table's own entry when it has one, else an entry of its params and result as
+ * they are, in the `rpc` area, 1 credit (getProgramAccounts 10), the `rpc` bucket but for the
+ * methods the service limits apart (`sendTransaction`, `getProgramAccounts`). `sendTransaction`
+ * is not idempotent (a send that may have arrived is not repeated by the transport's retry).
+ *
+ * @example
+ * Endpoints.standardRpcMethod("getBalance").bucket // "rpc"
+ * Endpoints.standardRpcMethod("sendTransaction").bucket // "sendTransaction"
+ * @since 0.1.0
+ * @category table
+ */
+export const standardRpcMethod = (method: string): Endpoint.Rpc => {
+  const own = byName.get(method)
+  if (own !== undefined && own._tag === "Rpc") return own
+  let entry = standardRpcEntries.get(method)
+  if (entry === undefined) {
+    const rule = Object.hasOwn(standardRpcRules, method) ? standardRpcRules[method]! : undefined
+    entry = Endpoint.rpc({
+      area: "rpc",
+      method,
+      params: Schema.Unknown,
+      result: Schema.Unknown,
+      idempotent: method !== "sendTransaction",
+      cost: { credits: rule?.credits ?? 1, usage: "rpc" },
+      bucket: rule?.bucket ?? "rpc"
+    })
+    standardRpcEntries.set(method, entry)
+  }
+  return entry
+}

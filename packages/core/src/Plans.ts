@@ -30,18 +30,57 @@ export type Limits = { readonly [B in Bucket]?: number | undefined }
 const ADMIN = 5
 
 /**
- * The documented limits (requests per second) of each plan. `sendBundle` is not
- * offered below business; wallet has no documented limit. Webhooks count as
- * enhanced (the SDK keys them together).
+ * The documented limits (requests per second) of each plan. Standard RPC is `rpc`,
+ * except `sendTransaction` and `getProgramAccounts`, each limited by its own bucket
+ * (the service documents them apart). `sendBundle` is not offered below business;
+ * wallet has no documented limit. Webhooks count as enhanced (the SDK keys them together).
  *
  * @since 0.1.0
  * @category plans
  */
 export const plans: { readonly [P in Plan]: Limits } = {
-  free: { rpc: 10, das: 2, enhanced: 2, photon: 2, validityProof: 1, admin: ADMIN },
-  developer: { rpc: 50, das: 10, enhanced: 10, photon: 10, validityProof: 5, admin: ADMIN },
-  business: { rpc: 200, das: 50, enhanced: 50, photon: 50, validityProof: 10, sendBundle: 5, admin: ADMIN },
-  professional: { rpc: 500, das: 100, enhanced: 100, photon: 100, validityProof: 20, sendBundle: 5, admin: ADMIN }
+  free: {
+    rpc: 10,
+    sendTransaction: 1,
+    getProgramAccounts: 5,
+    das: 2,
+    enhanced: 2,
+    photon: 2,
+    validityProof: 1,
+    admin: ADMIN
+  },
+  developer: {
+    rpc: 50,
+    sendTransaction: 5,
+    getProgramAccounts: 25,
+    das: 10,
+    enhanced: 10,
+    photon: 10,
+    validityProof: 5,
+    admin: ADMIN
+  },
+  business: {
+    rpc: 200,
+    sendTransaction: 50,
+    getProgramAccounts: 50,
+    das: 50,
+    enhanced: 50,
+    photon: 50,
+    validityProof: 10,
+    sendBundle: 5,
+    admin: ADMIN
+  },
+  professional: {
+    rpc: 500,
+    sendTransaction: 100,
+    getProgramAccounts: 75,
+    das: 100,
+    enhanced: 100,
+    photon: 100,
+    validityProof: 20,
+    sendBundle: 5,
+    admin: ADMIN
+  }
 }
 
 /**

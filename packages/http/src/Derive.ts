@@ -188,9 +188,17 @@ export const fromTransport = <P, A, Item, PI>(
 
 /**
  * The hooks of every attempt of `entry`: the permit of its bucket and its credits (`RateLimits`),
- * and its billing outcome counted once per attempt in the transport's ledger.
+ * and its billing outcome counted once per attempt in the transport's ledger. Every derived call
+ * takes them; a client that sends an entry's requests itself (`HttpTransportShape.executeRaw`) passes them too.
+ *
+ * @since 0.1.0
+ * @category constructors
  */
-const attemptHooks = (t: HttpTransportShape, entry: Endpoint.Endpoint, options: ClientOptions): AttemptHooks => {
+export const attemptHooks = (
+  t: HttpTransportShape,
+  entry: Endpoint.Endpoint,
+  options: ClientOptions = {}
+): AttemptHooks => {
   const credits = options.credits ?? entry.cost.credits
   const notFoundIsAnswer = entry._tag === "Rest" && entry.notFound === "answer"
   const permit = t.limits.aroundAttempt(entry.bucket, credits)

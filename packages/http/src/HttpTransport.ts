@@ -105,6 +105,19 @@ export interface RpcOptions extends AttemptHooks {
 }
 
 /**
+ * An answer as `executeRaw` gives it, before any Schema: the text of the body, and its value
+ * as `JSON.parse` reads it (integers beyond 2^53 rounded: read `text` again where they matter).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RawAnswer {
+  readonly text: string
+  /** The body, or a JSON-RPC envelope's `result` (which may be `null`). */
+  readonly value: unknown
+}
+
+/**
  * What the transport offers the services. It holds no key: only the redactor
  * that knows it, and the credits ledger of this transport.
  *
@@ -117,6 +130,12 @@ export interface HttpTransportShape {
    * with `schema`: the body, or a JSON-RPC envelope's `result`.
    */
   readonly execute: <A, I>(request: WireRequest, schema: Schema.Schema<A, I>) => Effect.Effect<A, ApiError>
+  /**
+   * `execute` without the Schema: the same attempts, statuses and envelope checks (a JSON-RPC
+   * error is its tagged error, the id must echo the request's), the answer as it came. For a
+   * client that reads answers itself (a kit transport); a JSON-RPC `result` may be `null`.
+   */
+  readonly executeRaw: (request: WireRequest) => Effect.Effect<RawAnswer, ApiError>
   /** A REST call decoded with `schema`. A 404 fails with `HttpError` (see `restOption`). */
   readonly rest: <A, I>(request: RestRequest, schema: Schema.Schema<A, I>) => Effect.Effect<A, ApiError>
   /** A REST call where 404 is a normal answer: `Option.none()`. */
@@ -131,6 +150,8 @@ export interface HttpTransportShape {
     schema: Schema.Schema<A, I>,
     options?: RpcOptions
   ) => Effect.Effect<A, ApiError>
+  /** `rpc` without the Schema (see `executeRaw`). */
+  readonly rpcRaw: (method: string, params: unknown, options?: RpcOptions) => Effect.Effect<RawAnswer, ApiError>
   /** The one redactor: services pass every text they put in an error or span through it. */
   readonly redactor: Redactor.Redactor
   /** Credits charged through this transport. */
@@ -231,26 +252,41 @@ export const make = (
         )
       )
 
-    // One answer, either wire format: a JSON-RPC answer is an envelope whose `result` is decoded.
+    // One answer, either wire format, read up to its value: a JSON-RPC answer is an envelope whose
+    // `result` is its value (its error a tagged failure, its id checked).
+    const answerOf = (request: WireRequest, raw: RawResponse): Effect.Effect<RawAnswer, ApiError> => {
+      const operation = request.operation
+      const body = parseBody(operation, raw)
+      if (body instanceof DecodeError) return Effect.fail(body)
+      const id = request.rpcId
+      if (id === undefined) {
+        return restBodyError(operation, exactIfError(body, raw.text), redactor) ??
+          Effect.succeed({ text: raw.text, value: body })
+      }
+      return Effect.map(
+        rpcResult(operation, id, exactIfError(body, raw.text), redactor, true),
+        (value) => ({ text: raw.text, value })
+      )
+    }
+
+    const executeRaw = (request: WireRequest) => Effect.flatMap(send(request), (raw) => answerOf(request, raw))
+
+    // One answer decoded with the schema: the body, or the envelope's `result` (which must be present).
     const execute = <A, I>(request: WireRequest, schema: Schema.Schema<A, I>) =>
       Effect.flatMap(send(request), (raw) => {
         const operation = request.operation
-        const id = request.rpcId
         // A delete may answer with no body at all: that is its answer when its schema takes no value.
-        if (id === undefined && raw.text === "") {
+        if (request.rpcId === undefined && raw.text === "") {
           const none = Schema.decodeUnknownOption(schema)(undefined)
           if (Option.isSome(none)) return Effect.succeed(none.value)
         }
-        const body = parseBody(operation, raw)
-        if (body instanceof DecodeError) return Effect.fail(body)
-        if (id === undefined) {
-          return restBodyError(operation, exactIfError(body, raw.text), redactor) ??
-            decode(schema, operation, body, "$", raw.text, (b) => b)
-        }
-        return Effect.flatMap(
-          rpcResult(operation, id, exactIfError(body, raw.text), redactor),
-          (result) => decode(schema, operation, result, "$.result", raw.text, (b) => (b as { result?: unknown }).result)
-        )
+        return Effect.flatMap(answerOf(request, raw), ({ value }) => {
+          if (request.rpcId === undefined) return decode(schema, operation, value, "$", raw.text, (b) => b)
+          if (value === null) {
+            return Effect.fail(new DecodeError({ operation, path: "$.result", expected: "a result, got null" }))
+          }
+          return decode(schema, operation, value, "$.result", raw.text, (b) => (b as { result?: unknown }).result)
+        })
       })
 
     const restOption = <A, I>(request: RestRequest, schema: Schema.Schema<A, I>) =>
@@ -265,7 +301,20 @@ export const make = (
     const rpc = <A, I>(method: string, params: unknown, schema: Schema.Schema<A, I>, o: RpcOptions = {}) =>
       Effect.suspend(() => execute(rpcRequest(method, params, o), schema))
 
-    return { execute, rest: execute, restOption, rpc, redactor, credits: Credits.makeLedger(), limits }
+    const rpcRaw = (method: string, params: unknown, o: RpcOptions = {}) =>
+      Effect.suspend(() => executeRaw(rpcRequest(method, params, o)))
+
+    return {
+      execute,
+      executeRaw,
+      rest: execute,
+      restOption,
+      rpc,
+      rpcRaw,
+      redactor,
+      credits: Credits.makeLedger(),
+      limits
+    }
   })
 
 /** A body with an `error` member, read again losslessly: its `data` goes into the failure as it is. */

@@ -30,6 +30,44 @@ describe("HttpTransport", () => {
       expect(r.requests[0]!.body).toMatchObject({ jsonrpc: "2.0", method: "getX", params: { a: 1 } })
     }))
 
+  it.effect("rpcRaw: the answer's text and result as they came (null included), errors and ids as execute's", () =>
+    Effect.gen(function*() {
+      const big = "{\"jsonrpc\":\"2.0\",\"id\":\"ID\",\"result\":{\"value\":18446744073709551615}}"
+      const raw = yield* run(
+        (req) =>
+          new Response(big.replace("ID", String((req.body as { id: string }).id)), {
+            headers: { "content-type": "application/json" }
+          }),
+        (t) => t.rpcRaw("getBig", [1n])
+      )
+      expect(raw.exit._tag).toBe("Success")
+      const answer = (raw.exit as any).value as HttpTransport.RawAnswer
+      expect(answer.text).toContain("18446744073709551615")
+      expect(answer.value).toEqual({ value: 18446744073709551615 })
+      expect(raw.requests[0]!.body).toMatchObject({ method: "getBig", params: [1] })
+
+      const none = yield* run((req) => HttpTesting.rpcResult(req, null), (t) => t.rpcRaw("getTransaction", []))
+      expect(none.exit).toMatchObject({ _tag: "Success", value: { value: null } })
+      // execute keeps refusing a null result
+      const decoded = yield* run((req) => HttpTesting.rpcResult(req, null), (t) => t.rpc("getX", [], Schema.Unknown))
+      expect(failureTag(decoded.exit)).toBe("DecodeError")
+
+      const error = yield* run(
+        () =>
+          Response.json({ jsonrpc: "2.0", id: null, error: { code: -32002, message: "preflight", data: { x: 1 } } }),
+        (t) => t.rpcRaw("sendTransaction", [], { idempotent: false })
+      )
+      expect(error.exit).toMatchObject({
+        _tag: "Failure",
+        cause: { error: { _tag: "JsonRpcError", code: -32002, data: { x: 1 } } }
+      })
+      const otherId = yield* run(
+        () => Response.json({ jsonrpc: "2.0", id: "someone-else", result: 1 }),
+        (t) => t.rpcRaw("getX", [])
+      )
+      expect(otherId.exit).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "DecodeError", path: "$.id" } } })
+    }))
+
   it.effect("maps statuses and JSON-RPC errors to tagged errors", () =>
     Effect.gen(function*() {
       const cases: Array<[number, unknown, string]> = [

@@ -72,12 +72,13 @@ export const rpcError = (
     })
 }
 
-/** The `result` of a JSON-RPC body, or its error; `id` must echo the request's. */
+/** The `result` of a JSON-RPC body, or its error; `id` must echo the request's. A `null` result is one only if `allowNull`. */
 export const rpcResult = (
   method: string,
   id: string | number,
   body: unknown,
-  r: Redactor
+  r: Redactor,
+  allowNull = false
 ): Effect.Effect<unknown, ApiError> => {
   const envelope = decodeEnvelope(body)
   if (Either.isLeft(envelope) || typeof body !== "object" || body === null || Array.isArray(body)) {
@@ -98,7 +99,7 @@ export const rpcResult = (
       new DecodeError({ operation: method, path: "$.id", expected: `the request id ${JSON.stringify(id)}` })
     )
   }
-  if (result === undefined || result === null) {
+  if (result === undefined || (result === null && !allowNull)) {
     return Effect.fail(
       new DecodeError({ operation: method, path: "$.result", expected: `a result, got ${String(result)}` })
     )
