@@ -29,6 +29,8 @@ export * from "./Errors.js"
 /** @since 0.1.0 */
 export * as Json from "./Json.js"
 /** @since 0.1.0 */
+export * as Notification from "./Notification.js"
+/** @since 0.1.0 */
 export * as Pagination from "./Pagination.js"
 /** @since 0.1.0 */
 export * as Plans from "./Plans.js"
@@ -79,6 +81,8 @@ export * as CompressionTransaction from "./CompressionTransaction.js"
 export * as SignatureStatus from "./SignatureStatus.js"
 /** @since 0.1.0 */
 export * as SlotContext from "./SlotContext.js"
+/** @since 0.1.0 */
+export * as SubscriptionEndpoints from "./SubscriptionEndpoints.js"
 /** @since 0.1.0 */
 export * as ValidityProof from "./ValidityProof.js"
 /** @since 0.1.0 */

@@ -21,7 +21,7 @@
  * - `malformed`: the handler runs (and is charged); a 200 with a broken JSON body.
  *
  * On WebSocket connections (`PubSub`), decided per notification or ping answer,
- * named by its method (`accountNotification`, `ping`):
+ * named by its method (a notification's, from the subscriptions table, or `ping`):
  * - `drop`: the socket is destroyed instead of sending the frame.
  * - `stall`: the connection sends and answers nothing more, but stays open.
  * - `malformedFrame`: a frame cut in the middle of its JSON is sent instead.

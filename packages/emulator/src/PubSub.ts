@@ -1,21 +1,25 @@
 /**
- * The emulator's WebSocket server: the standard Solana PubSub subscriptions
- * (`accountSubscribe`, `programSubscribe`, `signatureSubscribe`, `logsSubscribe`,
- * `slotSubscribe`) and the service's enhanced `transactionSubscribe`, on the HTTP
- * server's port (an `upgrade` of any path, the key in the `api-key` query). It
- * pushes what the world publishes: every landed transaction notifies its
- * account, program, signature, logs and transaction subscribers; slots tick while
- * someone listens. Socket faults (drop, stall, malformed frame) come from the
- * emulator's fault injector, decided per frame sent.
+ * The emulator's WebSocket server: every subscription of core's subscriptions table
+ * (`@solfx/core/SubscriptionEndpoints`: the standard Solana PubSub ones and the service's
+ * enhanced transaction subscription), on the HTTP server's port (an `upgrade` of any
+ * path, the key in the `api-key` query). A request's params are checked with its
+ * entry's Schema, as the SDK checks them: -32602 naming the param and the rule. It
+ * pushes what the world publishes: every landed transaction notifies its account,
+ * program, signature, logs and transaction subscribers; slots tick while someone
+ * listens. Socket faults (drop, stall, malformed frame) come from the emulator's fault
+ * injector, decided per frame sent.
  *
  * @example
  * const emu = yield* Emulator.make()
- * // ws://127.0.0.1:<port>/?api-key=<key>, then {"jsonrpc":"2.0","id":1,"method":"slotSubscribe"}
+ * // ws://127.0.0.1:<port>/?api-key=<key>, then {"jsonrpc":"2.0","id":1,"method":SubscriptionEndpoints.slot.method}
  * emu.pubsub.connections() // open sockets
  * @since 0.1.0
  */
 import * as Json from "@solfx/core/Json"
+import * as SubscriptionEndpoints from "@solfx/core/SubscriptionEndpoints"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import type * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import type * as Http from "node:http"
 import type * as Net from "node:stream"
@@ -68,141 +72,97 @@ const mentions = (l: Landed, address: string) =>
 
 interface Subscription {
   readonly id: number
+  /** Its notifications' method name (from the table). */
   readonly method: string
   /** The notification for a landed transaction, if this subscription wants it. */
   readonly onLanded?: (landed: Landed) => ReadonlyArray<unknown>
   readonly onSlot?: boolean
-  /** Removed after its first notification (signatureSubscribe). */
+  /** Removed after its first notification (the table's `once`). */
   readonly once?: boolean
 }
 
-const NOTIFICATION: Record<string, string> = {
-  accountSubscribe: "accountNotification",
-  programSubscribe: "programNotification",
-  signatureSubscribe: "signatureNotification",
-  logsSubscribe: "logsNotification",
-  slotSubscribe: "slotNotification",
-  transactionSubscribe: "transactionNotification"
+type Table = typeof SubscriptionEndpoints.table
+type Behaviour = Pick<Subscription, "onLanded" | "onSlot">
+
+/**
+ * What each subscription of the table notifies, from its checked params. Typed by the table:
+ * an entry without its handler here does not compile.
+ */
+const handlers: { readonly [K in keyof Table]: (params: Schema.Schema.Type<Table[K]["params"]>) => Behaviour } = {
+  account: ([address]) => ({
+    onLanded: (l) =>
+      written(l).filter((w) => w.address === address).map((w) => ({
+        context: { slot: l.slot },
+        value: accountValue(w)
+      }))
+  }),
+  program: ([program]) => ({
+    onLanded: (l) =>
+      written(l).filter((w) => w.program === program).map((w) => ({
+        context: { slot: l.slot },
+        value: { pubkey: w.address, account: accountValue(w) }
+      }))
+  }),
+  signature: ([signature]) => ({
+    onLanded: (l) => l.signature === signature ? [{ context: { slot: l.slot }, value: { err: l.err } }] : []
+  }),
+  logs: ([filter]) => {
+    const mentioned = typeof filter === "string" ? undefined : filter.mentions[0]
+    return {
+      onLanded: (l) =>
+        mentioned !== undefined && !mentions(l, mentioned)
+          ? []
+          : [{ context: { slot: l.slot }, value: { signature: l.signature, err: l.err, logs: l.logs } }]
+    }
+  },
+  slot: () => ({ onSlot: true }),
+  transaction: ([f = {}]) => {
+    const include = f.accountInclude ?? []
+    const exclude = f.accountExclude ?? []
+    const required = f.accountRequired ?? []
+    const failed = f.failed !== false
+    return {
+      onLanded: (l) =>
+        (include.length > 0 && !include.some((a) => mentions(l, a))) ||
+          exclude.some((a) => mentions(l, a)) || !required.every((a) => mentions(l, a)) ||
+          (f.signature !== undefined && f.signature !== l.signature) || (!failed && l.err !== null)
+          ? []
+          : [{
+            transaction: {
+              transaction: {
+                signatures: [l.signature],
+                message: { accountKeys: l.accounts.map((a) => a.address) }
+              },
+              meta: {
+                err: l.err,
+                fee: l.fee,
+                preBalances: l.accounts.map((a) => a.lamportsBefore),
+                postBalances: l.accounts.map((a) => a.lamportsAfter),
+                logMessages: l.logs
+              }
+            },
+            signature: l.signature,
+            slot: l.slot,
+            transactionIndex: l.index
+          }]
+    }
+  }
 }
 
 type Built = { readonly ok: Omit<Subscription, "id"> } | { readonly error: string }
 
-const str = (v: unknown): v is string => typeof v === "string" && v.length > 0
-const strings = (v: unknown): ReadonlyArray<string> =>
-  Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : []
-
-/** The subscription a request asks for, or what is wrong with its params. */
-const build = (method: string, params: ReadonlyArray<unknown>): Built => {
-  const ctx = (slot: number) => ({ slot })
-  switch (method) {
-    case "accountSubscribe": {
-      const address = params[0]
-      if (!str(address)) return { error: "Invalid params: params[0] must be an account address" }
-      return {
-        ok: {
-          method: NOTIFICATION[method]!,
-          onLanded: (l) =>
-            written(l).filter((w) => w.address === address).map((w) => ({
-              context: ctx(l.slot),
-              value: accountValue(w)
-            }))
-        }
+/** The subscription a request asks for, or what is wrong with its params (the table's Schema, as the SDK checks them). */
+const build = (entry: SubscriptionEndpoints.Any, params: unknown): Built =>
+  Either.match(SubscriptionEndpoints.check(entry, params), {
+    onLeft: (e) => ({ error: `Invalid params: ${e.field} must be ${e.rule}` }),
+    onRight: (checked) => ({
+      ok: {
+        method: entry.notification,
+        once: entry.once,
+        ...(handlers as Record<string, (p: unknown) => Behaviour>)[entry.name]!(checked)
       }
-    }
-    case "programSubscribe": {
-      const program = params[0]
-      if (!str(program)) return { error: "Invalid params: params[0] must be a program address" }
-      return {
-        ok: {
-          method: NOTIFICATION[method]!,
-          onLanded: (l) =>
-            written(l).filter((w) => w.program === program).map((w) => ({
-              context: ctx(l.slot),
-              value: { pubkey: w.address, account: accountValue(w) }
-            }))
-        }
-      }
-    }
-    case "signatureSubscribe": {
-      const signature = params[0]
-      if (!str(signature)) return { error: "Invalid params: params[0] must be a transaction signature" }
-      return {
-        ok: {
-          method: NOTIFICATION[method]!,
-          once: true,
-          onLanded: (l) => l.signature === signature ? [{ context: ctx(l.slot), value: { err: l.err } }] : []
-        }
-      }
-    }
-    case "logsSubscribe": {
-      const filter = params[0]
-      const mentioned = typeof filter === "object" && filter !== null ? strings((filter as any).mentions) : []
-      if (filter !== "all" && filter !== "allWithVotes" && mentioned.length !== 1) {
-        return { error: "Invalid params: params[0] must be \"all\", \"allWithVotes\" or { mentions: [one address] }" }
-      }
-      return {
-        ok: {
-          method: NOTIFICATION[method]!,
-          onLanded: (l) =>
-            mentioned.length === 1 && !mentions(l, mentioned[0]!)
-              ? []
-              : [{ context: ctx(l.slot), value: { signature: l.signature, err: l.err, logs: l.logs } }]
-        }
-      }
-    }
-    case "slotSubscribe":
-      return { ok: { method: NOTIFICATION[method]!, onSlot: true } }
-    case "transactionSubscribe": {
-      const f = (params[0] ?? {}) as Record<string, unknown>
-      if (typeof f !== "object" || f === null || Array.isArray(f)) {
-        return { error: "Invalid params: params[0] must be a filter object" }
-      }
-      const include = strings(f["accountInclude"])
-      const exclude = strings(f["accountExclude"])
-      const required = strings(f["accountRequired"])
-      const signature = f["signature"]
-      const failed = f["failed"] !== false
-      return {
-        ok: {
-          method: NOTIFICATION[method]!,
-          onLanded: (l) =>
-            (include.length > 0 && !include.some((a) => mentions(l, a))) ||
-              exclude.some((a) => mentions(l, a)) || !required.every((a) => mentions(l, a)) ||
-              (str(signature) && signature !== l.signature) || (!failed && l.err !== null)
-              ? []
-              : [{
-                transaction: {
-                  transaction: {
-                    signatures: [l.signature],
-                    message: { accountKeys: l.accounts.map((a) => a.address) }
-                  },
-                  meta: {
-                    err: l.err,
-                    fee: l.fee,
-                    preBalances: l.accounts.map((a) => a.lamportsBefore),
-                    postBalances: l.accounts.map((a) => a.lamportsAfter),
-                    logMessages: l.logs
-                  }
-                },
-                signature: l.signature,
-                slot: l.slot,
-                transactionIndex: l.index
-              }]
-        }
-      }
-    }
-  }
-  return { error: `Method not found: ${method}` }
-}
-
-const UNSUBSCRIBE = new Set([
-  "accountUnsubscribe",
-  "programUnsubscribe",
-  "signatureUnsubscribe",
-  "logsUnsubscribe",
-  "slotUnsubscribe",
-  "transactionUnsubscribe"
-])
+    })
+  })
 
 interface Connection {
   readonly socket: WebSocket
@@ -272,14 +232,15 @@ export const make = (params: {
           ? void (c.stalled = true)
           : answer("pong")
       }
-      if (UNSUBSCRIBE.has(method)) {
+      if (SubscriptionEndpoints.byUnsubscribe.has(method)) {
         const sid = args[0]
         const found = typeof sid === "number" && c.subscriptions.delete(sid)
         if (found) live--
         return answer(found)
       }
-      if (!(method in NOTIFICATION)) return error(-32601, "Method not found")
-      const built = build(method, args)
+      const entry = SubscriptionEndpoints.bySubscribe.get(method)
+      if (entry === undefined) return error(-32601, "Method not found")
+      const built = build(entry, msg.params)
       if ("error" in built) return error(-32602, built.error)
       const sub: Subscription = { id: nextId++, ...built.ok }
       if (sub.onSlot === true) listenToSlots()

@@ -22,14 +22,14 @@ import * as Socket from "@effect/platform/Socket"
 import * as SolfxConfig from "@solfx/core/Config"
 import { InsecureTransport, InvalidRequest } from "@solfx/core/Errors"
 import { open } from "@solfx/core/internal/apiKey"
-import { Address, Signature } from "@solfx/core/Primitives"
+import * as SubscriptionEndpoints from "@solfx/core/SubscriptionEndpoints"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as RcRef from "effect/RcRef"
 import * as Schedule from "effect/Schedule"
-import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Connection from "./internal/connection.js"
@@ -135,7 +135,7 @@ export interface LogsOptions extends SubscribeOptions {
 }
 
 /**
- * `transactionSubscribe`'s filter (the service's enhanced subscription).
+ * The filter of the service's enhanced transaction subscription (`SubscriptionEndpoints.transaction`).
  *
  * @since 0.1.0
  * @category models
@@ -156,29 +156,29 @@ export interface TransactionFilter {
  * @category models
  */
 export interface Service {
-  /** `accountSubscribe`; `enhanced: true` uses the service's enhanced endpoint. */
+  /** An account's changes (`SubscriptionEndpoints.account`); `enhanced: true` uses the service's enhanced endpoint. */
   readonly account: (
     address: string,
     options?: SubscribeOptions & { readonly enhanced?: boolean | undefined }
   ) => Stream.Stream<Event<Notifications.Account>, SubscriptionError>
-  /** `programSubscribe`: accounts owned by the program. */
+  /** Accounts owned by the program (`SubscriptionEndpoints.program`). */
   readonly program: (
     programId: string,
     options?: SubscribeOptions
   ) => Stream.Stream<Event<Notifications.Program>, SubscriptionError>
-  /** `signatureSubscribe`: ends after the one notification; `backfill` finds one missed in a reconnection. */
+  /** A signature's status (`SubscriptionEndpoints.signature`): ends after the one notification; `backfill` finds one missed in a reconnection. */
   readonly signature: (
     signature: string,
     options?: SignatureOptions
   ) => Stream.Stream<Event<Notifications.SignatureStatus>, SubscriptionError>
-  /** `logsSubscribe`; with `mentions`, `backfill` lists in a reconnection's Gap what it missed. */
+  /** Logs (`SubscriptionEndpoints.logs`); with `mentions`, `backfill` lists in a reconnection's Gap what it missed. */
   readonly logs: (
     filter: "all" | "allWithVotes" | { readonly mentions: readonly [string] },
     options?: LogsOptions
   ) => Stream.Stream<Event<Notifications.Logs>, SubscriptionError>
-  /** `slotSubscribe`. */
+  /** Slots (`SubscriptionEndpoints.slot`). */
   readonly slot: (options?: SubscribeOptions) => Stream.Stream<Event<Notifications.Slot>, SubscriptionError>
-  /** The enhanced `transactionSubscribe` (full details, JSON-parsed). */
+  /** The enhanced transaction subscription (`SubscriptionEndpoints.transaction`; full details, JSON-parsed). */
   readonly transaction: (
     filter: TransactionFilter,
     options?: SubscribeOptions
@@ -234,18 +234,19 @@ const enhancedOf = (standard: string): string => {
     : standard
 }
 
-const addressParam = (field: string, schema: Schema.Schema<any, string>) => {
-  const is = Schema.is(schema)
-  return (value: string) =>
-    is(value)
-      ? Effect.void
-      : Effect.fail(
-        new InvalidRequest({ field, rule: `a base58 ${field === "signature" ? "signature" : "address"}`, value })
-      )
-}
-
-const checkAddress = (field: string) => addressParam(field, Address as never)
-const checkSignature = addressParam("signature", Signature as never)
+/**
+ * Checks a subscription's params with its table entry's Schema (the one the emulator checks
+ * them with), naming the field as the caller gave it: `params[0]` is `argument`.
+ */
+const checked = <P>(
+  entry: SubscriptionEndpoints.SubscriptionEndpoint<string, P, any, any, any>,
+  params: ReadonlyArray<unknown>,
+  argument: string
+): Effect.Effect<void, InvalidRequest> =>
+  Either.match(SubscriptionEndpoints.check(entry, params), {
+    onLeft: (e) => Effect.fail(new InvalidRequest({ ...e, field: e.field.replace(/^params\[0\]/, argument) })),
+    onRight: () => Effect.void
+  })
 
 const RANK: Record<Commitment, number> = { processed: 0, confirmed: 1, finalized: 2 }
 
@@ -351,7 +352,7 @@ export const make = (
 
     const run = <A>(
       on: "standard" | "enhanced",
-      check: Effect.Effect<void, InvalidRequest>,
+      argument: string,
       spec: Connection.Spec<A>,
       o: SubscribeOptions | undefined
     ): Stream.Stream<Event<A>, SubscriptionError> => {
@@ -360,7 +361,7 @@ export const make = (
       const refusal = refused[on]
       return Stream.unwrapScoped(Effect.gen(function*() {
         if (refusal !== undefined) return yield* Effect.fail(refusal)
-        yield* check
+        yield* checked(spec.entry, spec.params, argument)
         if (!(Number.isInteger(capacity) && capacity >= 1)) {
           return yield* Effect.fail(new InvalidRequest({ field: "bufferCapacity", rule: "an integer of at least 1" }))
         }
@@ -375,87 +376,61 @@ export const make = (
     })
     const bySlotAndValue = (_: unknown, raw: unknown) => JSON.stringify(raw)
 
+    const T = SubscriptionEndpoints.table
     return {
       account: (address, o) =>
-        run(o?.enhanced === true ? "enhanced" : "standard", checkAddress("address")(address), {
-          method: "accountSubscribe",
-          unsubscribe: "accountUnsubscribe",
+        run(o?.enhanced === true ? "enhanced" : "standard", "address", {
+          entry: T.account,
           params: [address, config_(o, { encoding: "base64" })],
-          schema: Notifications.Account,
           slotOf: (n) => n.context.slot,
           keyOf: bySlotAndValue
         }, o),
       program: (programId, o) =>
-        run("standard", checkAddress("programId")(programId), {
-          method: "programSubscribe",
-          unsubscribe: "programUnsubscribe",
+        run("standard", "programId", {
+          entry: T.program,
           params: [programId, config_(o, { encoding: "base64" })],
-          schema: Notifications.Program,
           slotOf: (n) => n.context.slot,
           keyOf: bySlotAndValue
         }, o),
       signature: (signature, o) => {
-        const live = run("standard", checkSignature(signature), {
-          method: "signatureSubscribe",
-          unsubscribe: "signatureUnsubscribe",
+        const live = run("standard", "signature", {
+          entry: T.signature,
           params: [signature, config_(o)],
-          schema: Notifications.SignatureStatus,
           slotOf: (n) => n.context.slot,
-          keyOf: bySlotAndValue,
-          once: true
+          keyOf: bySlotAndValue
         }, o)
         return o?.backfill === undefined ? live : backfilled(live, signature, config_(o).commitment, o.backfill)
       },
       logs: (filter, o) => {
-        const live = run(
-          "standard",
-          typeof filter === "string" ? Effect.void : checkAddress("mentions[0]")(filter.mentions[0]),
-          {
-            method: "logsSubscribe",
-            unsubscribe: "logsUnsubscribe",
-            params: [filter, config_(o)],
-            schema: Notifications.Logs,
-            slotOf: (n) => n.context.slot,
-            keyOf: (n) => n.value.signature
-          },
-          o
-        )
+        const live = run("standard", "filter", {
+          entry: T.logs,
+          params: [filter, config_(o)],
+          slotOf: (n) => n.context.slot,
+          keyOf: (n) => n.value.signature
+        }, o)
         return o?.backfill === undefined || typeof filter === "string"
           ? live
           : missedSince(live, filter.mentions[0], o.backfill)
       },
       slot: (o) =>
-        run("standard", Effect.void, {
-          method: "slotSubscribe",
-          unsubscribe: "slotUnsubscribe",
+        run("standard", "params", {
+          entry: T.slot,
           params: [],
-          schema: Notifications.Slot,
           slotOf: (n) => n.slot,
           keyOf: (n) => String(n.slot)
         }, o),
       transaction: (filter, o) =>
-        run(
-          "enhanced",
-          Effect.forEach(
-            [...(filter.accountInclude ?? []), ...(filter.accountExclude ?? []), ...(filter.accountRequired ?? [])],
-            checkAddress("filter accounts"),
-            { discard: true }
-          ),
-          {
-            method: "transactionSubscribe",
-            unsubscribe: "transactionUnsubscribe",
-            params: [filter, {
-              ...config_(o),
-              encoding: "jsonParsed",
-              transactionDetails: "full",
-              maxSupportedTransactionVersion: 0
-            }],
-            schema: Notifications.Transaction,
-            slotOf: (n) => n.slot,
-            keyOf: (n) => n.signature
-          },
-          o
-        ),
+        run("enhanced", "filter", {
+          entry: T.transaction,
+          params: [filter, {
+            ...config_(o),
+            encoding: "jsonParsed",
+            transactionDetails: "full",
+            maxSupportedTransactionVersion: 0
+          }],
+          slotOf: (n) => n.slot,
+          keyOf: (n) => n.signature
+        }, o),
       opened: () => ({ standard: opened.standard(), enhanced: opened.enhanced() })
     }
   })

@@ -7,6 +7,7 @@ import * as Socket from "@effect/platform/Socket"
 import * as Decode from "@solfx/core/Decode"
 import { DecodeError, JsonRpcError } from "@solfx/core/Errors"
 import * as Json from "@solfx/core/Json"
+import type * as SubscriptionEndpoints from "@solfx/core/SubscriptionEndpoints"
 import * as Cause from "effect/Cause"
 import * as Chunk from "effect/Chunk"
 import * as Deferred from "effect/Deferred"
@@ -16,22 +17,18 @@ import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
-import type * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { BufferOverflow, ConnectionLost, type Event, type Gap } from "../SubscriptionEvent.js"
 
 /** What one subscription asks the server for, and how its notifications read. */
 export interface Spec<A> {
-  readonly method: string
-  readonly unsubscribe: string
+  /** Its entry of the subscriptions table: method names, notification Schema, whether it ends after one. */
+  readonly entry: SubscriptionEndpoints.SubscriptionEndpoint<string, any, any, A, any>
   readonly params: ReadonlyArray<unknown>
-  readonly schema: Schema.Schema<A, any>
   readonly slotOf: (a: A) => bigint
   /** Tells two notifications of one slot apart (a signature, or the value itself). */
   readonly keyOf: (a: A, raw: unknown) => string
-  /** Ends after its first notification (the server drops it too). */
-  readonly once?: boolean | undefined
 }
 
 /** The buffer of one subscription: how many notifications wait for a slow consumer, and what happens past that. */
@@ -108,7 +105,7 @@ export const make = (settings: Settings): Effect.Effect<Connection, never, Scope
       }
       if (Option.getOrElse(sub.queue.unsafeSize(), () => 0) >= sub.buffer.capacity) {
         if (sub.buffer.overflow === "fail" && !sub.done) {
-          const error = new BufferOverflow({ method: sub.spec.method, capacity: sub.buffer.capacity })
+          const error = new BufferOverflow({ method: sub.spec.entry.method, capacity: sub.buffer.capacity })
           return offer(sub, { _tag: "Failed", error })
         }
         // The sliding queue drops its oldest item to take this one.
@@ -129,13 +126,15 @@ export const make = (settings: Settings): Effect.Effect<Connection, never, Scope
         if (sub.done) {
           // Released before the server answered: the subscription it just made is ended at once.
           if (typeof msg.result === "number") {
-            Effect.runFork(send({ jsonrpc: "2.0", id: nextId++, method: sub.spec.unsubscribe, params: [msg.result] }))
+            Effect.runFork(
+              send({ jsonrpc: "2.0", id: nextId++, method: sub.spec.entry.unsubscribe, params: [msg.result] })
+            )
           }
           return
         }
         if (msg.error !== undefined) {
           const error = new JsonRpcError({
-            method: sub.spec.method,
+            method: sub.spec.entry.method,
             code: typeof msg.error?.code === "number" ? msg.error.code : 0,
             detail: String(msg.error?.message ?? "")
           })
@@ -153,19 +152,22 @@ export const make = (settings: Settings): Effect.Effect<Connection, never, Scope
         sub.live = true
         Deferred.unsafeDone(sub.acked, Exit.void)
       })
-      return send({ jsonrpc: "2.0", id, method: sub.spec.method, params: sub.spec.params })
+      return send({ jsonrpc: "2.0", id, method: sub.spec.entry.method, params: sub.spec.params })
     }
 
     const notify = (sub: Sub, result: unknown) => {
-      const decoded = Decode.decodeFast(sub.spec.schema, result)
+      const decoded = Decode.decodeFast(sub.spec.entry.result, result)
       let value: unknown
       if (Option.isSome(decoded)) value = decoded.value
       else {
-        const exit = Effect.runSyncExit(Decode.decodeWith(sub.spec.schema, sub.spec.method, result, "$.params.result"))
+        const exit = Effect.runSyncExit(
+          Decode.decodeWith(sub.spec.entry.result, sub.spec.entry.method, result, "$.params.result")
+        )
         if (Exit.isFailure(exit)) {
           const error = Option.getOrElse(
             Cause.failureOption(exit.cause),
-            () => new DecodeError({ operation: sub.spec.method, path: "$.params.result", expected: "a notification" })
+            () =>
+              new DecodeError({ operation: sub.spec.entry.method, path: "$.params.result", expected: "a notification" })
           )
           return offer(sub, { _tag: "Failed", error })
         }
@@ -182,7 +184,7 @@ export const make = (settings: Settings): Effect.Effect<Connection, never, Scope
         sub.keysAtLast = new Set([key])
       } else if (slot === sub.lastSlot && sub.keysAtLast.size < MAX_KEYS) sub.keysAtLast.add(key)
       offer(sub, { _tag: "Notification", slot, value })
-      if (sub.spec.once === true) {
+      if (sub.spec.entry.once) {
         sub.serverEnded = true
         offer(sub, { _tag: "End" })
       }
@@ -307,7 +309,7 @@ export const make = (settings: Settings): Effect.Effect<Connection, never, Scope
               return Effect.zipRight(
                 Queue.shutdown(sub.queue),
                 wasLive
-                  ? send({ jsonrpc: "2.0", id: nextId++, method: spec.unsubscribe, params: [serverId] })
+                  ? send({ jsonrpc: "2.0", id: nextId++, method: spec.entry.unsubscribe, params: [serverId] })
                   : Effect.void
               )
             })
