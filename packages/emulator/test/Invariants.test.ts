@@ -818,6 +818,46 @@ const walk = (emu: Emulator.Emulator, wallet: string, list: "transfers" | "histo
   })
 
 describe.each(SEEDS)("one world agrees with itself (the six disagreements of issue 37), seed %i", (seed) => {
+  it.scopedLive("token metadata's mints exist in DAS: getAsset serves each mint account with its supply and decimals", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed })
+      const picks = fc.oneof(
+        fc.constant(emu.samples.metadataMint),
+        fc.constant(emu.samples.metadataBrokenMint),
+        fc.constant(emu.samples.compressedTokenMint),
+        fc.nat({ max: 999 }).map((i) => emu.dataset.address(`${emu.samples.metadataMintLabel}${i}`))
+      )
+      yield* property(picks, (mint) =>
+        Effect.gen(function*() {
+          const [record] = yield* metadata(emu, [mint])
+          const r = yield* rpc(emu, "getAsset", { id: mint })
+          const body = exact(r.text)
+          if (record.onChainAccountInfo.accountInfo === null) {
+            expect(body.error?.message).toMatch(/Asset Not Found/)
+            return
+          }
+          expect(body.error, `getAsset ${mint}`).toBeUndefined()
+          const info = record.onChainAccountInfo.accountInfo.data.parsed.info
+          const asset = body.result
+          expect([asset.id, big(asset.token_info.supply), asset.token_info.decimals]).toEqual([
+            mint,
+            big(info.supply),
+            info.decimals
+          ])
+          expect(asset.token_info.mint_authority ?? null).toBe(info.mintAuthority)
+          if (record.onChainMetadata.metadata !== null) {
+            expect(asset.content.metadata.name).toBe(record.onChainMetadata.metadata.data.name)
+          }
+        }), seed)
+      // The mint the issue found ("Seeded Token A9cMrH…" on seed 42): resolved by token metadata with on-chain metadata.
+      const [sample] = yield* metadata(emu, [emu.samples.metadataMint])
+      const asset = yield* call(emu, "getAsset", { id: emu.samples.metadataMint })
+      expect([sample.onChainMetadata.metadata.data.name, asset.interface]).toEqual([
+        asset.content.metadata.name,
+        sample.onChainMetadata.metadata.tokenStandard === "Fungible" ? "FungibleToken" : "V1_NFT"
+      ])
+    }))
+
   it.scopedLive("a wallet's mints whose newest transfer is incoming are in its balances (fungible) or its assets (NFTs)", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed })

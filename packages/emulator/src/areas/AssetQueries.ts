@@ -216,15 +216,16 @@ const textOf = (ctx: AreaContext, id: string): string | undefined => {
   if (minted !== undefined) return Wire.stringify(WorldAssets.assetJson(world, minted))
   const compressed = world.compressedNft(id)
   if (compressed !== undefined) return Wire.stringify(WorldAssets.compressedAssetJson(compressed))
-  // A mint of seeded token accounts is no asset of an authority: found first, so it never costs
-  // `locate` its indexing of every authority.
-  if (TokenMetadata.isAccountMint(ctx.dataset, id)) return seededMintAsset(ctx, world, id)
+  // A seeded mint (of token accounts, compressed holders, or token metadata's alone) is no asset of
+  // an authority: found first, so it never costs `locate` its indexing of every authority.
+  if (TokenMetadata.isMintAccount(ctx.dataset, id)) return seededMintAsset(ctx, world, id)
   const at = DA.locate(ctx, id)
   return at === undefined ? undefined : DA.servedAssetText(ctx, at.authority, at.index)
 }
 
 /**
- * A seeded mint of token accounts (DAS owners' and holders', seeded wallets') as DAS serves it,
+ * A seeded mint (of token accounts: DAS owners' and holders', seeded wallets'; of compressed
+ * holders; or of token metadata alone) as DAS serves it,
  * from the facts token metadata shows (`TokenMetadata.seededMint`: supply the sum of its accounts):
  * a `FungibleToken` with `token_info`, or, when the ledger makes it one (supply 1, no decimals), an
  * NFT owned by the holder of its one token.
