@@ -8,6 +8,7 @@ export default defineConfig({
       "packages/*/vitest.config.ts",
       "test/reliability/vitest.config.ts",
       "test/docs/vitest.config.ts",
+      "test/browser/vitest.config.ts",
       "examples/vitest.config.ts"
     ],
     reporters: ["default", new SkipSummary()],

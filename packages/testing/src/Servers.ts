@@ -33,8 +33,8 @@ import { accessSync, chownSync, constants, readdirSync, readFileSync } from "nod
 import * as Net from "node:net"
 import { delimiter, dirname, join } from "node:path"
 
-/** The servers this module can start. */
-export type Server = "redis" | "postgres"
+/** The servers this module can start, and the browser the browser tests drive (Debian's `chromium`). */
+export type Server = "redis" | "postgres" | "chromium"
 
 /** A server that could not be started, or did not become ready, with the end of its output. */
 export class ServerError extends Data.TaggedError("ServerError")<{
@@ -105,7 +105,17 @@ const postgresUser = (): { readonly uid: number; readonly gid: number; readonly 
   return entry === undefined ? undefined : { name: entry[0]!, uid: Number(entry[2]), gid: Number(entry[3]) }
 }
 
+/**
+ * The system Chromium the browser tests drive (playwright-core launches it; no browser is downloaded):
+ * `SOLFX_CHROMIUM` if set, else `chromium` on PATH (Debian's package: /usr/bin/chromium).
+ */
+export const chromiumPath = (): string | undefined => {
+  const given = process.env["SOLFX_CHROMIUM"]
+  return given !== undefined && given !== "" ? (executable(given) ? given : undefined) : onPath("chromium")
+}
+
 const reasons: Record<Server, () => string | undefined> = {
+  chromium: () => chromiumPath() === undefined ? "chromium not installed (Debian's package chromium)" : undefined,
   redis: () => onPath("redis-server") === undefined ? "redis-server not installed" : undefined,
   postgres: () => {
     if (postgresBin() === undefined) return "postgres/initdb not installed (looked on PATH and in /usr/lib/postgresql)"
