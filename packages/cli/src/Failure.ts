@@ -19,7 +19,7 @@ import * as Cause from "effect/Cause"
 import * as Data from "effect/Data"
 import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
-import { escapeControl, hideValues, stripAnsi } from "./Terminal.js"
+import { escapeControl, hideValues, redact, stripAnsi } from "./Terminal.js"
 
 /**
  * Bad use of the command line that @effect/cli cannot see: a missing API key, no
@@ -52,8 +52,7 @@ const MAX_LINE = 400
  * @category reporting
  */
 export const oneLine = (text: string, secrets: ReadonlyArray<string> = []): string => {
-  let out = escapeControl(text.replace(/\s*\n\s*/g, " ").trim())
-  for (const secret of secrets) if (secret.length > 0) out = out.split(secret).join("<redacted>")
+  const out = redact(escapeControl(text.replace(/\s*\n\s*/g, " ").trim()), secrets)
   return out.length > MAX_LINE ? out.slice(0, MAX_LINE - 1) + "…" : out
 }
 
@@ -64,7 +63,19 @@ const tagOf = (error: unknown): string =>
     ? error.name
     : "Error"
 
+/**
+ * Messages that name an SDK option, in the command line's words: the setting a CLI user has is an
+ * environment variable or a flag, not the option of `Solfx.layer`.
+ */
+const inCliWords = (error: unknown): string | undefined =>
+  Predicate.isTagged(error, "InsecureTransport") && Predicate.hasProperty(error, "host")
+    ? `Refusing to send the API key over plain http:// to ${String(error.host)}; ` +
+      "use https or set SOLFX_ALLOW_INSECURE_HTTP=true"
+    : undefined
+
 const messageOf = (error: unknown, depth = 0): string => {
+  const cliWords = depth === 0 ? inCliWords(error) : undefined
+  if (cliWords !== undefined) return cliWords
   if (error instanceof Error || Predicate.hasProperty(error, "message")) {
     const message = String((error as { message: unknown }).message)
     if (message.length > 0 && message !== tagOf(error)) return message

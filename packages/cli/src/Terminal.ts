@@ -11,6 +11,7 @@
  * program.pipe(Terminal.provide(Terminal.make({ secrets: [key] })))
  * @since 0.1.0
  */
+import * as Redactor from "@solfx/http/Redactor"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 
@@ -95,13 +96,14 @@ export const escapeControl = (text: string): string =>
       : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
 
 /**
- * Text with every secret replaced by `<redacted>`.
+ * Text with every whole occurrence of a secret replaced by `<redacted>`, by the SDK's one redactor
+ * (never a piece of another word: "key" keeps its letters whatever the key).
  *
  * @since 0.1.0
  * @category cleaning
  */
 export const redact = (text: string, secrets: ReadonlyArray<string>): string =>
-  secrets.reduce((out, secret) => secret.length > 0 ? out.split(secret).join("<redacted>") : out, text)
+  secrets.reduce((out, secret) => Redactor.make(secret).redact(out), text)
 
 /** Values longer than this are not echoed in usage errors: an API key is 36 characters. */
 const ECHO_MAX = 12

@@ -125,7 +125,7 @@ describe("solfx on the terminal", () => {
           expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/)
         }
         expect(blank.stderr).toBe(
-          "UsageError: Invalid data at SOLFX_API_KEY: \"the API key must not be empty or blank\"\n"
+          "UsageError: Invalid data at SOLFX_API_KEY: \"the API key must not be empty or blank, and at least 8 characters long\"\n"
         )
         expect(notInt.stderr).toBe("UsageError: 'abc' is not a integer\n")
         expect(osc.stderr).toMatch(/^InvalidRequest: .*\\u001b\]0;owned\\u0007\\u001b\[2J/)

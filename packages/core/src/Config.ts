@@ -146,7 +146,7 @@ export interface Options {
  * `validate` (or `layer`) for a key that may be missing, empty or blank.
  *
  * @example
- * const cfg = make({ apiKey: "my-key", baseUrl: "http://127.0.0.1:8899" })
+ * const cfg = make({ apiKey: "my-api-key", baseUrl: "http://127.0.0.1:8899" })
  * @since 0.1.0
  * @category constructors
  */
@@ -169,12 +169,22 @@ const stripUndefined = <A extends object>(a: A): { [K in keyof A]-?: Exclude<A[K
   Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined)) as never
 
 /**
- * What is wrong with an API key, if anything: missing (not a string), empty or blank.
- * The reason never quotes the key.
+ * The shortest API key accepted. A shorter one cannot be redacted safely: redaction replaces whole
+ * occurrences of the key, and a key of a few letters is also a piece of ordinary words. The
+ * service's keys are UUIDs (36 characters), the emulator's 32 hex digits.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const MIN_KEY_LENGTH = 8
+
+/**
+ * What is wrong with an API key, if anything: missing (not a string), empty, blank,
+ * or shorter than `MIN_KEY_LENGTH` characters. The reason never quotes the key.
  *
  * @example
  * keyProblem("   ") // "is blank"
- * keyProblem(Redacted.make("my-key")) // undefined
+ * keyProblem(Redacted.make("my-api-key")) // undefined
  * @since 0.1.0
  * @category validation
  */
@@ -190,12 +200,15 @@ export const keyProblem = (apiKey: unknown): string | undefined => {
     ? "is empty"
     : key.trim().length === 0
     ? "is blank"
+    : key.length < MIN_KEY_LENGTH
+    ? `is shorter than ${MIN_KEY_LENGTH} characters, too short to keep out of logs`
     : undefined
 }
 
 /**
- * Builds the config from code, refusing a missing, empty or blank API key with a
- * `ConfigError` naming `apiKey`: nothing is sent with such a key.
+ * Builds the config from code, refusing a missing, empty, blank or short (under
+ * `MIN_KEY_LENGTH`) API key with a `ConfigError` naming `apiKey` and the rule:
+ * nothing is sent with such a key.
  *
  * @example
  * Effect.runSync(Effect.flip(validate({ apiKey: "" }))) // InvalidData at apiKey: "the API key is empty ..."
@@ -217,7 +230,7 @@ export const validate = (options: Options): Effect.Effect<SolfxConfigShape, Conf
  * building the layer with a `ConfigError` naming `apiKey` (see `validate`).
  *
  * @example
- * Effect.provide(program, layer({ apiKey: "my-key" }))
+ * Effect.provide(program, layer({ apiKey: "my-api-key" }))
  * @since 0.1.0
  * @category layers
  */
@@ -238,7 +251,7 @@ export const env = {
   // `Config.redacted` would also hide the reason (which never quotes the key).
   apiKey: Config.string().pipe(
     Config.validate({
-      message: "the API key must not be empty or blank",
+      message: `the API key must not be empty or blank, and at least ${MIN_KEY_LENGTH} characters long`,
       validation: (k) => keyProblem(k) === undefined
     }),
     Config.nested("SOLFX_API_KEY"),

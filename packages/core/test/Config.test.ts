@@ -91,7 +91,7 @@ describe("Config", () => {
     Effect.gen(function*() {
       const cfg = yield* Effect.provide(
         Config.SolfxConfig,
-        Config.layer({ apiKey: "k", baseUrl: "http://127.0.0.1:9", urls: { admin: "http://127.0.0.1:10" } })
+        Config.layer({ apiKey: "test-key-1", baseUrl: "http://127.0.0.1:9", urls: { admin: "http://127.0.0.1:10" } })
       )
       expect(cfg.urls).toEqual({
         rpc: "http://127.0.0.1:9",
@@ -104,7 +104,7 @@ describe("Config", () => {
 
   it.effect("SOLFX_URL points all four hosts at one origin; each host's variable overrides it", () =>
     Effect.gen(function*() {
-      const one = yield* fromEnv({ SOLFX_API_KEY: "k", SOLFX_URL: "http://127.0.0.1:7" })
+      const one = yield* fromEnv({ SOLFX_API_KEY: "test-key-1", SOLFX_URL: "http://127.0.0.1:7" })
       expect(one.urls).toEqual({
         rpc: "http://127.0.0.1:7",
         rest: "http://127.0.0.1:7",
@@ -112,32 +112,34 @@ describe("Config", () => {
         admin: "http://127.0.0.1:7"
       })
       const mixed = yield* fromEnv({
-        SOLFX_API_KEY: "k",
+        SOLFX_API_KEY: "test-key-1",
         SOLFX_URL: "http://127.0.0.1:7",
         SOLFX_REST_URL: "http://127.0.0.1:8"
       })
       expect(mixed.urls).toEqual({ ...one.urls, rest: "http://127.0.0.1:8" })
-      const none = yield* fromEnv({ SOLFX_API_KEY: "k" })
+      const none = yield* fromEnv({ SOLFX_API_KEY: "test-key-1" })
       expect(none.urls).toEqual(Config.defaultUrls)
     }))
 
-  for (const [name, key] of [["empty", ""], ["blank", " \t "]] as const) {
+  for (const [name, key] of [["empty", ""], ["blank", " \t "], ["short", "abcd"]] as const) {
     it.effect(`an ${name} SOLFX_API_KEY is a ConfigError naming SOLFX_API_KEY, without echoing it`, () =>
       Effect.gen(function*() {
         const error = yield* Effect.flip(fromEnv({ SOLFX_API_KEY: key }))
         expect(error).toMatchObject({ _op: "InvalidData", path: ["SOLFX_API_KEY"] })
-        expect(String(error)).toContain("empty or blank")
+        expect(String(error)).toContain("empty or blank, and at least 8 characters long")
+        if (key.trim() !== "") expect(String(error)).not.toContain(key)
       }))
   }
 
   it.effect("validate() refuses a missing, empty or blank key with a ConfigError at apiKey; layer() builds through it", () =>
     Effect.gen(function*() {
-      for (const apiKey of [undefined, "", "  ", Redacted.make("")]) {
+      for (const apiKey of [undefined, "", "  ", Redacted.make(""), "abcd", Redacted.make("1234567")]) {
         const error = yield* Effect.flip(Config.validate({ apiKey: apiKey as any }))
         expect(error).toMatchObject({ _op: "InvalidData", path: ["apiKey"] })
         const viaLayer = yield* Effect.flip(Effect.provide(Config.SolfxConfig, Config.layer({ apiKey: apiKey as any })))
         expect(viaLayer).toEqual(error)
       }
-      expect(Config.keyProblem("ok")).toBeUndefined()
+      expect(Config.keyProblem("abcd")).toBe("is shorter than 8 characters, too short to keep out of logs")
+      expect(Config.keyProblem("12345678")).toBeUndefined()
     }))
 })

@@ -13,6 +13,7 @@
  * @since 0.1.0
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as SolfxConfig from "@solfx/core/Config"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -437,7 +438,8 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
     }, { port: options.port ?? 0, host }).pipe(Effect.orDie)
     // Runs before the server's own close: keep-alive sockets would otherwise hold the scope open.
     yield* Effect.addFinalizer(() => Effect.sync(() => nodeServer?.closeAllConnections()))
-    yield* server.serve(app)
+    // The app opens its own server span, with the key redacted from the URL (Server.ts).
+    yield* server.serve(app).pipe(HttpMiddleware.withTracerDisabledWhenEffect(() => true))
     // Upgrades go to the WebSocket server, not to the app (the platform would answer them as requests).
     nodeServer?.removeAllListeners("upgrade").on("upgrade", (req: Http.IncomingMessage, socket, head) => {
       // The socket mirrors JSON-RPC, so it takes JSON-RPC's origin rule; browsers send Origin on upgrades.

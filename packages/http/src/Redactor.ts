@@ -4,9 +4,12 @@
  * passes through it where it is made; nothing is scrubbed afterwards.
  *
  * Forms: raw; URL-encoded (`encodeURIComponent`, and form encoding with `+` for a
- * space, in either hex case); base64 and base64url of the key. An excerpt cut in the
- * middle of the key leaves no piece of it: at an excerpt's ends, a start or an end
- * of any form, four characters or more, is redacted too.
+ * space, in either hex case); base64 and base64url of the key. Only whole occurrences
+ * are replaced: a form with a letter or digit right beside it is part of another word
+ * ("key" is not redacted for the key "k"), and a key too short to tell from a word is
+ * refused where the config is made (`Config.MIN_KEY_LENGTH`). An excerpt cut in the
+ * middle of the key leaves no piece of it: at an excerpt's ends, a start or an end of
+ * any form, four characters or more, standing alone there, is redacted too.
  *
  * @example
  * const r = Redactor.make("a&b=c#d%20")
@@ -57,13 +60,26 @@ const formsOf = (key: string): ReadonlyArray<string> => {
   return [...forms].filter((f) => f.length > 0).sort((a, b) => b.length - a.length)
 }
 
-/** A form as a pattern: percent escapes match in either hex case (servers differ). */
-const patternOf = (form: string): string =>
-  form.split(/(%[0-9A-Fa-f]{2})/).map((part) =>
+/** A letter or digit: a form with one right beside it is inside another word, not the key. */
+const WORD = /[A-Za-z0-9]/
+
+/** Whether `neighbour` glues to the form's `edge` character into one word. */
+const glued = (neighbour: string, edge: string): boolean => WORD.test(neighbour) && WORD.test(edge)
+
+/**
+ * A form as a pattern: percent escapes match in either hex case (servers differ), and where the form
+ * begins or ends with a letter or digit, none may stand right beside it (whole occurrences only).
+ */
+const patternOf = (form: string): string => {
+  const body = form.split(/(%[0-9A-Fa-f]{2})/).map((part) =>
     /^%[0-9A-Fa-f]{2}$/.test(part)
       ? `%${[...part.slice(1)].map((c) => `[${c.toUpperCase()}${c.toLowerCase()}]`).join("")}`
       : escapeRegExp(part)
   ).join("")
+  const before = WORD.test(form.charAt(0)) ? "(?<![A-Za-z0-9])" : ""
+  const after = WORD.test(form.charAt(form.length - 1)) ? "(?![A-Za-z0-9])" : ""
+  return `${before}(?:${body})${after}`
+}
 
 /**
  * The redactor of `key`. An empty key redacts nothing.
@@ -81,13 +97,17 @@ export const make = (key: string): Redactor => {
     for (const form of lowerForms) {
       const lower = out.toLowerCase()
       for (let n = Math.min(form.length - 1, out.length); n >= MIN_PIECE; n--) {
-        if (lower.endsWith(form.slice(0, n))) {
+        // A piece at the end stands alone there: nothing word-like just before it.
+        if (lower.endsWith(form.slice(0, n)) && !glued(out.charAt(out.length - n - 1), form.charAt(0))) {
           out = out.slice(0, out.length - n) + PLACEHOLDER
           break
         }
       }
       for (let n = Math.min(form.length - 1, out.length); n >= MIN_PIECE; n--) {
-        if (out.toLowerCase().startsWith(form.slice(form.length - n))) {
+        if (
+          out.toLowerCase().startsWith(form.slice(form.length - n)) &&
+          !glued(out.charAt(n), form.charAt(form.length - 1))
+        ) {
           out = PLACEHOLDER + out.slice(n)
           break
         }

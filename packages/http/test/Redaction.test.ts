@@ -176,7 +176,8 @@ describe("Redactor", () => {
       for (let i = 0; i + 4 <= form.length; i++) expect(out, what).not.toContain(form.slice(i, i + 4))
     }
     for (const form of forms) {
-      const text = `${"x".repeat(50)}${form}${"y".repeat(50)}`
+      // Apart from its neighbours, as a key stands in a body (a key inside a longer word is that word).
+      const text = `${"x".repeat(49)} ${form} ${"y".repeat(49)}`
       for (let cut = 54; cut < 50 + form.length; cut++) {
         // A body the server cut short, and the end of one it cut at the start.
         noPiece(r.excerpt(text.slice(0, cut), 500), form, `${form} cut at ${cut}`)
@@ -187,6 +188,16 @@ describe("Redactor", () => {
         noPiece(r.excerpt(text, max), form, `${form} max ${max}`, false)
       }
     }
+  })
+  it("only whole occurrences: never a piece of another word", () => {
+    const short = Redactor.make("http1234")
+    expect(short.redact("GET http12345 and xhttp1234 and http1234.")).toBe(
+      "GET http12345 and xhttp1234 and <redacted>."
+    )
+    expect(short.redact("?api-key=http1234&x=1")).toBe("?api-key=<redacted>&x=1")
+    expect(short.excerpt("see http://host", 200)).toBe("see http://host")
+    expect(short.excerpt("a body cut at http12", 200)).toBe("a body cut at <redacted>")
+    expect(short.excerpt("a body cut at xhttp12", 200)).toBe("a body cut at xhttp12")
   })
   it("an empty key redacts nothing", () => {
     expect(Redactor.make("").redact("anything")).toBe("anything")

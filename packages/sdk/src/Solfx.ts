@@ -73,7 +73,7 @@ export type ServiceOptions = SolfxNeutral.ServiceOptions
  * `HttpClient` layer to use instead of Node's undici client.
  *
  * @example
- * const options: Solfx.Options = { apiKey: Redacted.make("my-key"), timeout: "10 seconds" }
+ * const options: Solfx.Options = { apiKey: Redacted.make("my-api-key"), timeout: "10 seconds" }
  * @since 0.1.0
  * @category models
  */
@@ -107,8 +107,8 @@ export const layerNode: Layer.Layer<Exclude<Services, Config.SolfxConfig>, never
  *
  * const live = Solfx.layer({ apiKey: Redacted.make(process.env.MY_KEY!) })
  * const local = Solfx.layer({ apiKey: "emulator-key", baseUrl: "http://127.0.0.1:8899" })
- * const viaFetch = Solfx.layer({ apiKey: "my-key", httpClient: FetchHttpClient.layer })
- * const paced = Solfx.layer({ apiKey: "my-key", rateLimits: { plan: "developer", creditBudget: 100_000 } })
+ * const viaFetch = Solfx.layer({ apiKey: "my-api-key", httpClient: FetchHttpClient.layer })
+ * const paced = Solfx.layer({ apiKey: "my-api-key", rateLimits: { plan: "developer", creditBudget: 100_000 } })
  *
  * Effect.flatMap(Wallet.Wallet, (w) => w.identity(address)).pipe(Effect.provide(live))
  * @since 0.1.0

@@ -10,7 +10,7 @@
  * import { Solfx, Wallet } from "@solfx/sdk/neutral"
  * import * as Effect from "effect/Effect"
  *
- * const live = Solfx.layer({ apiKey: "my-key", httpClient: FetchHttpClient.layer })
+ * const live = Solfx.layer({ apiKey: "my-api-key", httpClient: FetchHttpClient.layer })
  * Effect.flatMap(Wallet.Wallet, (w) => w.identity(address)).pipe(Effect.provide(live))
  * @since 0.1.0
  */
@@ -71,7 +71,7 @@ export interface ServiceOptions {
  * platform `HttpClient` layer, which has no default here.
  *
  * @example
- * const options: Solfx.Options = { apiKey: Redacted.make("my-key"), httpClient: FetchHttpClient.layer }
+ * const options: Solfx.Options = { apiKey: Redacted.make("my-api-key"), httpClient: FetchHttpClient.layer }
  * @since 0.1.0
  * @category models
  */

@@ -43,6 +43,7 @@ describe("a missing, empty or blank API key", () => {
     ["empty", "", "is empty"],
     ["blank", "   ", "is blank"],
     ["blank, Redacted", Redacted.make(" \t\n"), "is blank"],
+    ["short", "abcd", "is shorter than 8 characters"],
     ["not a string", 42, "is missing"]
   ]
   for (const [name, apiKey, reason] of bad) {
@@ -76,7 +77,7 @@ describe("a missing, empty or blank API key", () => {
     Effect.gen(function*() {
       const client = counting()
       const exit = yield* Effect.exit(
-        callWallet.pipe(Effect.provide(Solfx.layer({ apiKey: "k", httpClient: client.layer })))
+        callWallet.pipe(Effect.provide(Solfx.layer({ apiKey: "good-key-1", httpClient: client.layer })))
       )
       // The layer was built and the call reached the client (which refuses to send).
       expect(Exit.isFailure(exit) && exit.cause._tag === "Die").toBe(true)

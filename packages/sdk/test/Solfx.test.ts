@@ -117,7 +117,9 @@ describe("Solfx umbrella layer", () => {
         ["SOLFX_REST_URL", emu.url],
         ["SOLFX_V0_URL", emu.url],
         ["SOLFX_ADMIN_URL", emu.url],
-        ["SOLFX_TIMEOUT_MS", "5000"]
+        // Read like the rest, and long: at load 18 the first token-metadata answer took over 5 s, the
+        // attempt timed out and was sent again, and the request count was off by one.
+        ["SOLFX_TIMEOUT_MS", "120000"]
       ])
       const fromEnv = (vars: Map<string, string>) =>
         Solfx.layerConfig.pipe(Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(vars))))
@@ -136,7 +138,7 @@ describe("Solfx.layer's rateLimits", () => {
   it.live("a bad option fails building the layer with a ConfigError at rateLimits.<field>, before any request", () =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(
-        Layer.build(Solfx.layer({ apiKey: "k", rateLimits: { overrides: { das: 0 } } })).pipe(Effect.scoped)
+        Layer.build(Solfx.layer({ apiKey: "test-key-1", rateLimits: { overrides: { das: 0 } } })).pipe(Effect.scoped)
       )
       expect(String(error)).toContain("rateLimits.overrides.das")
       expect(String(error)).toContain("a positive number of requests per second")
