@@ -29,6 +29,7 @@ import * as Endpoint from "./Endpoint.js"
 import * as IndexerStatus from "./IndexerStatus.js"
 import * as NftEdition from "./NftEdition.js"
 import { Address, BundleId, ProjectId } from "./Primitives.js"
+import * as PriorityFeeEstimate from "./PriorityFeeEstimate.js"
 import * as ProjectUsage from "./ProjectUsage.js"
 import * as SignatureStatus from "./SignatureStatus.js"
 import type { CursorPage, WithContext } from "./SlotContext.js"
@@ -915,6 +916,33 @@ export const webhooks = {
   delete: deleteWebhook
 } as const
 
+// -- Priority fees (JSON-RPC, 1 credit, usage `rpc`) --------------------------------
+
+/**
+ * getPriorityFeeEstimate: `[{ accountKeys | transaction, options }]`, micro-lamports per compute
+ * unit from the fees of recent transactions (one level, every level, or the recommendation).
+ *
+ * @since 0.1.0
+ * @category priorityFees
+ */
+export const getPriorityFeeEstimate = Endpoint.rpc({
+  area: "priorityFees",
+  method: "getPriorityFeeEstimate",
+  params: PriorityFeeEstimate.GetPriorityFeeEstimateParams,
+  result: PriorityFeeEstimate.PriorityFeeEstimate,
+  cost: { credits: 1, usage: "rpc" },
+  bucket: "rpc"
+})
+
+/**
+ * The priority fee entries, by method name: the `PriorityFees` service and the emulator's
+ * handler are both declared from this record.
+ *
+ * @since 0.1.0
+ * @category priorityFees
+ */
+export const priorityFees = { getPriorityFeeEstimate } as const
+
 /**
  * Every entry of the table.
  *
@@ -940,7 +968,8 @@ export const all: ReadonlyArray<Endpoint.Endpoint> = [
   getWebhook,
   editWebhook,
   toggleWebhook,
-  deleteWebhook
+  deleteWebhook,
+  ...Object.values(priorityFees)
 ]
 
 /**

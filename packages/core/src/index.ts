@@ -99,3 +99,5 @@ export * as CompressionTransactionV2 from "./CompressionTransactionV2.js"
 export * as IndexerStatus from "./IndexerStatus.js"
 /** @since 0.1.0 */
 export * as ValidityProofV2 from "./ValidityProofV2.js"
+/** @since 0.1.0 */
+export * as PriorityFeeEstimate from "./PriorityFeeEstimate.js"

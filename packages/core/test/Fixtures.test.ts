@@ -14,6 +14,7 @@ import * as CompressionTransaction from "@solfx/core/CompressionTransaction"
 import * as CompressionTransactionV2 from "@solfx/core/CompressionTransactionV2"
 import * as DigitalAsset from "@solfx/core/DigitalAsset"
 import * as Json from "@solfx/core/Json"
+import * as PriorityFeeEstimate from "@solfx/core/PriorityFeeEstimate"
 import * as ProjectUsage from "@solfx/core/ProjectUsage"
 import * as SignatureStatus from "@solfx/core/SignatureStatus"
 import * as TokenAccount from "@solfx/core/TokenAccount"
@@ -114,7 +115,9 @@ const served: Record<string, Entry> = {
   "admin-project-usage": { schema: ProjectUsage.ProjectUsage, shape: "body" },
   "webhooks-list": { schema: Webhook.WebhookList, shape: "body" },
   // -- standard RPC --
-  getSignatureStatuses: { schema: SignatureStatus.SignatureStatuses, shape: "envelope" }
+  getSignatureStatuses: { schema: SignatureStatus.SignatureStatuses, shape: "envelope" },
+  // -- priority fees, address history, enhanced transactions (issue 38) --
+  getPriorityFeeEstimate: { schema: PriorityFeeEstimate.PriorityFeeEstimate, shape: "envelope" }
 }
 
 /** Folders kept for reference only: neighbouring methods we do not serve. */
@@ -133,7 +136,6 @@ const neighbours: Record<string, string> = {
   "getFeeForMessage": "not served yet",
   "getLatestBlockhash": "not served yet",
   "getMultipleAccounts": "not served yet",
-  "getPriorityFeeEstimate": "not served yet",
   "getProgramAccounts": "not served yet",
   "getRecentPrioritizationFees": "not served yet",
   "getTokenAccountBalance": "not served yet",

@@ -67,6 +67,8 @@ export interface Samples {
   readonly compressedAccountHash: string
   /** Photon: the program owning every address account (getCompressionSignaturesForOwner gives all of theirs). */
   readonly compressionProgram: string
+  /** Priority fees: the busiest account of the cluster's seeded traffic (getPriorityFeeEstimate). */
+  readonly feeAccount: string
 }
 
 /**
@@ -129,7 +131,8 @@ export const fromAreas = (byArea: Readonly<Record<string, string>>): Samples => 
     compressionAddress: at("compressionAddress"),
     compressionSignature: at("compressionSignature"),
     compressedAccountHash: at("compressedAccountHash"),
-    compressionProgram: at("compressionProgram")
+    compressionProgram: at("compressionProgram"),
+    feeAccount: at("feeAccount")
   }
 }
 

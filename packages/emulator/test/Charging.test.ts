@@ -106,7 +106,8 @@ const calls: Readonly<Record<string, Call>> = {
       transactionTypes: ["TRANSFER"]
     }),
   "PATCH /v0/webhooks/{webhookID}": (emu) => send(emu, "PATCH", `/v0/webhooks/${created}`, { active: false }),
-  "DELETE /v0/webhooks/{webhookID}": (emu) => send(emu, "DELETE", `/v0/webhooks/${created}`)
+  "DELETE /v0/webhooks/{webhookID}": (emu) => send(emu, "DELETE", `/v0/webhooks/${created}`),
+  getPriorityFeeEstimate: (emu) => rpc(emu, "getPriorityFeeEstimate", [{ accountKeys: [emu.samples.feeAccount] }])
 }
 
 /** How the emulator names an entry among its operations: REST path parameters as `:name`. */

@@ -16,6 +16,8 @@ export * as Compression from "./Compression.js"
 /** @since 0.1.0 */
 export * as DigitalAssets from "./DigitalAssets.js"
 /** @since 0.1.0 */
+export * as PriorityFees from "./PriorityFees.js"
+/** @since 0.1.0 */
 export * as Signatures from "./Signatures.js"
 /** @since 0.1.0 */
 export * as TokenMetadata from "./TokenMetadata.js"

@@ -23,6 +23,7 @@ import * as RateLimits from "@solfx/http/RateLimits"
 import * as Bundles from "@solfx/rpc/Bundles"
 import * as Compression from "@solfx/rpc/Compression"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
+import * as PriorityFees from "@solfx/rpc/PriorityFees"
 import * as Signatures from "@solfx/rpc/Signatures"
 import * as TokenMetadata from "@solfx/rpc/TokenMetadata"
 import * as Wallet from "@solfx/wallet/Wallet"
@@ -50,6 +51,7 @@ export type Services =
   | Wallet.Wallet
   | Admin.Admin
   | Webhooks.Webhooks
+  | PriorityFees.PriorityFees
   | HttpTransport.HttpTransport
 
 /**
@@ -112,7 +114,8 @@ export const services = (
     options.bundles === undefined ? Bundles.layer : Bundles.layerWith(options.bundles),
     Wallet.layer,
     Admin.layer,
-    Webhooks.layer
+    Webhooks.layer,
+    PriorityFees.layer
   )
 
 /**

@@ -38,6 +38,8 @@ export * as Pagination from "@solfx/core/Pagination"
 /** @since 0.1.0 */
 export * as Primitives from "@solfx/core/Primitives"
 /** @since 0.1.0 */
+export * as PriorityFees from "@solfx/rpc/PriorityFees"
+/** @since 0.1.0 */
 export * as RateLimits from "@solfx/http/RateLimits"
 /** @since 0.1.0 */
 export * as Signatures from "@solfx/rpc/Signatures"

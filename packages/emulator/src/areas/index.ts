@@ -9,6 +9,7 @@ import * as AssetQueries from "./AssetQueries.js"
 import * as Bundles from "./Bundles.js"
 import * as Compression from "./Compression.js"
 import * as DigitalAssets from "./DigitalAssets.js"
+import * as PriorityFees from "./PriorityFees.js"
 import * as Signatures from "./Signatures.js"
 import * as TokenMetadata from "./TokenMetadata.js"
 import * as Wallet from "./Wallet.js"
@@ -24,6 +25,7 @@ export const areas: ReadonlyArray<Area> = [
   Bundles.area,
   Compression.area,
   DigitalAssets.area,
+  PriorityFees.area,
   Signatures.area,
   TokenMetadata.area,
   Wallet.area,
