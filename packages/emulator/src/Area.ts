@@ -15,6 +15,7 @@
  */
 import type * as Endpoint from "@solfx/core/Endpoint"
 import type * as Effect from "effect/Effect"
+import type { Accounts } from "./Accounts.js"
 import type { Dataset } from "./Dataset.js"
 import type { ByteCache } from "./Wire.js"
 
@@ -66,6 +67,8 @@ export interface AreaContext {
   readonly apiKey: string
   /** The current simulated slot; it advances as time passes. */
   readonly slot: () => number
+  /** The world's accounts as the chain holds them (lamports, owner, bytes): what standard RPC and the bank read. */
+  readonly accounts: Accounts
   /** State an area keeps across requests (landed bundles, metadata caches), one per emulator instance. */
   readonly state: <S>(key: string, init: () => S) => S
   /** Every project, for the admin area. */

@@ -20,6 +20,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import * as Http from "node:http"
+import * as Accounts from "./Accounts.js"
 import type { Area, Project } from "./Area.js"
 import { areas as registry } from "./areas/index.js"
 import * as WalletArea from "./areas/Wallet.js"
@@ -204,6 +205,8 @@ export interface Emulator {
   }
   /** The world's ledger, read only (what landed since start, over the seeded world). */
   readonly ledger: World.World
+  /** The world's accounts as the chain holds them; the bank writes what it executes here (`Accounts.write`). */
+  readonly accounts: Accounts.Accounts
   /** With a plan: the 429s the plan limits sent and the busiest 1 s window, per bucket (empty without). */
   readonly planLimits: PlanLimits.Stats
   /** The WebSocket server on the same port (`ws://`): its connections and subscriptions. */
@@ -385,6 +388,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       state,
       seededLamports: (address) => WalletArea.seededLamports(dataset, address)
     })
+    const chainAccounts = Accounts.make({ dataset, world })
     const planLimits = options.plan === undefined ? undefined : PlanLimits.make()
     for (const origin of options.corsOrigins ?? []) {
       const problem = Cors.validateOrigin(origin)
@@ -403,6 +407,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       latencyMs: () => latencyMs,
       now,
       slot: world.slot,
+      chainAccounts,
       state,
       planLimits,
       control: (path, body) => WorldHttp.handle(world, path, body),
@@ -508,6 +513,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       webhookDeliveries,
       world: worldApi(world.api),
       ledger: world,
+      accounts: chainAccounts,
       events: {
         worldLanded: { subscribe: Events.worldLanded(state).subscribe },
         slots: { subscribe: Events.slots(state).subscribe }

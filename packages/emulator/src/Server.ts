@@ -22,6 +22,7 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
+import type { Accounts } from "./Accounts.js"
 import type { Area, AreaContext, Charged, RestRoute, RpcMethod } from "./Area.js"
 import type * as Cors from "./Cors.js"
 import type { Dataset } from "./Dataset.js"
@@ -53,6 +54,8 @@ export interface Instance {
   /** Epoch milliseconds (the runtime's Clock). */
   readonly now: () => number
   readonly slot: () => number
+  /** The world's accounts as the chain holds them (`Accounts`). */
+  readonly chainAccounts: Accounts
   readonly state: <S>(key: string, init: () => S) => S
   /** The plan's limits, when the emulator enforces one. */
   readonly planLimits?: PlanLimits | undefined
@@ -363,6 +366,7 @@ const app = (instance: Instance, routes: Routes) => {
     project: account.project,
     apiKey: account.apiKey,
     slot: instance.slot,
+    accounts: instance.chainAccounts,
     state: instance.state,
     projectById: (id) => byId.get(id),
     header: (name) => {

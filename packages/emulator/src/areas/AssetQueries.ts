@@ -362,7 +362,13 @@ const getAssetsByGroup: Handler = {
 // -- token accounts of NFTs -------------------------------------------------------------
 
 /** Whether asset `i` has an SPL mint and so a token account: uncompressed and not an MplCore asset. */
-const hasTokenAccount = (i: number) => !DA.isCompressed(i) && DA.interfaceOf(i) !== "MplCoreAsset"
+/**
+ * Whether asset `i` of an authority has an SPL mint and token account (uncompressed, not MPL Core).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const hasTokenAccount = (i: number): boolean => !DA.isCompressed(i) && DA.interfaceOf(i) !== "MplCoreAsset"
 
 /** Members of a progression whose asset has a token account (`hasTokenAccount` repeats every 12 indices). */
 const withTokenAccounts = (p: Progression) => {

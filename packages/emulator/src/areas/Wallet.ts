@@ -237,6 +237,10 @@ export const walletTokenAccounts = (dataset: Dataset.Dataset, owner: string, sho
   }
 }
 
+/** The token program of a seeded wallet's holding: one in four is Token-2022's. */
+const programOfLabel = (dataset: Dataset.Dataset, label: string): "token-2022" | "spl-token" =>
+  dataset.int(`${label}:program`, 4) === 0 ? "token-2022" : "spl-token"
+
 const tokenBalance = (dataset: Dataset.Dataset, i: number, j: number, zero: boolean): Balance => {
   const { decimals, label, mint, raw } = holding(dataset, i, j, zero)
   const balance = ui(raw, decimals)
@@ -250,7 +254,7 @@ const tokenBalance = (dataset: Dataset.Dataset, i: number, j: number, zero: bool
     mint,
     balance,
     decimals,
-    tokenProgram: dataset.int(`${label}:program`, 4) === 0 ? "token-2022" : "spl-token",
+    tokenProgram: programOfLabel(dataset, label),
     symbol: named ? `T${i}X${j}` : null,
     name: named ? `Token ${j} of wallet ${i}` : null,
     pricePerToken: price,
@@ -299,6 +303,18 @@ export const walletAccountsOfMint = (dataset: Dataset.Dataset, mint: string) => 
   return [accounts.at(zero ? tokenCount(dataset, i) + j : j)]
 }
 
+/**
+ * The token program of a seeded wallet's mint, as its balances show it (`tokenProgram`), or
+ * undefined for a mint no seeded wallet holds.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const walletMintProgram = (dataset: Dataset.Dataset, mint: string): "token-2022" | "spl-token" | undefined => {
+  const at = walletMintIndex(dataset).get(mint)
+  return at === undefined ? undefined : programOfLabel(dataset, `wallet:${at[0]}:${at[2] ? "zero" : "token"}:${at[1]}`)
+}
+
 const seededIndexes = new WeakMap<Dataset.Dataset, Map<string, number>>()
 
 /**
@@ -312,6 +328,15 @@ export const seededLamports = (dataset: Dataset.Dataset, address: string): bigin
   const i = walletIndex(dataset, address)
   return i === undefined ? 0n : ledgerOf(dataset, i).lamports
 }
+
+/**
+ * Whether an address is a seeded wallet.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const isSeededWallet = (dataset: Dataset.Dataset, address: string): boolean =>
+  walletIndex(dataset, address) !== undefined
 
 /** The index of a seeded wallet, or undefined (built once per dataset). */
 const walletIndex = (dataset: Dataset.Dataset, address: string): number | undefined => {
