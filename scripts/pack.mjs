@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 // The published packages. @solfx/testing (private: test support only) is never packed.
-export const PACKAGES = ["core", "http", "rpc", "wallet", "admin", "webhooks", "subscriptions", "emulator", "sdk", "cli"]
+export const PACKAGES = ["core", "http", "rpc", "wallet", "admin", "webhooks", "subscriptions", "kit", "emulator", "sdk", "cli"]
 const out = join(root, "packs")
 
 const run = (command, args) => {

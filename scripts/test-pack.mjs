@@ -28,7 +28,7 @@ import { fileURLToPath } from "node:url"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 // The published packages (as scripts/pack.mjs packs them). @solfx/testing (private) is never packed.
-const PACKAGES = ["core", "http", "rpc", "wallet", "admin", "webhooks", "subscriptions", "emulator", "sdk", "cli"]
+const PACKAGES = ["core", "http", "rpc", "wallet", "admin", "webhooks", "subscriptions", "kit", "emulator", "sdk", "cli"]
 // Only for checking the install: the type checker and Node's types, at the workspace's versions.
 const TOOLS = ["typescript", "@types/node"]
 const keep = process.argv.includes("--keep")
