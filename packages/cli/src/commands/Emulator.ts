@@ -94,13 +94,14 @@ export const command = Command.make(
       Options.withDescription(
         "An origin browser pages may call from (repeatable); default: any for the service's paths, none for the world API"
       ),
-      Options.mapEffect((origin) => {
-        const problem = Cors.validateOrigin(origin)
+      // Repeated first: @effect/cli repeats only a single option, not one mapped by mapEffect.
+      Options.repeated,
+      Options.mapEffect((origins) => {
+        const problem = origins.map(Cors.validateOrigin).find((p) => p !== undefined)
         return problem === undefined
-          ? Effect.succeed(origin)
+          ? Effect.succeed(origins)
           : Effect.fail(ValidationError.invalidValue(HelpDoc.p(problem)))
-      }),
-      Options.repeated
+      })
     )
   },
   (o) =>
