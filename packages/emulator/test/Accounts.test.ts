@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { encodeBase58 } from "@solfx/core/Primitives"
+import * as Transaction from "@solfx/core/Transaction"
 import * as RealFixtures from "@solfx/testing/RealFixtures"
 import * as Effect from "effect/Effect"
 import fc from "fast-check"
@@ -74,6 +75,11 @@ describe("AccountLayout", () => {
     expect(back?.extensions?.map((e) => e.extension)).toEqual(["immutableOwner"])
     // SPL Token does not read Token-2022's extended layout.
     expect(Layout.decodeTokenAccount(data, Layout.TOKEN_PROGRAM)).toBeUndefined()
+    // The programs' ids as core's transaction parser knows them.
+    expect([Layout.TOKEN_PROGRAM, Layout.TOKEN_2022_PROGRAM]).toEqual([
+      Transaction.TOKEN_PROGRAM,
+      Transaction.TOKEN_2022_PROGRAM
+    ])
     expect(Layout.rentExempt(82)).toBe(1_461_600n)
     expect(Layout.rentExempt(165)).toBe(2_039_280n)
     expect(Layout.rentExempt(0)).toBe(890_880n)
