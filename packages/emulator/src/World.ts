@@ -79,6 +79,31 @@ export const FEE_PER_SIGNATURE = 5_000n
  */
 export const BASE_BLOCK_TIME = 1_760_000_000
 
+/** Milliseconds a slot lasted before the world's first slot: the seeded past runs at mainnet's pace. */
+const PAST_SLOT_MS = 400
+
+/**
+ * The one clock of the emulator: the block time (seconds) of a slot. Slots before the world's first
+ * slot (`baseSlot`, at `BASE_BLOCK_TIME`) are the seeded past, 400 ms each; later ones pass at the
+ * instance's `slotMs`. Every area's time comes from here (`World.blockTimeOf`, `pastBlockTime`),
+ * so one slot has one time everywhere and a later slot never an earlier time.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const blockTimeAt = (baseSlot: number, slotMs: number, slot: number): number =>
+  BASE_BLOCK_TIME + Math.floor(((slot - baseSlot) * (slot <= baseSlot ? PAST_SLOT_MS : slotMs)) / 1000)
+
+/**
+ * The block time of a slot of the seeded past (at or before the world's first slot), for data the
+ * seed computes without an instance: `blockTimeAt` of the dataset's base slot.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const pastBlockTime = (dataset: Dataset, slot: number): number =>
+  blockTimeAt(baseSlotOf(dataset), PAST_SLOT_MS, slot)
+
 /**
  * The slot the world starts at, from the seed.
  *
@@ -235,7 +260,7 @@ export interface World {
   readonly baseSlot: number
   /** The current slot: the base, plus time passed, plus slots landed or advanced. */
   readonly slot: () => number
-  /** Seconds: grows with the slot, `slotMs` a slot. */
+  /** Seconds: the one clock (`blockTimeAt`), `slotMs` a slot since start, 400 ms before. */
   readonly blockTimeOf: (slot: number) => number
   /** Lamports of an account: seeded, or as the last transaction left them. */
   readonly lamports: (address: string) => bigint
@@ -522,7 +547,7 @@ export const make = (options: Options): World => {
   const ctokensByOwner = new Map<string, Array<CompressedTokenAccount>>()
 
   const slot = () => baseSlot + Math.floor((now() - startedAt) / slotMs) + offset
-  const blockTimeOf = (s: number) => BASE_BLOCK_TIME + Math.floor(((s - baseSlot) * slotMs) / 1000)
+  const blockTimeOf = (s: number) => blockTimeAt(baseSlot, slotMs, s)
   const lamports = (address: string) => lamportsOf.get(address) ?? options.seededLamports(address)
   const landedPublisher = Events.worldLanded(state)
   const slotPublisher = Events.slots(state)

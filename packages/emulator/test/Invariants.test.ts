@@ -818,6 +818,43 @@ const walk = (emu: Emulator.Emulator, wallet: string, list: "transfers" | "histo
   })
 
 describe.each(SEEDS)("one world agrees with itself (the six disagreements of issue 37), seed %i", (seed) => {
+  it.scopedLive("one clock: every area's slot gives one block time, later slots never earlier times", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed, slotMs: 60_000 })
+      const times = new Map<number, { time: number; where: string }>()
+      const seen = (where: string, slot: number, time: number | null) => {
+        if (time === null) return
+        const known = times.get(slot)
+        if (known !== undefined) expect([slot, where, time]).toEqual([slot, where, known.time])
+        else times.set(slot, { time, where })
+      }
+      const funded = yield* worldApi(emu)("fund", { address: emu.samples.wallet, lamports: "1000" })
+      for (const h of (yield* get(emu, `/v1/wallet/${emu.samples.wallet}/history`)).json.data) {
+        seen("wallet history", h.slot, h.timestamp)
+      }
+      expect(times.get(funded.slot)).toBeDefined()
+      for (const s of yield* call(emu, "getSignaturesForAddress", [emu.samples.wallet, { limit: 50 }])) {
+        seen("getSignaturesForAddress", s.slot, s.blockTime)
+      }
+      const nonVoting = yield* call(emu, "getLatestNonVotingSignatures", { limit: 50 })
+      for (const s of nonVoting.value.items) seen("getLatestNonVotingSignatures", s.slot, s.blockTime)
+      const owner = yield* call(emu, "getCompressionSignaturesForAddress", { address: emu.samples.compressionAddress })
+      for (const s of owner.value.items) seen("getCompressionSignaturesForAddress", s.slot, s.blockTime)
+      const tokens = yield* call(emu, "getCompressionSignaturesForTokenOwner", {
+        owner: emu.samples.compressedTokenOwner
+      })
+      for (const s of tokens.value.items) seen("getCompressionSignaturesForTokenOwner", s.slot, s.blockTime)
+      const fundedBy = (yield* get(emu, `/v1/wallet/${emu.samples.wallet}/funded-by`)).json
+      seen("funded-by", fundedBy.slot, fundedBy.timestamp)
+      const ordered = [...times.entries()].sort(([a], [b]) => a - b)
+      for (let k = 1; k < ordered.length; k++) {
+        const [slot, { time, where }] = ordered[k]!
+        const [before, earlier] = ordered[k - 1]!
+        expect([slot, where, time >= earlier.time]).toEqual([slot, where, true])
+        expect(slot).toBeGreaterThan(before)
+      }
+    }))
+
   it.scopedLive("token metadata's mints exist in DAS: getAsset serves each mint account with its supply and decimals", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed })

@@ -134,8 +134,6 @@ const ADDRESS_TREE = "amt1Ayt45jfbdw5YSo7iz6WZxUmnZsQTYXy82hVwyC2"
 // Below the emulator's first simulated slot (300,000,000 or more), so history is in the past.
 const ADDRESS_BASE_SLOT = 299_000_000
 const TOKEN_BASE_SLOT = 298_000_000
-const GENESIS_TIME = 1_584_368_940
-const blockTimeOf = (slot: number) => GENESIS_TIME + Math.floor(slot * 0.4)
 
 /**
  * How many compressed token mints are seeded.
@@ -408,16 +406,17 @@ const addressAccount = (ds: Dataset.Dataset, n: number, version: number) => {
   }
 }
 
-const signatureItem = (signature: string, slot: number) => ({
+/** A seeded signature: its slot is in the past, its time the world's one clock's. */
+const signatureItem = (ds: Dataset.Dataset, signature: string, slot: number) => ({
   signature,
   slot,
-  blockTime: blockTimeOf(slot)
+  blockTime: World.pastBlockTime(ds, slot)
 })
 
 const addressSignatures = (ds: Dataset.Dataset, n: number) =>
   Dataset.lazyList(signatureCount(ds, n), (idx) => {
     const slot = addressTxSlot(ds, n, idx)
-    return signatureItem(seal(ds, 64, Kind.addressTx, n, idx), slot)
+    return signatureItem(ds, seal(ds, 64, Kind.addressTx, n, idx), slot)
   })
 
 const holders = (ds: Dataset.Dataset, k: number) =>
@@ -457,7 +456,7 @@ const wireTransaction = (ds: Dataset.Dataset, signature: string, feePayer: strin
 
 const transactionBody = (ds: Dataset.Dataset, signature: string, slot: number, feePayer: string, program: string) => ({
   slot,
-  blockTime: blockTimeOf(slot),
+  blockTime: World.pastBlockTime(ds, slot),
   version: "legacy",
   transaction: [wireTransaction(ds, signature, feePayer, program), "base64"],
   meta: {
@@ -621,11 +620,15 @@ method("getLatestNonVotingSignatures", (raw, ctx) =>
     const cursor = yield* cursorOf(params)
     const ds = ctx.dataset
     const now = ctx.slot()
+    // Recent slots, since the world started or before: the world's clock dates them.
+    const clock = World.of(ctx.state).blockTimeOf
     const list = Dataset.lazyList(100_000, (i) => {
       const slot = now - Math.floor(i / NON_VOTING_PER_SLOT)
       const label = `${slot}:${i % NON_VOTING_PER_SLOT}`
       return {
-        ...signatureItem(ds.signature(`compression:nonvoting:${label}`), slot),
+        signature: ds.signature(`compression:nonvoting:${label}`),
+        slot,
+        blockTime: clock(slot),
         error: ds.int(`compression:nonvoting:failed:${label}`, 8) === 0
           ? "{\"InstructionError\":[0,{\"Custom\":6001}]}"
           : null
@@ -707,7 +710,7 @@ method(
       const owner = yield* requiredPubkey(params, "owner")
       const ds = ctx.dataset
       const items = ownerAccounts(ds, owner, undefined)
-        .map((r) => signatureItem(seal(ds, 64, Kind.tokenTx, r.k, r.i, r.a), tokenTxSlot(ds, r.k, r.i, r.a)))
+        .map((r) => signatureItem(ds, seal(ds, 64, Kind.tokenTx, r.k, r.i, r.a), tokenTxSlot(ds, r.k, r.i, r.a)))
         .sort((x, y) => y.slot - x.slot || (x.signature < y.signature ? -1 : 1))
       // The world's transactions are newer than every seeded one: they come first.
       const recent = worldTokenSignatures(World.of(ctx.state), owner)
@@ -1098,7 +1101,7 @@ const tokenProgramSignatures = (ctx: AreaContext) => {
   })
   return Dataset.lazyList(rows.length, (x) => {
     const r = rows[x]!
-    return signatureItem(seal(ds, 64, Kind.tokenTx, r.k, r.i, r.a), r.slot)
+    return signatureItem(ds, seal(ds, 64, Kind.tokenTx, r.k, r.i, r.a), r.slot)
   })
 }
 
@@ -1148,7 +1151,7 @@ const programSignatures = (ds: Dataset.Dataset) => {
   head.sort((x, y) => y.slot - x.slot || x.n - y.n || x.idx - y.idx)
   const total = head.length + bigCount - taken
   const item = (n: number, idx: number) =>
-    signatureItem(seal(ds, 64, Kind.addressTx, n, idx), addressTxSlot(ds, n, idx))
+    signatureItem(ds, seal(ds, 64, Kind.addressTx, n, idx), addressTxSlot(ds, n, idx))
   return Dataset.lazyList(total, (x) => {
     if (x < head.length) return item(head[x]!.n, head[x]!.idx)
     return item(0, taken + x - head.length)

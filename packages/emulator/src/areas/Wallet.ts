@@ -440,12 +440,11 @@ const activityIndex = (dataset: Dataset.Dataset, i: number, n: number, signature
 }
 
 // Seeded activity is dated before the world's first slot (nothing after the indexed slot), and
-// its block times follow its slots (400 ms a slot), so slot order and time order agree.
+// its block times are the world's one clock (`World.pastBlockTime`), so slot order and time order agree.
 const slotAt = (dataset: Dataset.Dataset, i: number, k: number) =>
   World.baseSlotOf(dataset) - 1 - k * 2250 - (i % 1000) - dataset.int(`wallet:${i}:tx:${k}:jitter`, 600)
 
-const timeOfSlot = (dataset: Dataset.Dataset, slot: number) =>
-  World.BASE_BLOCK_TIME + Math.floor(((slot - World.baseSlotOf(dataset)) * 400) / 1000)
+const timeOfSlot = World.pastBlockTime
 
 const timestampAt = (dataset: Dataset.Dataset, i: number, k: number) => timeOfSlot(dataset, slotAt(dataset, i, k))
 
