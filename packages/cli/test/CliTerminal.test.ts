@@ -10,6 +10,7 @@ import { spawn } from "node:child_process"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
+import { WebSocket } from "ws"
 import { morePagesNote } from "../src/Handler.js"
 import { exited, firstLine, inProcess, jsonLines, solfx, start } from "./support/Cli.js"
 
@@ -354,7 +355,11 @@ describe("solfx emulator's flags", () => {
               "--idle-timeout-ms",
               "4000",
               "--max-connections",
-              "50"
+              "50",
+              "--ws-max-subscriptions",
+              "1",
+              "--ws-max-frame-bytes",
+              "4096"
             ])
           ),
           (c) => Effect.promise(() => (c.kill("SIGINT"), exited(c)))
@@ -373,6 +378,27 @@ describe("solfx emulator's flags", () => {
           })
         )
         expect(big.status).toBe(413)
+        // Past --ws-max-subscriptions: a JSON-RPC error on a socket that stays open.
+        const frames = yield* Effect.promise(() =>
+          new Promise<Array<any>>((resolve, reject) => {
+            const ws = new WebSocket(`${info.url.replace(/^http/, "ws")}/?api-key=${KEY}`)
+            const got: Array<any> = []
+            ws.on("error", reject)
+            ws.on("open", () => {
+              ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "slotSubscribe" }))
+              ws.send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "slotSubscribe" }))
+            })
+            ws.on("message", (data) => {
+              const msg = JSON.parse(data.toString())
+              if (msg.id !== undefined) got.push(msg)
+              if (got.length === 2) {
+                ws.close()
+                resolve(got)
+              }
+            })
+          })
+        )
+        expect(frames.map((f) => f.error?.code ?? "ok")).toEqual(["ok", -32005])
         const wrong = yield* inProcess(["emulator", "--plan", "gold"])
         expect(wrong.code).toBe(2)
         expect(wrong.stderr).toContain("developer")

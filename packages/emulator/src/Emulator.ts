@@ -96,6 +96,18 @@ export interface Options {
   readonly timeouts?: Timeouts | undefined
   /** Open connections at most (default 1,024); the server drops the ones beyond. */
   readonly maxConnections?: number | undefined
+  /**
+   * Bounds of every WebSocket (see `PubSub.Limits`): largest frame accepted (default 1 MiB, bigger
+   * closes with 1009), subscriptions per connection (4,096), connections per API key (256), and
+   * notification bytes waiting for one slow client (16 MiB, past it the client is closed with 1008).
+   */
+  readonly webSockets?: PubSub.Limits | undefined
+  /**
+   * How long stopping waits for WebSocket clients to answer their close (1001, going away) before
+   * cutting them, in milliseconds (default 1,000). HTTP keep-alive sockets are closed at once and
+   * pending webhook deliveries abandoned, so a stop takes about this long whatever clients do.
+   */
+  readonly shutdownGraceMs?: number | undefined
   /** Bounds of the request log: records kept (default 10,000), name length, operations counted. */
   readonly requestLog?: RequestLog.Options | undefined
   /**
@@ -433,7 +445,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
         Effect.zipRight(Effect.sync(world.tick))
       )
     ))))
-    const pubsub = yield* PubSub.make({ accounts, state: instance.state, faults })
+    const pubsub = yield* PubSub.make({ accounts, state: instance.state, faults, limits: options.webSockets })
 
     let nodeServer: Http.Server | undefined
     const host = options.host ?? "127.0.0.1"
@@ -441,8 +453,14 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       nodeServer = makeNodeServer(options, log)
       return nodeServer
     }, { port: options.port ?? 0, host }).pipe(Effect.orDie)
-    // Runs before the server's own close: keep-alive sockets would otherwise hold the scope open.
-    yield* Effect.addFinalizer(() => Effect.sync(() => nodeServer?.closeAllConnections()))
+    // Runs before the server's own close: keep-alive sockets and WebSockets (upgraded sockets the
+    // HTTP server no longer tracks) would otherwise hold the scope open. WebSocket clients are told
+    // (1001) and given the grace to answer; keep-alive sockets carry no request and are closed now.
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => nodeServer?.closeAllConnections()).pipe(
+        Effect.zipRight(pubsub.shutdown(Math.max(0, options.shutdownGraceMs ?? 1_000)))
+      )
+    )
     // The app opens its own server span, with the key redacted from the URL (Server.ts).
     yield* server.serve(app).pipe(HttpMiddleware.withTracerDisabledWhenEffect(() => true))
     // Upgrades go to the WebSocket server, not to the app (the platform would answer them as requests).

@@ -45,6 +45,10 @@ export interface PubSub {
   readonly accepted: () => number
   /** Notifications sent since the start (faulted frames excluded). */
   readonly notified: () => number
+  /** Connections closed with 1008 for falling behind their outbound bound, since the start. */
+  readonly closedBehind: () => number
+  /** Bytes of notifications waiting in the connections' own queues now. */
+  readonly buffered: () => number
 }
 
 type Landed = Events.LandedTransaction
@@ -74,6 +78,11 @@ interface Subscription {
   readonly id: number
   /** Its notifications' method name (from the table). */
   readonly method: string
+  /**
+   * Its entry and checked params: subscriptions with the same group get the same notifications,
+   * computed and encoded once per event for all of them.
+   */
+  readonly group: string
   /** The notification for a landed transaction, if this subscription wants it. */
   readonly onLanded?: (landed: Landed) => ReadonlyArray<unknown>
   readonly onSlot?: boolean
@@ -158,18 +167,74 @@ const build = (entry: SubscriptionEndpoints.Any, params: unknown): Built =>
     onRight: (checked) => ({
       ok: {
         method: entry.notification,
+        group: `${entry.name}:${Json.stringify(checked)}`,
         once: entry.once,
         ...(handlers as Record<string, (p: unknown) => Behaviour>)[entry.name]!(checked)
       }
     })
   })
 
+/**
+ * The bounds of every socket.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Limits {
+  /** Largest frame accepted from a client, in bytes (default 1 MiB); a bigger one closes the socket with 1009. */
+  readonly maxFrameBytes?: number | undefined
+  /** Live subscriptions on one connection (default 4,096); past it, a JSON-RPC error and the socket stays open. */
+  readonly maxSubscriptionsPerConnection?: number | undefined
+  /** Open WebSocket connections of one API key (default 256); past it, the upgrade is answered 429. */
+  readonly maxConnectionsPerKey?: number | undefined
+  /**
+   * Notification text waiting for one slow client, in bytes (default 16 MiB): a client that falls
+   * further behind is closed with 1008 and a reason, and what waited for it is released.
+   */
+  readonly maxBufferedBytes?: number | undefined
+}
+
+/**
+ * The default bounds (see `Limits`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const defaultLimits = {
+  maxFrameBytes: 1024 * 1024,
+  maxSubscriptionsPerConnection: 4096,
+  maxConnectionsPerKey: 256,
+  maxBufferedBytes: 16 * 1024 * 1024
+} as const
+
+/**
+ * Bytes handed to the socket (ws's and Node's buffers) before the rest waits in the
+ * connection's own queue: only that queue is counted against `maxBufferedBytes` and
+ * released at once when a client falls behind; what the socket holds stays small.
+ */
+const SOCKET_HIGH_WATER = 256 * 1024
+
+/** A connection closed for falling behind gets this long to take its close frame before it is cut. */
+const CLOSE_GRACE_MS = 5_000
+
+/** The error code of a request past a connection's subscription bound (the server-error range). */
+const TOO_MANY_SUBSCRIPTIONS = -32005
+
 interface Connection {
   readonly socket: WebSocket
+  readonly key: string
   readonly project: Project
   readonly subscriptions: Map<number, Subscription>
   /** A stalled connection sends nothing more and answers nothing (fault `stall`). */
   stalled: boolean
+  /** Frames not yet handed to the socket, from `head` on. */
+  queue: Array<string>
+  head: number
+  queuedBytes: number
+  /** A flush is scheduled (next turn, or on the socket's drain). */
+  flushing: boolean
+  /** Closed by the server (behind, or shutting down): nothing more is queued. */
+  closing: boolean
 }
 
 /**
@@ -182,38 +247,116 @@ export const make = (params: {
   readonly accounts: ReadonlyArray<Projects.Account>
   readonly state: AreaContext["state"]
   readonly faults: Injector
+  readonly limits?: Limits | undefined
 }): Effect.Effect<
-  PubSub & { readonly upgrade: (req: Http.IncomingMessage, socket: Net.Duplex, head: Buffer) => void },
+  PubSub & {
+    readonly upgrade: (req: Http.IncomingMessage, socket: Net.Duplex, head: Buffer) => void
+    /** Closes every socket with 1001 (going away); what has not closed within `graceMs` is cut. */
+    readonly shutdown: (graceMs: number) => Effect.Effect<void>
+  },
   never,
   Scope.Scope
 > =>
   Effect.gen(function*() {
+    const limits = {
+      maxFrameBytes: params.limits?.maxFrameBytes ?? defaultLimits.maxFrameBytes,
+      maxSubscriptionsPerConnection: params.limits?.maxSubscriptionsPerConnection ??
+        defaultLimits.maxSubscriptionsPerConnection,
+      maxConnectionsPerKey: params.limits?.maxConnectionsPerKey ?? defaultLimits.maxConnectionsPerKey,
+      maxBufferedBytes: params.limits?.maxBufferedBytes ?? defaultLimits.maxBufferedBytes
+    }
     const byKey = new Map(params.accounts.map((a) => [a.apiKey, a.project]))
-    const wss = new WebSocketServer({ noServer: true })
+    const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxFrameBytes })
     const open = new Set<Connection>()
+    const perKey = new Map<string, number>()
     let nextId = 1
     let accepted = 0
     let notified = 0
     let live = 0
+    let closedBehind = 0
 
-    const send = (c: Connection, body: unknown) => {
-      if (!c.stalled && c.socket.readyState === c.socket.OPEN) c.socket.send(Json.stringify(body))
+    const release = (c: Connection) => {
+      live -= c.subscriptions.size
+      c.subscriptions.clear()
+      c.queue = []
+      c.head = 0
+      c.queuedBytes = 0
     }
 
-    /** Sends one notification, unless a socket fault replaces it. */
-    const notify = (c: Connection, sub: Subscription, result: unknown) => {
-      if (c.stalled) return
+    /** Closes a connection from the server's side: the close frame first, the socket cut after a grace. */
+    const closeWith = (c: Connection, code: number, reason: string, graceMs: number) => {
+      if (c.closing) return
+      c.closing = true
+      release(c)
+      if (c.socket.readyState === c.socket.OPEN) c.socket.close(code, reason)
+      setTimeout(() => c.socket.terminate(), graceMs).unref()
+    }
+
+    /**
+     * Hands queued frames to the socket, corked so a burst goes out in few writes, until the
+     * socket holds \`SOCKET_HIGH_WATER\`; the rest waits for its drain.
+     */
+    const flush = (c: Connection) => {
+      c.flushing = false
+      if (c.closing || c.socket.readyState !== c.socket.OPEN) return
+      const raw = (c.socket as unknown as { _socket?: Net.Duplex })._socket
+      raw?.cork()
+      while (c.head < c.queue.length && c.socket.bufferedAmount < SOCKET_HIGH_WATER) {
+        const frame = c.queue[c.head]!
+        c.queue[c.head++] = ""
+        c.queuedBytes -= frame.length
+        c.socket.send(frame)
+      }
+      raw?.uncork()
+      if (c.head === c.queue.length) {
+        c.queue = []
+        c.head = 0
+      } else if (raw !== undefined) {
+        c.flushing = true
+        raw.once("drain", () => flush(c))
+      }
+    }
+
+    /** Queues one frame; a client further behind than the bound is closed with 1008. */
+    const enqueue = (c: Connection, frame: string) => {
+      if (c.closing || c.stalled) return
+      c.queue.push(frame)
+      c.queuedBytes += frame.length
+      if (c.queuedBytes > limits.maxBufferedBytes) {
+        closedBehind++
+        return closeWith(
+          c,
+          1008,
+          `client too slow: more than ${limits.maxBufferedBytes} bytes of notifications unread`,
+          CLOSE_GRACE_MS
+        )
+      }
+      if (!c.flushing) {
+        c.flushing = true
+        // After the current turn's frames (a whole fan-out) are queued: one corked write for them.
+        queueMicrotask(() => flush(c))
+      }
+    }
+
+    const send = (c: Connection, body: unknown) => enqueue(c, Json.stringify(body))
+
+    /** Sends one notification (its result already encoded), unless a socket fault replaces it. */
+    const notify = (c: Connection, sub: Subscription, encoded: string) => {
+      if (c.stalled || c.closing) return
       const fault = params.faults.decide(sub.method, "socket")
       if (fault === "drop") return void c.socket.terminate()
       if (fault === "stall") return void (c.stalled = true)
-      if (fault === "malformedFrame") return void c.socket.send(`{"jsonrpc":"2.0","method":"${sub.method}","par`)
+      if (fault === "malformedFrame") return enqueue(c, `{"jsonrpc":"2.0","method":"${sub.method}","par`)
       notified++
-      send(c, { jsonrpc: "2.0", method: sub.method, params: { result, subscription: sub.id } })
+      enqueue(
+        c,
+        `{"jsonrpc":"2.0","method":"${sub.method}","params":{"result":${encoded},"subscription":${sub.id}}}`
+      )
       if (sub.once === true && c.subscriptions.delete(sub.id)) live--
     }
 
     const onMessage = (c: Connection, text: string) => {
-      if (c.stalled) return
+      if (c.stalled || c.closing) return
       let msg: any
       try {
         msg = JSON.parse(text)
@@ -240,6 +383,12 @@ export const make = (params: {
       }
       const entry = SubscriptionEndpoints.bySubscribe.get(method)
       if (entry === undefined) return error(-32601, "Method not found")
+      if (c.subscriptions.size >= limits.maxSubscriptionsPerConnection) {
+        return error(
+          TOO_MANY_SUBSCRIPTIONS,
+          `Too many subscriptions: at most ${limits.maxSubscriptionsPerConnection} on one connection`
+        )
+      }
       const built = build(entry, msg.params)
       if ("error" in built) return error(-32602, built.error)
       const sub: Subscription = { id: nextId++, ...built.ok }
@@ -254,21 +403,53 @@ export const make = (params: {
       const url = URL.canParse(req.url ?? "/", "http://emulator.local")
         ? new URL(req.url ?? "/", "http://emulator.local")
         : undefined
-      const project = byKey.get(url?.searchParams.get("api-key") ?? "")
+      const key = url?.searchParams.get("api-key") ?? ""
+      const project = byKey.get(key)
       if (project === undefined) {
         socket.end("HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
         return
       }
+      if (shuttingDown) {
+        socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+        return
+      }
+      if ((perKey.get(key) ?? 0) >= limits.maxConnectionsPerKey) {
+        socket.end("HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+        return
+      }
+      perKey.set(key, (perKey.get(key) ?? 0) + 1)
+      let counted = true
+      const uncount = () => {
+        if (counted) perKey.set(key, (perKey.get(key) ?? 1) - 1)
+        counted = false
+      }
+      // A failed handshake never reaches the callback: its socket's close gives the place back.
+      socket.once("close", uncount)
       wss.handleUpgrade(req, socket, head, (ws) => {
         accepted++
-        const c: Connection = { socket: ws, project, subscriptions: new Map(), stalled: false }
+        const c: Connection = {
+          socket: ws,
+          key,
+          project,
+          subscriptions: new Map(),
+          stalled: false,
+          queue: [],
+          head: 0,
+          queuedBytes: 0,
+          flushing: false,
+          closing: false
+        }
         open.add(c)
         ws.on("message", (data) => onMessage(c, data.toString()))
-        ws.on("error", () => ws.terminate())
+        // A frame over maxPayload: ws closes with 1009 itself; any other error cuts the socket.
+        ws.on("error", () => {
+          if (ws.readyState !== ws.CLOSING) ws.terminate()
+        })
         ws.once("close", () => {
           open.delete(c)
-          live -= c.subscriptions.size
-          c.subscriptions.clear()
+          uncount()
+          c.closing = true
+          release(c)
         })
       })
     }
@@ -277,10 +458,18 @@ export const make = (params: {
     const unsubscribe = Events.worldLanded(params.state).subscribe((event) =>
       setImmediate(() => {
         if (live === 0) return
-        for (const c of open) {
-          for (const l of event.transactions) {
+        for (const l of event.transactions) {
+          // Each group's notifications, computed and encoded once for this transaction.
+          const encoded = new Map<string, ReadonlyArray<string>>()
+          for (const c of open) {
             for (const sub of [...c.subscriptions.values()]) {
-              for (const result of sub.onLanded?.(l) ?? []) notify(c, sub, result)
+              if (sub.onLanded === undefined) continue
+              let frames = encoded.get(sub.group)
+              if (frames === undefined) {
+                frames = sub.onLanded(l).map((result) => Json.stringify(result))
+                encoded.set(sub.group, frames)
+              }
+              for (const frame of frames) notify(c, sub, frame)
             }
           }
         }
@@ -291,18 +480,38 @@ export const make = (params: {
     let ticks: (() => void) | undefined
     const listenToSlots = () => {
       ticks ??= Events.slots(params.state).subscribe((tick) => {
+        let encoded: string | undefined
         for (const c of open) {
           for (const sub of c.subscriptions.values()) {
             if (sub.onSlot === true) {
-              notify(c, sub, { parent: tick.parent, root: Math.max(0, tick.slot - 32), slot: tick.slot })
+              encoded ??= Json.stringify({ parent: tick.parent, root: Math.max(0, tick.slot - 32), slot: tick.slot })
+              notify(c, sub, encoded)
             }
           }
         }
       })
     }
 
+    let shuttingDown = false
+    const shutdown = (graceMs: number) =>
+      Effect.async<void>((resume) => {
+        shuttingDown = true
+        unsubscribe()
+        ticks?.()
+        if (open.size === 0) return resume(Effect.void)
+        let left = open.size
+        const done = () => {
+          if (--left === 0) resume(Effect.void)
+        }
+        for (const c of open) {
+          c.socket.once("close", done)
+          closeWith(c, 1001, "the emulator is shutting down", graceMs)
+        }
+      })
+
     yield* Effect.addFinalizer(() =>
       Effect.sync(() => {
+        shuttingDown = true
         unsubscribe()
         ticks?.()
         for (const c of open) c.socket.terminate()
@@ -311,6 +520,13 @@ export const make = (params: {
     )
     return {
       upgrade,
+      shutdown,
+      closedBehind: () => closedBehind,
+      buffered: () => {
+        let n = 0
+        for (const c of open) n += c.queuedBytes
+        return n
+      },
       connections: () => open.size,
       subscriptions: () => live,
       accepted: () => accepted,

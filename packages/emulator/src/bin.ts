@@ -6,7 +6,10 @@
  * `--api-key` (default: fresh), `--project-id`, `--latency-ms`,
  * `--sizes knob=n,knob=n` (dataset size knobs, e.g. `das.bigAuthorityAssets=100000`),
  * `--max-body-bytes` (default 4 MiB), `--item-cache-chars` (bytes, default 64 Mi), `--idle-timeout-ms`
- * (default 5,000), `--max-connections` (default 1,024), `--plan free|developer|business|professional`
+ * (default 5,000), `--max-connections` (default 1,024), the WebSocket bounds `--ws-max-frame-bytes` (1 MiB),
+ * `--ws-max-subscriptions` (per connection, 4,096), `--ws-max-connections-per-key` (256),
+ * `--ws-max-buffered-bytes` (per socket, 16 MiB), `--shutdown-grace-ms` (1,000),
+ * `--plan free|developer|business|professional`
  * (the default project's plan, and the plans' rate limits enforced; default: business, not enforced),
  * `--cors-origin http://localhost:5173` (repeatable: only these origins may call it from a browser; default:
  * any origin for JSON-RPC, REST and WebSocket, none but its own for the world API and the studio).
@@ -66,6 +69,11 @@ export const parseFlags = (args: ReadonlyArray<string>): Emulator.Options => {
       "item-cache-chars": { type: "string" },
       "idle-timeout-ms": { type: "string" },
       "max-connections": { type: "string" },
+      "ws-max-frame-bytes": { type: "string" },
+      "ws-max-subscriptions": { type: "string" },
+      "ws-max-connections-per-key": { type: "string" },
+      "ws-max-buffered-bytes": { type: "string" },
+      "shutdown-grace-ms": { type: "string" },
       plan: { type: "string" },
       "cors-origin": { type: "string", multiple: true }
     },
@@ -87,6 +95,13 @@ export const parseFlags = (args: ReadonlyArray<string>): Emulator.Options => {
     itemCacheChars: int("item-cache-chars", values["item-cache-chars"]),
     timeouts: { idleMs: int("idle-timeout-ms", values["idle-timeout-ms"]) },
     maxConnections: int("max-connections", values["max-connections"]),
+    webSockets: {
+      maxFrameBytes: int("ws-max-frame-bytes", values["ws-max-frame-bytes"]),
+      maxSubscriptionsPerConnection: int("ws-max-subscriptions", values["ws-max-subscriptions"]),
+      maxConnectionsPerKey: int("ws-max-connections-per-key", values["ws-max-connections-per-key"]),
+      maxBufferedBytes: int("ws-max-buffered-bytes", values["ws-max-buffered-bytes"])
+    },
+    shutdownGraceMs: int("shutdown-grace-ms", values["shutdown-grace-ms"]),
     corsOrigins: corsOrigins(values["cors-origin"])
   }
 }

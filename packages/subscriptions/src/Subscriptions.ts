@@ -5,7 +5,9 @@
  * socket per endpoint (standard and enhanced), opened by the first subscriber
  * and closed when the last one's scope closes; interrupting a stream
  * unsubscribes it. The socket is kept alive with pings, replaced when it goes
- * quiet or breaks, and every live subscription is made again on the new one.
+ * quiet or breaks or the server closes it (1008 for a client too slow, 1001 for a
+ * server going away, as any other close), and every live subscription is made
+ * again on the new one, after a `Gap`.
  * A signature subscription can backfill what a reconnection missed (`SignatureOptions.backfill`:
  * the signature's status, looked up with `getSignatureStatuses`).
  *

@@ -346,6 +346,47 @@ describe("Subscriptions against the emulator over loopback WebSocket", () => {
       })
     }).pipe(Effect.scoped, Effect.provide(stack())))
 
+  it.live("a server's close with 1008 (too slow) or 1001 (going away) is a reconnection with a Gap", () =>
+    Effect.gen(function*() {
+      // A server that notifies one slot per connection, then closes: 1008 first, 1001 next, the third stays.
+      const wss = yield* Effect.acquireRelease(
+        Effect.async<WebSocketServer>((resume) => {
+          const server: WebSocketServer = new WebSocketServer(
+            { host: "127.0.0.1", port: 0 },
+            () => resume(Effect.succeed(server))
+          )
+        }),
+        (server) =>
+          Effect.async<void>((resume) => {
+            for (const c of server.clients) c.terminate()
+            server.close(() => resume(Effect.void))
+          })
+      )
+      let connections = 0
+      wss.on("connection", (ws) => {
+        const n = ++connections
+        ws.on("message", (data) => {
+          const msg = JSON.parse(data.toString())
+          if (msg.method !== "slotSubscribe") return
+          ws.send(JSON.stringify({ jsonrpc: "2.0", result: n, id: msg.id }))
+          const result = { parent: 9 + n, root: 0, slot: 10 + n }
+          ws.send(JSON.stringify({ jsonrpc: "2.0", method: "slotNotification", params: { result, subscription: n } }))
+          if (n === 1) ws.close(1008, "client too slow")
+          if (n === 2) ws.close(1001, "going away")
+        })
+      })
+      const port = (wss.address() as { port: number }).port
+      const subs = yield* Subscriptions.make({ ...fast, urls: { standard: `ws://127.0.0.1:${port}/` } }).pipe(
+        Effect.provide(tracked().layer)
+      )
+      const events = yield* Stream.runCollect(Stream.take(subs.slot(), 5))
+      expect(
+        Chunk.toReadonlyArray(events).map((e) => (e._tag === "Gap" ? `gap ${e.reason} after ${e.afterSlot}` : e.slot))
+      )
+        .toEqual([11n, "gap Reconnected after 11", 12n, "gap Reconnected after 12", 13n])
+      expect(connections).toBe(3)
+    }).pipe(Effect.scoped, Effect.provide(stack())))
+
   it.live("notifications a server repeats after a reconnection reach the consumer once", () =>
     Effect.gen(function*() {
       // A server that, on every subscription, first replays what it last sent (as a resuming feed may),

@@ -1,7 +1,8 @@
 /**
  * `solfx emulator [--port 8899] [--host 127.0.0.1] [--seed N] [--api-key K] [--faults SPEC] [--plan P]
  * [--project-id ID] [--latency-ms N] [--sizes knob=n,...] [--max-body-bytes N] [--item-cache-chars N]
- * [--idle-timeout-ms N] [--max-connections N] [--cors-origin ORIGIN ...]`: the emulator in the foreground until Ctrl-C, with
+ * [--idle-timeout-ms N] [--max-connections N] [--ws-max-frame-bytes N] [--ws-max-subscriptions N]
+ * [--ws-max-connections-per-key N] [--ws-max-buffered-bytes N] [--shutdown-grace-ms N] [--cors-origin ORIGIN ...]`: the emulator in the foreground until Ctrl-C, with
  * every flag of the emulator's own program. Its start line `{url, apiKey, projectId, samples}` is
  * the first line on stdout.
  *
@@ -90,6 +91,14 @@ export const command = Command.make(
     itemCacheChars: count("item-cache-chars", "Item cache size in bytes (default 64 Mi)"),
     idleTimeoutMs: count("idle-timeout-ms", "Idle connection timeout in ms (default 5,000)"),
     maxConnections: count("max-connections", "Most connections at once (default 1,024)"),
+    wsMaxFrameBytes: count("ws-max-frame-bytes", "Largest WebSocket frame taken; bigger closes 1009 (default 1 MiB)"),
+    wsMaxSubscriptions: count("ws-max-subscriptions", "Subscriptions per WebSocket (default 4,096)"),
+    wsMaxConnectionsPerKey: count("ws-max-connections-per-key", "WebSockets per API key (default 256)"),
+    wsMaxBufferedBytes: count(
+      "ws-max-buffered-bytes",
+      "Unread notification bytes per WebSocket; past it, close 1008 (default 16 MiB)"
+    ),
+    shutdownGraceMs: count("shutdown-grace-ms", "On stop, wait for WebSocket clients this long (default 1,000)"),
     corsOrigins: Options.text("cors-origin").pipe(
       Options.withDescription(
         "An origin browser pages may call from (repeatable); default: any for the service's paths, none for the world API"
@@ -122,6 +131,13 @@ export const command = Command.make(
         itemCacheChars: Option.getOrUndefined(o.itemCacheChars),
         timeouts: { idleMs: Option.getOrUndefined(o.idleTimeoutMs) },
         maxConnections: Option.getOrUndefined(o.maxConnections),
+        webSockets: {
+          maxFrameBytes: Option.getOrUndefined(o.wsMaxFrameBytes),
+          maxSubscriptionsPerConnection: Option.getOrUndefined(o.wsMaxSubscriptions),
+          maxConnectionsPerKey: Option.getOrUndefined(o.wsMaxConnectionsPerKey),
+          maxBufferedBytes: Option.getOrUndefined(o.wsMaxBufferedBytes)
+        },
+        shutdownGraceMs: Option.getOrUndefined(o.shutdownGraceMs),
         corsOrigins: o.corsOrigins.length === 0 ? undefined : o.corsOrigins
       })
       yield* Effect.sync(() => {
