@@ -17,6 +17,20 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   throw error
 })
 
+/**
+ * A stop asked for with SIGTERM (a process manager's, a CI job's) is a normal end: exit 0; Ctrl-C
+ * (SIGINT) ends with 130. Whatever a command's clients do, the process is gone within
+ * `SHUTDOWN_BOUND_MS` of the signal (the emulator itself needs about its 1 s shutdown grace).
+ */
+const SHUTDOWN_BOUND_MS = 5_000
+let terminated = false
+const bound = (code: number) => () => setTimeout(() => process.exit(code), SHUTDOWN_BOUND_MS).unref()
+process.once("SIGTERM", () => {
+  terminated = true
+  bound(0)()
+})
+process.once("SIGINT", bound(130))
+
 NodeRuntime.runMain(Cli.main(process.argv).pipe(Effect.provide(NodeContext.layer)), {
   disableErrorReporting: true,
   disablePrettyLogger: true,
@@ -24,7 +38,7 @@ NodeRuntime.runMain(Cli.main(process.argv).pipe(Effect.provide(NodeContext.layer
     const code = Exit.isSuccess(exit)
       ? Number(exit.value)
       : Cause.isInterruptedOnly(exit.cause)
-      ? 130
+      ? (terminated ? 0 : 130)
       : 1
     process.exitCode = code
     onExit(code)

@@ -1,5 +1,6 @@
 /**
- * Runs the emulator as a program until SIGINT, printing its start line
+ * Runs the emulator as a program until SIGINT or SIGTERM (then exits 0 within 5 s: WebSocket
+ * clients get close code 1001 and `--shutdown-grace-ms` to answer), printing its start line
  * `{url, apiKey, projectId, samples}` as one JSON line on stdout.
  *
  * Flags: `--port` (default 0: free), `--host` (default 127.0.0.1), `--seed` (default 42),
@@ -128,6 +129,10 @@ if (isMain) {
   } catch (e) {
     process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`)
     process.exit(2)
+  }
+  // Gone within 5 s of SIGTERM or SIGINT whatever clients do (stopping takes about the 1 s shutdown grace).
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => setTimeout(() => process.exit(0), 5_000).unref())
   }
   NodeRuntime.runMain(program(options))
 }
