@@ -27,6 +27,7 @@ export const MAX_BATCH = 1000
  * @category params
  */
 export const GetAssetProofBatchParams = Schema.Struct({
+  /** The compressed assets' ids, base58 addresses of 32 bytes: 1 to 1000 a request (the SDK splits longer lists). */
   ids: Schema.Array(Address).pipe(
     Schema.minItems(1, { message: () => "at least one asset id" }),
     Schema.maxItems(MAX_BATCH, { message: () => `at most ${MAX_BATCH} asset ids per request` })

@@ -16,6 +16,7 @@
 import * as Schema from "effect/Schema"
 import { AssetDisplayOptions, AssetSorting, onePagingStyle, pagingFields, SortByField } from "./DasParams.js"
 import { DigitalAsset } from "./DigitalAsset.js"
+import type * as Endpoint from "./Endpoint.js"
 import { withAliases } from "./internal/schema.js"
 import { Address } from "./Primitives.js"
 
@@ -52,7 +53,11 @@ export type ListSortByField = typeof ListSortByField.Type
  * @since 0.1.0
  * @category params
  */
-export const ListSorting = Schema.Struct({ ...AssetSorting.fields, sortBy: ListSortByField }).annotations({
+export const ListSorting = Schema.Struct({
+  ...AssetSorting.fields,
+  /** The order: `"created"`, `"recent_action"`, `"updated"`, `"id"` or `"none"`. */
+  sortBy: ListSortByField
+}).annotations({
   identifier: "ListSorting"
 })
 
@@ -64,7 +69,9 @@ export const ListSorting = Schema.Struct({ ...AssetSorting.fields, sortBy: ListS
  */
 export const listParamFields = {
   ...pagingFields,
+  /** The list's order: `{ sortBy, sortDirection }`. */
   sortBy: Schema.optional(ListSorting),
+  /** What the answer shows beyond the assets (fungibles, grand total, collection metadata, …). Alias: `displayOptions`. */
   options: Schema.optional(AssetDisplayOptions)
 }
 
@@ -76,10 +83,15 @@ export const listParamFields = {
  * @since 0.1.0
  * @category params
  */
-export const GetAssetParams = withAliases({ id: Address, options: Schema.optional(AssetDisplayOptions) }, displayAlias)
+export const GetAssetParams = withAliases({
+  /** The asset's id: a base58 address of 32 bytes. */
+  id: Address,
+  /** What the answer shows beyond the asset (fungible info, collection metadata, …). Alias: `displayOptions`. */
+  options: Schema.optional(AssetDisplayOptions)
+}, displayAlias)
   .annotations({ identifier: "GetAssetParams" })
 /** The input of getAsset, as callers write it. @since 0.1.0 @category params */
-export type GetAssetInput = typeof GetAssetParams.Encoded
+export type GetAssetInput = Endpoint.InputOf<typeof GetAssetParams>
 
 /**
  * The params of getAssetBatch (Metaplex's client calls it `getAssets`): 1 to 1000 ids.
@@ -88,14 +100,16 @@ export type GetAssetInput = typeof GetAssetParams.Encoded
  * @category params
  */
 export const GetAssetBatchParams = withAliases({
+  /** The assets' ids, base58 addresses of 32 bytes: 1 to 1000 a request. */
   ids: Schema.Array(Address).pipe(
     Schema.minItems(1, { message: () => "at least one asset id" }),
     Schema.maxItems(MAX_BATCH, { message: () => `at most ${MAX_BATCH} asset ids per request` })
   ),
+  /** What the answer shows beyond the assets (fungible info, collection metadata, …). Alias: `displayOptions`. */
   options: Schema.optional(AssetDisplayOptions)
 }, displayAlias).annotations({ identifier: "GetAssetBatchParams" })
 /** The input of getAssetBatch, as callers write it. @since 0.1.0 @category params */
-export type GetAssetBatchInput = typeof GetAssetBatchParams.Encoded
+export type GetAssetBatchInput = Endpoint.InputOf<typeof GetAssetBatchParams>
 
 /**
  * The result of getAssetBatch: one entry per requested id, in request order, `null`
@@ -115,9 +129,12 @@ export type AssetBatch = typeof AssetBatch.Type
  * @since 0.1.0
  * @category params
  */
-export const GetAssetProofParams = Schema.Struct({ id: Address }).annotations({ identifier: "GetAssetProofParams" })
+export const GetAssetProofParams = Schema.Struct({
+  /** The compressed asset's id: a base58 address of 32 bytes. */
+  id: Address
+}).annotations({ identifier: "GetAssetProofParams" })
 /** The input of getAssetProof, as callers write it. @since 0.1.0 @category params */
-export type GetAssetProofInput = typeof GetAssetProofParams.Encoded
+export type GetAssetProofInput = Endpoint.InputOf<typeof GetAssetProofParams>
 
 /**
  * The params of getAssetsByOwner. Its result is `DigitalAsset.DigitalAssetList`.
@@ -127,12 +144,16 @@ export type GetAssetProofInput = typeof GetAssetProofParams.Encoded
  * @since 0.1.0
  * @category params
  */
-export const GetAssetsByOwnerParams = withAliases({ ownerAddress: Address, ...listParamFields }, displayAlias).pipe(
+export const GetAssetsByOwnerParams = withAliases({
+  /** The owner's wallet: a base58 address of 32 bytes. */
+  ownerAddress: Address,
+  ...listParamFields
+}, displayAlias).pipe(
   Schema.filter(onePagingStyle),
   Schema.annotations({ identifier: "GetAssetsByOwnerParams" })
 )
 /** The input of getAssetsByOwner, as callers write it. @since 0.1.0 @category params */
-export type GetAssetsByOwnerInput = typeof GetAssetsByOwnerParams.Encoded
+export type GetAssetsByOwnerInput = Endpoint.InputOf<typeof GetAssetsByOwnerParams>
 
 const NonEmpty = Schema.String.pipe(Schema.minLength(1, { message: () => "a non-empty string" }))
 
@@ -144,7 +165,9 @@ const NonEmpty = Schema.String.pipe(Schema.minLength(1, { message: () => "a non-
  * @category params
  */
 export const GetAssetsByGroupParams = withAliases({
+  /** The grouping, usually `"collection"` (a non-empty string). */
   groupKey: NonEmpty,
+  /** The group's value: for `"collection"`, the collection's address (a non-empty string). */
   groupValue: NonEmpty,
   ...listParamFields
 }, displayAlias).pipe(
@@ -152,7 +175,7 @@ export const GetAssetsByGroupParams = withAliases({
   Schema.annotations({ identifier: "GetAssetsByGroupParams" })
 )
 /** The input of getAssetsByGroup, as callers write it. @since 0.1.0 @category params */
-export type GetAssetsByGroupInput = typeof GetAssetsByGroupParams.Encoded
+export type GetAssetsByGroupInput = Endpoint.InputOf<typeof GetAssetsByGroupParams>
 
 /**
  * The params of getAssetsByCreator: `onlyVerified` keeps the assets the creator signed.
@@ -162,7 +185,9 @@ export type GetAssetsByGroupInput = typeof GetAssetsByGroupParams.Encoded
  * @category params
  */
 export const GetAssetsByCreatorParams = withAliases({
+  /** The creator: a base58 address of 32 bytes. */
   creatorAddress: Address,
+  /** Only the assets whose creator entry the creator signed (verified; default false). */
   onlyVerified: Schema.optional(Schema.Boolean),
   ...listParamFields
 }, displayAlias).pipe(
@@ -170,4 +195,4 @@ export const GetAssetsByCreatorParams = withAliases({
   Schema.annotations({ identifier: "GetAssetsByCreatorParams" })
 )
 /** The input of getAssetsByCreator, as callers write it. @since 0.1.0 @category params */
-export type GetAssetsByCreatorInput = typeof GetAssetsByCreatorParams.Encoded
+export type GetAssetsByCreatorInput = Endpoint.InputOf<typeof GetAssetsByCreatorParams>

@@ -16,6 +16,7 @@
 import * as Schema from "effect/Schema"
 import { displayAlias, listParamFields } from "./AssetQuery.js"
 import { onePagingStyle } from "./DasParams.js"
+import type * as Endpoint from "./Endpoint.js"
 import { Count, withAliases } from "./internal/schema.js"
 import { Address } from "./Primitives.js"
 
@@ -80,29 +81,51 @@ export const GroupingFilter = Schema.Tuple(NonEmpty, NonEmpty).annotations({ ide
  * @category params
  */
 export const searchFilterFields = {
+  /** Invert the filters: assets matching none of them (default false). */
   negate: Schema.optional(Schema.Boolean),
+  /** `"all"` (default: every filter holds) or `"any"` (one does). */
   conditionType: Schema.optional(Schema.Literal("all", "any")),
+  /** The asset's interface, such as `"V1_NFT"`, `"ProgrammableNFT"` or `"FungibleToken"`. */
   interface: Schema.optional(AssetInterface),
+  /** The owner: a base58 address of 32 bytes. */
   ownerAddress: Schema.optional(Address),
+  /** `"single"` (one owner) or `"token"` (fungible ownership). */
   ownerType: Schema.optional(Schema.Literal("single", "token")),
+  /** A creator: a base58 address of 32 bytes. */
   creatorAddress: Schema.optional(Address),
+  /** With `creatorAddress`: only where the creator signed (verified). */
   creatorVerified: Schema.optional(Schema.Boolean),
+  /** The update authority: a base58 address of 32 bytes. */
   authorityAddress: Schema.optional(Address),
+  /** `[groupKey, groupValue]`, both non-empty, e.g. `["collection", collectionAddress]`. */
   grouping: Schema.optional(GroupingFilter),
+  /** The delegate: a base58 address of 32 bytes. Alias: `delegateAddress`. */
   delegate: Schema.optional(Address),
+  /** Only frozen (true) or unfrozen (false) assets. */
   frozen: Schema.optional(Schema.Boolean),
+  /** The edition supply: a non-negative integer. */
   supply: Schema.optional(Count),
+  /** The mint whose supply is meant: a base58 address of 32 bytes. */
   supplyMint: Schema.optional(Address),
+  /** Only compressed (true) or uncompressed (false) assets. */
   compressed: Schema.optional(Schema.Boolean),
+  /** Only assets that can (true) or cannot (false) be compressed. */
   compressible: Schema.optional(Schema.Boolean),
+  /** Who receives royalties: `"creators"`, `"fanout"` or `"single"`. */
   royaltyTargetType: Schema.optional(Schema.Literal("creators", "fanout", "single")),
+  /** The royalty receiver: a base58 address of 32 bytes. */
   royaltyTarget: Schema.optional(Address),
+  /** The royalty, in basis points: a non-negative integer. */
   royaltyAmount: Schema.optional(Count),
+  /** Only burnt (true) or live (false) assets. */
   burnt: Schema.optional(Schema.Boolean),
+  /** The JSON metadata's URI (a non-empty string). */
   jsonUri: Schema.optional(NonEmpty),
+  /** The asset's name (a non-empty string). */
   name: Schema.optional(NonEmpty),
+  /** `"fungible"`, `"nonFungible"`, `"regularNft"`, `"compressedNft"` or `"all"` (Metaplex's spellings too). */
   tokenType: Schema.optional(SearchTokenType),
-  /** Helius only: the Merkle tree of a compressed asset. */
+  /** Helius only: the Merkle tree of a compressed asset (a base58 address of 32 bytes). */
   tree: Schema.optional(Address)
 }
 
@@ -124,4 +147,4 @@ export const SearchAssetsParams = withAliases(
 /** A decoded `SearchAssetsParams`: the type of the schema of the same name. @since 0.1.0 @category params */
 export type SearchAssetsParams = typeof SearchAssetsParams.Type
 /** The input of searchAssets, as callers write it. @since 0.1.0 @category params */
-export type SearchAssetsInput = typeof SearchAssetsParams.Encoded
+export type SearchAssetsInput = Endpoint.InputOf<typeof SearchAssetsParams>

@@ -9,6 +9,7 @@
  */
 import * as Schema from "effect/Schema"
 import { listFields, onePagingStyle, pagingFields, SortDirection } from "./DasParams.js"
+import type * as Endpoint from "./Endpoint.js"
 import { Address, Signature } from "./Primitives.js"
 
 /**
@@ -20,8 +21,10 @@ import { Address, Signature } from "./Primitives.js"
  * @category params
  */
 export const GetSignaturesForAssetParams = Schema.Struct({
+  /** The compressed asset's id: a base58 address of 32 bytes. */
   id: Address,
   ...pagingFields,
+  /** `"asc"` (oldest first) or `"desc"` (newest first, the service's default). */
   sortDirection: Schema.optional(SortDirection)
 }).pipe(
   Schema.filter(onePagingStyle),
@@ -30,7 +33,7 @@ export const GetSignaturesForAssetParams = Schema.Struct({
 /** A decoded `GetSignaturesForAssetParams`: the type of the schema of the same name. @since 0.1.0 @category params */
 export type GetSignaturesForAssetParams = typeof GetSignaturesForAssetParams.Type
 /** The input of the call, as callers write it: the encoded side of `GetSignaturesForAssetParams`. @since 0.1.0 @category params */
-export type GetSignaturesForAssetInput = typeof GetSignaturesForAssetParams.Encoded
+export type GetSignaturesForAssetInput = Endpoint.InputOf<typeof GetSignaturesForAssetParams>
 
 /**
  * One entry: the transaction signature and its instruction kind (e.g.

@@ -13,6 +13,7 @@
 import * as Schema from "effect/Schema"
 import { CompressedAccount, TokenData } from "./CompressedAccount.js"
 import { MAX_LIMIT } from "./CompressionRequest.js"
+import type * as Endpoint from "./Endpoint.js"
 import { Count, nullable } from "./internal/schema.js"
 import { Address, FieldHash } from "./Primitives.js"
 import { cursorPage, withContext } from "./SlotContext.js"
@@ -119,9 +120,11 @@ export const TokenAccountsV2Result = withContext(cursorPage(CompressedTokenAccou
  * @category params
  */
 export const MultipleCompressedAccountsParams = Schema.Struct({
+  /** The accounts' hashes (field elements, base58), at most 1000. Exactly one of `hashes` and `addresses`. */
   hashes: Schema.optional(
     Schema.Array(FieldHash).pipe(Schema.maxItems(MAX_LIMIT, { message: () => `at most ${MAX_LIMIT} hashes` }))
   ),
+  /** The accounts' addresses (base58 of 32 bytes), at most 1000. Exactly one of `hashes` and `addresses`. */
   addresses: Schema.optional(
     Schema.Array(Address).pipe(Schema.maxItems(MAX_LIMIT, { message: () => `at most ${MAX_LIMIT} addresses` }))
   )
@@ -142,7 +145,7 @@ export const MultipleCompressedAccountsParams = Schema.Struct({
  * @since 0.1.0
  * @category params
  */
-export type MultipleCompressedAccountsParams = typeof MultipleCompressedAccountsParams.Encoded
+export type MultipleCompressedAccountsParams = Endpoint.InputOf<typeof MultipleCompressedAccountsParams>
 
 /**
  * The result of getMultipleCompressedAccountsV2: one item per requested hash or

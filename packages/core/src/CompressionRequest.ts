@@ -9,6 +9,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import type * as Endpoint from "./Endpoint.js"
 import type { CompressionMethod as Method } from "./Endpoints.js"
 import { Address, decodeBase58, Hash32, Signature } from "./Primitives.js"
 
@@ -56,7 +57,9 @@ export const Cursor = Schema.String.pipe(
 )
 
 const paging = {
+  /** Resume after this cursor, a page's `cursor` (base58, at most 512 characters). A walk starts from `start` instead. */
   cursor: Schema.optional(Cursor),
+  /** Items a page: an integer from 1 to 1000 (a walk asks 1000 unless told). */
   limit: Schema.optional(Limit)
 }
 
@@ -66,7 +69,11 @@ const paging = {
  * @since 0.1.0
  * @category params
  */
-export const SignaturesForAddressParams = Schema.Struct({ address: Address, ...paging }).annotations({
+export const SignaturesForAddressParams = Schema.Struct({
+  /** The account (or compressed account) address: base58 of 32 bytes. */
+  address: Address,
+  ...paging
+}).annotations({
   identifier: "SignaturesForAddressParams"
 })
 
@@ -76,7 +83,7 @@ export const SignaturesForAddressParams = Schema.Struct({ address: Address, ...p
  * @since 0.1.0
  * @category params
  */
-export type SignaturesForAddressParams = typeof SignaturesForAddressParams.Encoded
+export type SignaturesForAddressParams = Endpoint.InputOf<typeof SignaturesForAddressParams>
 
 /**
  * Params of getCompressedMintTokenHolders: the mint, cursor and limit.
@@ -84,7 +91,11 @@ export type SignaturesForAddressParams = typeof SignaturesForAddressParams.Encod
  * @since 0.1.0
  * @category params
  */
-export const MintTokenHoldersParams = Schema.Struct({ mint: Address, ...paging }).annotations({
+export const MintTokenHoldersParams = Schema.Struct({
+  /** The token's mint: a base58 address of 32 bytes. */
+  mint: Address,
+  ...paging
+}).annotations({
   identifier: "MintTokenHoldersParams"
 })
 
@@ -94,7 +105,7 @@ export const MintTokenHoldersParams = Schema.Struct({ mint: Address, ...paging }
  * @since 0.1.0
  * @category params
  */
-export type MintTokenHoldersParams = typeof MintTokenHoldersParams.Encoded
+export type MintTokenHoldersParams = Endpoint.InputOf<typeof MintTokenHoldersParams>
 
 /**
  * Params of getLatestNonVotingSignatures: cursor and limit.
@@ -112,7 +123,7 @@ export const LatestNonVotingSignaturesParams = Schema.Struct(paging).annotations
  * @since 0.1.0
  * @category params
  */
-export type LatestNonVotingSignaturesParams = typeof LatestNonVotingSignaturesParams.Encoded
+export type LatestNonVotingSignaturesParams = Endpoint.InputOf<typeof LatestNonVotingSignaturesParams>
 
 /**
  * `mint` keeps only the accounts of that mint.
@@ -121,7 +132,9 @@ export type LatestNonVotingSignaturesParams = typeof LatestNonVotingSignaturesPa
  * @category params
  */
 export const TokenAccountsByOwnerParams = Schema.Struct({
+  /** The accounts' owner: a base58 address of 32 bytes. */
   owner: Address,
+  /** Only the accounts of this mint (a base58 address of 32 bytes). */
   mint: Schema.optional(Address),
   ...paging
 }).annotations({ identifier: "TokenAccountsByOwnerParams" })
@@ -132,7 +145,7 @@ export const TokenAccountsByOwnerParams = Schema.Struct({
  * @since 0.1.0
  * @category params
  */
-export type TokenAccountsByOwnerParams = typeof TokenAccountsByOwnerParams.Encoded
+export type TokenAccountsByOwnerParams = Endpoint.InputOf<typeof TokenAccountsByOwnerParams>
 
 /**
  * `mint` keeps only the balance of that mint.
@@ -141,7 +154,9 @@ export type TokenAccountsByOwnerParams = typeof TokenAccountsByOwnerParams.Encod
  * @category params
  */
 export const TokenBalancesByOwnerParams = Schema.Struct({
+  /** The balances' owner: a base58 address of 32 bytes. */
   owner: Address,
+  /** Only the balance of this mint (a base58 address of 32 bytes). */
   mint: Schema.optional(Address),
   ...paging
 }).annotations({ identifier: "TokenBalancesByOwnerParams" })
@@ -152,7 +167,7 @@ export const TokenBalancesByOwnerParams = Schema.Struct({
  * @since 0.1.0
  * @category params
  */
-export type TokenBalancesByOwnerParams = typeof TokenBalancesByOwnerParams.Encoded
+export type TokenBalancesByOwnerParams = Endpoint.InputOf<typeof TokenBalancesByOwnerParams>
 
 /**
  * Params of getCompressionSignaturesForTokenOwner: the owner, cursor and limit.
@@ -160,7 +175,11 @@ export type TokenBalancesByOwnerParams = typeof TokenBalancesByOwnerParams.Encod
  * @since 0.1.0
  * @category params
  */
-export const SignaturesForTokenOwnerParams = Schema.Struct({ owner: Address, ...paging }).annotations({
+export const SignaturesForTokenOwnerParams = Schema.Struct({
+  /** The owner of the compressed token accounts: a base58 address of 32 bytes. */
+  owner: Address,
+  ...paging
+}).annotations({
   identifier: "SignaturesForTokenOwnerParams"
 })
 
@@ -170,7 +189,7 @@ export const SignaturesForTokenOwnerParams = Schema.Struct({ owner: Address, ...
  * @since 0.1.0
  * @category params
  */
-export type SignaturesForTokenOwnerParams = typeof SignaturesForTokenOwnerParams.Encoded
+export type SignaturesForTokenOwnerParams = Endpoint.InputOf<typeof SignaturesForTokenOwnerParams>
 
 /**
  * Params of getCompressionSignaturesForOwner (not in the service's documentation; stateless.js calls it):
@@ -180,7 +199,11 @@ export type SignaturesForTokenOwnerParams = typeof SignaturesForTokenOwnerParams
  * @since 0.1.0
  * @category params
  */
-export const SignaturesForOwnerParams = Schema.Struct({ owner: Address, ...paging }).annotations({
+export const SignaturesForOwnerParams = Schema.Struct({
+  /** The owner of the compressed accounts: a base58 address of 32 bytes. */
+  owner: Address,
+  ...paging
+}).annotations({
   identifier: "SignaturesForOwnerParams"
 })
 
@@ -190,7 +213,7 @@ export const SignaturesForOwnerParams = Schema.Struct({ owner: Address, ...pagin
  * @since 0.1.0
  * @category params
  */
-export type SignaturesForOwnerParams = typeof SignaturesForOwnerParams.Encoded
+export type SignaturesForOwnerParams = Endpoint.InputOf<typeof SignaturesForOwnerParams>
 
 /**
  * The params of getCompressedAccountsByOwnerV2: the owner, and the cursor and limit of the page.
@@ -198,7 +221,11 @@ export type SignaturesForOwnerParams = typeof SignaturesForOwnerParams.Encoded
  * @since 0.1.0
  * @category params
  */
-export const AccountsByOwnerParams = Schema.Struct({ owner: Address, ...paging }).annotations({
+export const AccountsByOwnerParams = Schema.Struct({
+  /** The owner of the compressed accounts: a base58 address of 32 bytes. */
+  owner: Address,
+  ...paging
+}).annotations({
   identifier: "AccountsByOwnerParams"
 })
 
@@ -208,7 +235,7 @@ export const AccountsByOwnerParams = Schema.Struct({ owner: Address, ...paging }
  * @since 0.1.0
  * @category params
  */
-export type AccountsByOwnerParams = typeof AccountsByOwnerParams.Encoded
+export type AccountsByOwnerParams = Endpoint.InputOf<typeof AccountsByOwnerParams>
 
 /**
  * A new address to prove creatable, with the address tree it goes into.
@@ -216,7 +243,12 @@ export type AccountsByOwnerParams = typeof AccountsByOwnerParams.Encoded
  * @since 0.1.0
  * @category params
  */
-export const NewAddressWithTree = Schema.Struct({ address: Address, tree: Address }).annotations({
+export const NewAddressWithTree = Schema.Struct({
+  /** The new address: base58 of 32 bytes. */
+  address: Address,
+  /** The address tree it goes into: base58 of 32 bytes. */
+  tree: Address
+}).annotations({
   identifier: "NewAddressWithTree"
 })
 
@@ -227,11 +259,13 @@ export const NewAddressWithTree = Schema.Struct({ address: Address, tree: Addres
  * @category params
  */
 export const ValidityProofParams = Schema.Struct({
+  /** Hashes of the accounts to prove valid: base58 of 32 bytes, at most 8. With `newAddressesWithTrees`, at least one entry in all. */
   hashes: Schema.optional(
     Schema.Array(Hash32).pipe(
       Schema.maxItems(MAX_PROOF_INPUTS, { message: () => `at most ${MAX_PROOF_INPUTS} hashes` })
     )
   ),
+  /** New addresses to prove creatable, each with its tree: at most 8. With `hashes`, at least one entry in all. */
   newAddressesWithTrees: Schema.optional(
     Schema.Array(NewAddressWithTree).pipe(
       Schema.maxItems(MAX_PROOF_INPUTS, { message: () => `at most ${MAX_PROOF_INPUTS} new addresses` })
@@ -252,7 +286,7 @@ export const ValidityProofParams = Schema.Struct({
  * @since 0.1.0
  * @category params
  */
-export type ValidityProofParams = typeof ValidityProofParams.Encoded
+export type ValidityProofParams = Endpoint.InputOf<typeof ValidityProofParams>
 
 /**
  * Params of getTransactionWithCompressionInfo: the transaction signature.
@@ -260,7 +294,10 @@ export type ValidityProofParams = typeof ValidityProofParams.Encoded
  * @since 0.1.0
  * @category params
  */
-export const TransactionWithCompressionInfoParams = Schema.Struct({ signature: Signature }).annotations({
+export const TransactionWithCompressionInfoParams = Schema.Struct({
+  /** The transaction's signature: base58 of 64 bytes. */
+  signature: Signature
+}).annotations({
   identifier: "TransactionWithCompressionInfoParams"
 })
 
@@ -270,7 +307,7 @@ export const TransactionWithCompressionInfoParams = Schema.Struct({ signature: S
  * @since 0.1.0
  * @category params
  */
-export type TransactionWithCompressionInfoParams = typeof TransactionWithCompressionInfoParams.Encoded
+export type TransactionWithCompressionInfoParams = Endpoint.InputOf<typeof TransactionWithCompressionInfoParams>
 
 /**
  * The name of a compression method: a key of `Endpoints.compression`.

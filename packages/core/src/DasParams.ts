@@ -55,10 +55,15 @@ export const Cursor = Schema.String.pipe(Schema.minLength(1, { message: () => "a
  * @category params
  */
 export const pagingFields = {
+  /** The page of this call, 1-indexed: an integer of at least 1. Not with `cursor`, `before` or `after` (one paging style a query). */
   page: Schema.optional(PageNumber),
+  /** Items a page: an integer from 1 to 1000 (a walk asks 1000 unless told). */
   limit: Schema.optional(Limit),
+  /** Keyset paging: the previous page's `cursor` (non-empty). Not with `page`, `before` or `after`. */
   cursor: Schema.optional(Cursor),
+  /** Items before this id (non-empty). Not with `page` or `cursor`. */
   before: Schema.optional(Cursor),
+  /** Items after this id (non-empty). Not with `page` or `cursor`. */
   after: Schema.optional(Cursor)
 }
 
@@ -113,11 +118,17 @@ export const onePagingStyle = (p: Paging): true | { readonly path: ReadonlyArray
  * @category params
  */
 export const AssetDisplayOptions = Schema.Struct({
+  /** Include assets of collections that are not verified (default false). */
   showUnverifiedCollections: Schema.optional(Schema.Boolean),
+  /** Add each collection's metadata to its assets (default false). */
   showCollectionMetadata: Schema.optional(Schema.Boolean),
+  /** Count every matching asset in `grand_total` (default false; a walk by page reads it as the total). */
   showGrandTotal: Schema.optional(Schema.Boolean),
+  /** Add inscription data to the assets that have it (default false). */
   showInscription: Schema.optional(Schema.Boolean),
+  /** Include fungible tokens, with their `token_info` (default false). */
   showFungible: Schema.optional(Schema.Boolean),
+  /** Include tokens the owner holds none of (default false). */
   showZeroBalance: Schema.optional(Schema.Boolean)
 }).annotations({ identifier: "AssetDisplayOptions" })
 
@@ -148,7 +159,9 @@ export type SortDirection = typeof SortDirection.Type
  * @category params
  */
 export const AssetSorting = Schema.Struct({
+  /** The order: `"created"`, `"recent_action"`, `"updated"` or `"none"`. */
   sortBy: SortByField,
+  /** `"asc"` or `"desc"` (the service's default: `"desc"`). */
   sortDirection: Schema.optional(SortDirection)
 }).annotations({ identifier: "AssetSorting" })
 

@@ -9,6 +9,7 @@
  */
 import * as Schema from "effect/Schema"
 import { AssetDisplayOptions, AssetSorting, listFields, onePagingStyle, pagingFields } from "./DasParams.js"
+import type * as Endpoint from "./Endpoint.js"
 import { Address, U64 } from "./Primitives.js"
 
 /**
@@ -22,9 +23,12 @@ import { Address, U64 } from "./Primitives.js"
  * @category params
  */
 export const GetAssetsByAuthorityParams = Schema.Struct({
+  /** The update authority: a base58 address of 32 bytes. */
   authorityAddress: Address,
   ...pagingFields,
+  /** The list's order: `{ sortBy, sortDirection }`. */
   sortBy: Schema.optional(AssetSorting),
+  /** What the answer shows beyond the assets (fungibles, grand total, collection metadata, …). */
   options: Schema.optional(AssetDisplayOptions)
 }).pipe(
   Schema.filter(onePagingStyle),
@@ -33,7 +37,7 @@ export const GetAssetsByAuthorityParams = Schema.Struct({
 /** A decoded `GetAssetsByAuthorityParams`: the type of the schema of the same name. @since 0.1.0 @category params */
 export type GetAssetsByAuthorityParams = typeof GetAssetsByAuthorityParams.Type
 /** The input of the call, as callers write it: the encoded side of `GetAssetsByAuthorityParams`. @since 0.1.0 @category params */
-export type GetAssetsByAuthorityInput = typeof GetAssetsByAuthorityParams.Encoded
+export type GetAssetsByAuthorityInput = Endpoint.InputOf<typeof GetAssetsByAuthorityParams>
 
 /**
  * A file of the asset's content.

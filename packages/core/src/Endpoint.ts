@@ -300,6 +300,54 @@ export interface Rest<P = any, A = any, Item = any, PI = any> extends Common<P, 
  */
 export type Endpoint<P = any, A = any, Item = any, PI = any> = Rpc<P, A, Item, PI> | Rest<P, A, Item, PI>
 
+/** An optional field of a Struct: its encoded side may be left out. */
+type OptionalField = { readonly _EncodedToken: "?:" }
+
+/**
+ * The params a caller writes for the params Schema `S` (its encoded side `PI`), with each field's
+ * doc comment. A Struct's own `Encoded` remaps its keys, which drops the comments written on its
+ * fields, so a Struct's params (filtered, transformed, extended or not) are rebuilt here by mapped
+ * types that only filter keys, which TypeScript links to the fields' declarations: an editor shows a
+ * field's doc on hover, and the generated docs list it. Any other Schema's input is `PI` as it is.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Input<S, PI> = S extends { readonly fields: infer F; readonly records: any } ? StructInput<F>
+  : S extends { readonly from: infer From; readonly filter: any } ? Input<From, PI>
+  : S extends { readonly from: infer From; readonly to: any } ? Input<From, PI>
+  : S extends Schema.Array$<infer Value> ? ReadonlyArray<InputOf<Value>>
+  : PI
+
+/**
+ * The input of a Schema as a caller writes it, field docs kept (`Input`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type InputOf<S> = S extends Schema.Schema.Any ? Input<S, Schema.Schema.Encoded<S>> : never
+
+/** A field's input: a Struct nested in params (`options`, `sortBy`) keeps its fields' docs too. */
+type FieldInput<Field> = Field extends Schema.optional<infer S> ? InputOf<S> | undefined
+  : Field extends Schema.Schema.Any ? InputOf<Field>
+  : Schema.Schema.Encoded<Field>
+
+/**
+ * The encoded side of a Struct's fields, key by key, keeping each field's doc comment.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type StructInput<F> = Simplify<
+  & { readonly [K in keyof F as F[K] extends OptionalField ? never : K]: FieldInput<F[K]> }
+  & { readonly [K in keyof F as F[K] extends OptionalField ? K : never]?: FieldInput<F[K]> }
+>
+
+type Simplify<A> = { [K in keyof A]: A[K] } & {}
+
+/** `Documented` where it is the same type as `PI` (each assignable to the other), else `never`: a drift fails to compile. */
+type Checked<Documented, PI> = [Documented] extends [PI] ? [PI] extends [Documented] ? Documented : never : never
+
 interface Declared<P, PI, A, Item> {
   readonly area: string
   readonly params: Schema.Schema<P, PI>
@@ -317,13 +365,14 @@ interface Declared<P, PI, A, Item> {
  * @since 0.1.0
  * @category constructors
  */
-export const rpc = <P, PI, A, Item = never>(
+export const rpc = <P, PI, A, Item = never, S extends Schema.Schema<P, PI> = Schema.Schema<P, PI>>(
   declared: Declared<P, PI, A, Item> & {
+    readonly params: S
     readonly method: string
     readonly id?: "string" | "number" | undefined
     readonly positional?: string | undefined
   }
-): Rpc<P, A, Item, PI> => ({
+): Rpc<P, A, Item, Checked<Input<S, PI>, PI>> => ({
   _tag: "Rpc",
   name: declared.method,
   method: declared.method,
@@ -331,7 +380,8 @@ export const rpc = <P, PI, A, Item = never>(
   positional: declared.positional,
   area: declared.area,
   host: "rpc",
-  params: declared.params,
+  // The same encoded side, field by field with its docs (`Input`).
+  params: declared.params as unknown as Schema.Schema<P, Checked<Input<S, PI>, PI>>,
   result: declared.result,
   paging: declared.paging ?? (none as Paging<A, Item>),
   batch: declared.batch,
@@ -347,8 +397,16 @@ export const rpc = <P, PI, A, Item = never>(
  * @since 0.1.0
  * @category constructors
  */
-export const rest = <P, PI, A, Item = never, NotFound extends Rest["notFound"] = "error">(
+export const rest = <
+  P,
+  PI,
+  A,
+  Item = never,
+  NotFound extends Rest["notFound"] = "error",
+  S extends Schema.Schema<P, PI> = Schema.Schema<P, PI>
+>(
   declared: Declared<P, PI, A, Item> & {
+    readonly params: S
     readonly host: Exclude<Host, "rpc">
     readonly method: Rest["method"]
     readonly path: string
@@ -356,7 +414,7 @@ export const rest = <P, PI, A, Item = never, NotFound extends Rest["notFound"] =
     readonly notFound?: NotFound | undefined
     readonly bodyField?: string | undefined
   }
-): Rest<P, A, Item, PI> & { readonly notFound: NotFound } => ({
+): Rest<P, A, Item, Checked<Input<S, PI>, PI>> & { readonly notFound: NotFound } => ({
   _tag: "Rest",
   name: `${declared.method} ${declared.path}`,
   method: declared.method,
@@ -367,7 +425,8 @@ export const rest = <P, PI, A, Item = never, NotFound extends Rest["notFound"] =
   bodyField: declared.bodyField,
   area: declared.area,
   host: declared.host,
-  params: declared.params,
+  // The same encoded side, field by field with its docs (`Input`).
+  params: declared.params as unknown as Schema.Schema<P, Checked<Input<S, PI>, PI>>,
   result: declared.result,
   paging: declared.paging ?? (none as Paging<A, Item>),
   batch: declared.batch,

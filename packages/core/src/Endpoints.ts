@@ -685,7 +685,10 @@ export const walletBatchIdentity = Endpoint.rest({
   ...walletApi,
   method: "POST",
   path: "/v1/wallet/batch-identity",
-  params: Schema.Struct({ addresses: WalletParams.BatchIdentityRequest }),
+  params: Schema.Struct({
+    /** Base58 addresses (32 bytes) or name-service domains, any number: sent 100 a request. */
+    addresses: WalletParams.BatchIdentityRequest
+  }),
   result: WalletRecords.IdentityList,
   batch: { field: "addresses", size: WalletParams.MAX_BATCH_IDENTITY, concurrency: 4 },
   // A lookup: sending it twice changes nothing.
@@ -799,7 +802,10 @@ export const projectUsage = Endpoint.rest({
   method: "GET",
   path: "/v0/admin/projects/{id}/usage",
   auth: "header",
-  params: Schema.Struct({ id: ProjectId }),
+  params: Schema.Struct({
+    /** The project's id, as the dashboard shows it (a UUID). */
+    id: ProjectId
+  }),
   result: ProjectUsage.ProjectUsage,
   cost: { credits: 0, usage: "api" },
   bucket: "admin"
@@ -821,6 +827,12 @@ export const listWebhooks = Endpoint.rest({
   cost: { credits: 100, usage: "api" },
   bucket: "webhooks"
 })
+
+/** The path's webhook id, documented once for every entry that takes it. */
+const webhookIdField = {
+  /** The webhook's id, as `create` answered it: letters, digits, `-` and `_` (1 to 128), such as a UUID. */
+  webhookID: Webhook.WebhookId
+}
 
 // Webhook management: each call is 100 credits ("webhook management via API", the
 // service's price list), counted under `api` like the list.
@@ -852,7 +864,7 @@ export const getWebhook = Endpoint.rest({
   ...management,
   method: "GET",
   path: "/v0/webhooks/{webhookID}",
-  params: Schema.Struct({ webhookID: Webhook.WebhookId }),
+  params: Schema.Struct(webhookIdField),
   result: Webhook.Webhook
 })
 
@@ -866,7 +878,7 @@ export const editWebhook = Endpoint.rest({
   ...management,
   method: "PUT",
   path: "/v0/webhooks/{webhookID}",
-  params: Schema.extend(Schema.Struct({ webhookID: Webhook.WebhookId }), Webhook.WebhookBody),
+  params: Schema.Struct({ ...webhookIdField, ...Webhook.WebhookBody.fields }),
   result: Webhook.Webhook
 })
 
@@ -880,7 +892,11 @@ export const toggleWebhook = Endpoint.rest({
   ...management,
   method: "PATCH",
   path: "/v0/webhooks/{webhookID}",
-  params: Schema.Struct({ webhookID: Webhook.WebhookId, active: Schema.Boolean }),
+  params: Schema.Struct({
+    ...webhookIdField,
+    /** `true` resumes deliveries, `false` pauses them. */
+    active: Schema.Boolean
+  }),
   result: Webhook.Webhook
 })
 
@@ -895,7 +911,7 @@ export const deleteWebhook = Endpoint.rest({
   ...management,
   method: "DELETE",
   path: "/v0/webhooks/{webhookID}",
-  params: Schema.Struct({ webhookID: Webhook.WebhookId }),
+  params: Schema.Struct(webhookIdField),
   result: Schema.Unknown,
   idempotent: false
 })

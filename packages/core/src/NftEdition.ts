@@ -10,6 +10,7 @@
  */
 import * as Schema from "effect/Schema"
 import { listFields, onePagingStyle, pagingFields } from "./DasParams.js"
+import type * as Endpoint from "./Endpoint.js"
 import { Count, withAliases } from "./internal/schema.js"
 import { Address, U64 } from "./Primitives.js"
 
@@ -20,6 +21,7 @@ import { Address, U64 } from "./Primitives.js"
  * @category params
  */
 export const GetNftEditionsParams = withAliases({
+  /** The master edition's mint: a base58 address of 32 bytes (required). Alias: `mintAddress`. */
   mint: Schema.optional(Address),
   ...pagingFields
 }, { mintAddress: "mint" }).pipe(
@@ -29,7 +31,7 @@ export const GetNftEditionsParams = withAliases({
   Schema.annotations({ identifier: "GetNftEditionsParams" })
 )
 /** The input of getNftEditions, as callers write it. @since 0.1.0 @category params */
-export type GetNftEditionsInput = typeof GetNftEditionsParams.Encoded
+export type GetNftEditionsInput = Endpoint.InputOf<typeof GetNftEditionsParams>
 
 /**
  * One print edition, in Helius's names (Metaplex's client maps `edition` and `mint`

@@ -15,6 +15,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import type * as Endpoint from "./Endpoint.js"
 import { nullable } from "./internal/schema.js"
 import { Address, Signature, U64 } from "./Primitives.js"
 
@@ -55,18 +56,24 @@ export type Commitment = typeof Commitment.Type
  * @category params
  */
 export const GetSignaturesForAddressParams = Schema.Struct({
+  /** The account whose signatures are listed: a base58 address of 32 bytes (sent first, positionally). */
   address: Address,
+  /** Signatures a page: an integer from 1 to 1000 (default 1000). */
   limit: Schema.optional(
     Schema.Number.pipe(
       Schema.int({ message: () => limitRule }),
       Schema.between(1, MAX_LIMIT, { message: () => limitRule })
     )
   ),
+  /** Start before this signature (base58 of 64 bytes; excluded). A walk starts from `start` instead. */
   before: Schema.optional(Signature),
+  /** Stop at this signature (base58 of 64 bytes; excluded). */
   until: Schema.optional(Signature),
+  /** `"confirmed"` or `"finalized"` (the service's default: finalized). */
   commitment: Schema.optional(
     Schema.Literal("confirmed", "finalized").annotations({ message: () => "confirmed or finalized" })
   ),
+  /** The lowest slot the answer may be read at: a non-negative integer. */
   minContextSlot: Schema.optional(
     Schema.Number.pipe(Schema.int(), Schema.nonNegative({ message: () => "a slot (a non-negative integer)" }))
   )
@@ -78,7 +85,7 @@ export const GetSignaturesForAddressParams = Schema.Struct({
  * @since 0.1.0
  * @category params
  */
-export type GetSignaturesForAddressParams = typeof GetSignaturesForAddressParams.Encoded
+export type GetSignaturesForAddressParams = Endpoint.InputOf<typeof GetSignaturesForAddressParams>
 
 /**
  * A signature of getSignaturesForAddress: `err` is the runtime's error of a failed transaction
@@ -130,10 +137,12 @@ export type SignatureInfoList = typeof SignatureInfoList.Type
  * @category params
  */
 export const GetSignatureStatusesParams = Schema.Struct({
+  /** The transactions' signatures, base58 of 64 bytes: 1 to 256. */
   signatures: Schema.Array(Signature).pipe(
     Schema.minItems(1, { message: () => `1 to ${MAX_STATUSES} signatures` }),
     Schema.maxItems(MAX_STATUSES, { message: () => `1 to ${MAX_STATUSES} signatures` })
   ),
+  /** Search past the recent status cache (default false: only recent transactions are found). */
   searchTransactionHistory: Schema.optional(Schema.Boolean)
 }).annotations({ identifier: "GetSignatureStatusesParams" })
 
@@ -143,7 +152,7 @@ export const GetSignatureStatusesParams = Schema.Struct({
  * @since 0.1.0
  * @category params
  */
-export type GetSignatureStatusesParams = typeof GetSignatureStatusesParams.Encoded
+export type GetSignatureStatusesParams = Endpoint.InputOf<typeof GetSignatureStatusesParams>
 
 /**
  * The status of one signature: its slot, its error (null on success), `confirmations` (null

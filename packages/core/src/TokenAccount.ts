@@ -9,6 +9,7 @@
  */
 import * as Schema from "effect/Schema"
 import { listFields, onePagingStyle, pagingFields } from "./DasParams.js"
+import type * as Endpoint from "./Endpoint.js"
 import { withAliases } from "./internal/schema.js"
 import { Address, U64 } from "./Primitives.js"
 
@@ -19,7 +20,7 @@ import { Address, U64 } from "./Primitives.js"
  * @category params
  */
 export const TokenAccountsOptions = Schema.Struct({
-  /** Include accounts with a zero balance. */
+  /** Include accounts with a zero balance (default false). */
   showZeroBalance: Schema.optional(Schema.Boolean)
 }).annotations({ identifier: "TokenAccountsOptions" })
 
@@ -35,9 +36,12 @@ export const TokenAccountsOptions = Schema.Struct({
  * @category params
  */
 export const GetTokenAccountsParams = withAliases({
+  /** The accounts' owner: a base58 address of 32 bytes. `owner` or `mint` is required. Alias: `ownerAddress`. */
   owner: Schema.optional(Address),
+  /** The accounts' mint: a base58 address of 32 bytes. `owner` or `mint` is required. Alias: `mintAddress`. */
   mint: Schema.optional(Address),
   ...pagingFields,
+  /** `{ showZeroBalance }`: include empty accounts (default false). Alias: `displayOptions`. */
   options: Schema.optional(TokenAccountsOptions)
 }, { ownerAddress: "owner", mintAddress: "mint", displayOptions: "options" }).pipe(
   Schema.filter((p) =>
@@ -50,7 +54,7 @@ export const GetTokenAccountsParams = withAliases({
 /** A decoded `GetTokenAccountsParams`: the type of the schema of the same name. @since 0.1.0 @category params */
 export type GetTokenAccountsParams = typeof GetTokenAccountsParams.Type
 /** The input of the call, as callers write it: the encoded side of `GetTokenAccountsParams`. @since 0.1.0 @category params */
-export type GetTokenAccountsInput = typeof GetTokenAccountsParams.Encoded
+export type GetTokenAccountsInput = Endpoint.InputOf<typeof GetTokenAccountsParams>
 
 /**
  * A token account. `delegate`, `close_authority` and `extensions` come from the

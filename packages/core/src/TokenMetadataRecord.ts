@@ -33,11 +33,14 @@ export const MAX_MINTS = 100
  * @category params
  */
 export const TokenMetadataParams = Schema.Struct({
+  /** The mints, base58 addresses of 32 bytes: 1 to 100 a request. */
   mintAccounts: Schema.Array(Address).pipe(
     Schema.minItems(1, { message: () => "at least one mint account" }),
     Schema.maxItems(MAX_MINTS, { message: () => `at most ${MAX_MINTS} mint accounts per request` })
   ),
+  /** Also fetch each mint's off-chain (URI) metadata (default false). */
   includeOffChain: Schema.optional(Schema.Boolean),
+  /** Ask the service to read fresh data, not its cache (default false). */
   disableCache: Schema.optional(Schema.Boolean)
 }).annotations({ identifier: "TokenMetadataParams" })
 /** A decoded `TokenMetadataParams`: the type of the schema of the same name. @since 0.1.0 @category params */

@@ -110,7 +110,10 @@ export const AddressOrDomain = WalletOrDomain.annotations({
  * @since 0.1.0
  * @category schemas
  */
-export const WalletRequest = Schema.Struct({ wallet: WalletAddress })
+export const WalletRequest = Schema.Struct({
+  /** The wallet: a base58 address of 32 bytes. */
+  wallet: WalletAddress
+})
 
 /**
  * `GET /v1/wallet/{wallet}/identity`: an address or a name-service domain.
@@ -118,7 +121,10 @@ export const WalletRequest = Schema.Struct({ wallet: WalletAddress })
  * @since 0.1.0
  * @category schemas
  */
-export const IdentityRequest = Schema.Struct({ wallet: AddressOrDomain })
+export const IdentityRequest = Schema.Struct({
+  /** The wallet: a base58 address of 32 bytes, or a name-service domain such as `name.sol`. */
+  wallet: AddressOrDomain
+})
 
 /**
  * `POST /v1/wallet/batch-identity` as the SDK takes it: any number of addresses or
@@ -137,11 +143,15 @@ export const BatchIdentityRequest = Schema.Array(AddressOrDomain)
  * @category schemas
  */
 export const BalancesQuery = Schema.Struct({
+  /** The page of this call, 1-indexed: an integer of at least 1 (default 1). A walk starts from `start` instead. */
   page: Schema.optional(PageNumber),
+  /** Balances a page: an integer from 1 to 100 (default 100). */
   limit: Schema.optional(Limit),
+  /** Include native SOL as a balance (default true). */
   showNative: Schema.optional(Schema.Boolean),
+  /** Include NFTs, listed on page 1 only (default false). */
   showNfts: Schema.optional(Schema.Boolean),
-  /** The documented "zero-balance flag"; the real service names it `showZeroBalance`. */
+  /** Include tokens with a zero balance (default false): the documented "zero-balance flag". */
   showZeroBalance: Schema.optional(Schema.Boolean)
 })
 
@@ -159,7 +169,7 @@ export type BalancesQuery = typeof BalancesQuery.Type
  * @since 0.1.0
  * @category schemas
  */
-export const BalancesRequest = Schema.Struct({ wallet: WalletAddress, ...BalancesQuery.fields })
+export const BalancesRequest = Schema.Struct({ ...WalletRequest.fields, ...BalancesQuery.fields })
 
 /**
  * Query of `GET /v1/wallet/{wallet}/history`. `before` takes the previous page's
@@ -169,10 +179,16 @@ export const BalancesRequest = Schema.Struct({ wallet: WalletAddress, ...Balance
  * @category schemas
  */
 export const HistoryQuery = Schema.Struct({
+  /** Transactions a page: an integer from 1 to 100 (default 100). */
   limit: Schema.optional(Limit),
+  /**
+   * Transactions older than this: a page's `nextCursor` or a signature (a non-empty cursor without spaces, at
+   * most 512 characters). A walk starts from `start` instead.
+   */
   before: Schema.optional(Cursor),
+  /** Transactions newer than this signature (a lower bound every page keeps; non-empty, no spaces, ≤ 512 characters). */
   after: Schema.optional(Cursor),
-  /** An enhanced transaction type such as `SWAP` or `TRANSFER`. */
+  /** Only transactions of this enhanced type (UPPER_SNAKE_CASE, one of the service's types, such as `SWAP` or `TRANSFER`). */
   type: Schema.optional(TransactionType.annotations({
     // override: a union reports its first member's failure (`Expected "ANY"`), not the rule
     message: () => ({
@@ -180,6 +196,10 @@ export const HistoryQuery = Schema.Struct({
       override: true
     })
   })),
+  /**
+   * Which token-account transactions count as the wallet's: `"none"`, `"balanceChanged"` (default: those that
+   * changed one of its balances) or `"all"`.
+   */
   tokenAccounts: Schema.optional(TokenAccounts)
 })
 
@@ -197,7 +217,7 @@ export type HistoryQuery = typeof HistoryQuery.Type
  * @since 0.1.0
  * @category schemas
  */
-export const HistoryRequest = Schema.Struct({ wallet: WalletAddress, ...HistoryQuery.fields })
+export const HistoryRequest = Schema.Struct({ ...WalletRequest.fields, ...HistoryQuery.fields })
 
 /**
  * Query of `GET /v1/wallet/{wallet}/transfers`. Server default limit: 50.
@@ -206,7 +226,9 @@ export const HistoryRequest = Schema.Struct({ wallet: WalletAddress, ...HistoryQ
  * @category schemas
  */
 export const TransfersQuery = Schema.Struct({
+  /** Transfers a page: an integer from 1 to 100 (the service's default 50; a walk asks 100). */
   limit: Schema.optional(Limit),
+  /** Resume after this cursor, a page's `nextCursor` (non-empty, no spaces, ≤ 512 characters). A walk starts from `start` instead. */
   cursor: Schema.optional(Cursor)
 })
 
@@ -224,4 +246,4 @@ export type TransfersQuery = typeof TransfersQuery.Type
  * @since 0.1.0
  * @category schemas
  */
-export const TransfersRequest = Schema.Struct({ wallet: WalletAddress, ...TransfersQuery.fields })
+export const TransfersRequest = Schema.Struct({ ...WalletRequest.fields, ...TransfersQuery.fields })

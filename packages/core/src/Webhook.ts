@@ -309,12 +309,19 @@ export const Encoding = Schema.String.pipe(
  * @category schemas
  */
 export const CreateWebhook = Schema.Struct({
+  /** Where deliveries are POSTed: an http(s) URL of at most 2,048 characters. */
   webhookURL: WebhookUrl,
+  /** `"enhanced"` (parsed transactions), `"raw"`, `"discord"`, or their `…Devnet` kinds. */
   webhookType: WebhookType,
+  /** The accounts watched: 1 to 100,000 base58 addresses of 32 bytes. */
   accountAddresses: AccountAddresses,
+  /** The types that trigger an enhanced webhook: at least one of the vocabulary (default `["ANY"]`; raw kinds ignore it). */
   transactionTypes: Schema.optionalWith(TransactionTypes, { default: () => ["ANY"] as const }),
+  /** Sent back in each delivery's `Authorization` header: 1 to 1,024 characters, a secret (never shown in errors). */
   authHeader: Schema.optional(AuthHeaderInput),
+  /** Deliver `"all"` transactions (default), only `"success"`ful or only `"failed"` ones. */
   txnStatus: Schema.optional(TxnStatus),
+  /** The payload encoding, letters and digits (1 to 32), such as `"json"`. */
   encoding: Schema.optional(Encoding)
 }).annotations({ identifier: "CreateWebhook" })
 
@@ -325,14 +332,19 @@ export const CreateWebhook = Schema.Struct({
  * @category models
  */
 export interface CreateWebhookInput {
+  /** Where deliveries are POSTed: an http(s) URL of at most 2,048 characters. */
   readonly webhookURL: string
+  /** `"enhanced"` (parsed transactions), `"raw"`, `"discord"`, or their `…Devnet` kinds. */
   readonly webhookType: WebhookType
+  /** The accounts watched: 1 to 100,000 base58 addresses of 32 bytes. */
   readonly accountAddresses: ReadonlyArray<string>
-  /** Default `["ANY"]`. */
+  /** The types that trigger an enhanced webhook: at least one of the vocabulary (default `["ANY"]`; raw kinds ignore it). */
   readonly transactionTypes?: ReadonlyArray<KnownTransactionType> | undefined
-  /** Sent back in each delivery's `Authorization` header. */
+  /** Sent back in each delivery's `Authorization` header: 1 to 1,024 characters, a secret (never shown in errors). */
   readonly authHeader?: Redacted.Redacted<string> | undefined
+  /** Deliver `"all"` transactions (default), only `"success"`ful or only `"failed"` ones. */
   readonly txnStatus?: TxnStatus | undefined
+  /** The payload encoding, letters and digits (1 to 32), such as `"json"`. */
   readonly encoding?: string | undefined
 }
 
@@ -344,12 +356,19 @@ export interface CreateWebhookInput {
  * @category schemas
  */
 export const WebhookChange = Schema.Struct({
+  /** A new URL for deliveries: http(s), at most 2,048 characters. */
   webhookURL: Schema.optional(WebhookUrl),
+  /** A new kind: `"enhanced"`, `"raw"`, `"discord"`, or their `…Devnet` kinds. */
   webhookType: Schema.optional(WebhookType),
+  /** The accounts watched instead: 1 to 100,000 base58 addresses of 32 bytes. */
   accountAddresses: Schema.optional(AccountAddresses),
+  /** The types that trigger it instead: at least one of the vocabulary. */
   transactionTypes: Schema.optional(TransactionTypes),
+  /** A new `Authorization` header (1 to 1,024 characters, a secret), or `null` to send deliveries without one. */
   authHeader: Schema.optional(Schema.NullOr(AuthHeaderInput)),
+  /** `"all"`, `"success"` or `"failed"`. */
   txnStatus: Schema.optional(TxnStatus),
+  /** The payload encoding, letters and digits (1 to 32), such as `"json"`. */
   encoding: Schema.optional(Encoding)
 }).annotations({ identifier: "WebhookChange" })
 
@@ -360,7 +379,7 @@ export const WebhookChange = Schema.Struct({
  * @category models
  */
 export interface WebhookChangeInput extends Partial<Omit<CreateWebhookInput, "authHeader">> {
-  /** A new header, or `null` to send deliveries without one. */
+  /** A new `Authorization` header (1 to 1,024 characters, a secret), or `null` to send deliveries without one. */
   readonly authHeader?: Redacted.Redacted<string> | null | undefined
 }
 
@@ -373,12 +392,19 @@ export interface WebhookChangeInput extends Partial<Omit<CreateWebhookInput, "au
  * @category schemas
  */
 export const WebhookBody = Schema.Struct({
+  /** Where deliveries are POSTed. */
   webhookURL: WebhookUrl,
+  /** The webhook's kind. */
   webhookType: WebhookType,
+  /** The accounts watched: at most 100,000. */
   accountAddresses: Schema.Array(Schema.String).pipe(Schema.maxItems(MAX_ACCOUNT_ADDRESSES)),
+  /** The types that trigger it (ones the service sent back outside the vocabulary pass through). */
   transactionTypes: Schema.Array(TransactionType),
+  /** The `Authorization` header sent with each delivery. */
   authHeader: Schema.optional(Schema.String),
+  /** `"all"`, `"success"` or `"failed"`. */
   txnStatus: Schema.optional(Schema.String),
+  /** The payload encoding. */
   encoding: Schema.optional(Schema.String)
 }).annotations({ identifier: "WebhookBody" })
 

@@ -67,8 +67,11 @@ export type Commitment = "processed" | "confirmed" | "finalized"
  * @category models
  */
 export interface SubscribeOptions {
+  /** When a change is notified: `"processed"`, `"confirmed"` or `"finalized"` (the service's default: finalized). */
   readonly commitment?: Commitment | undefined
+  /** Notifications held for a slow consumer: an integer of at least 1 (default 1,024, or the service's `bufferCapacity`). */
   readonly bufferCapacity?: number | undefined
+  /** A full buffer: `"dropOldest"` (default: the oldest goes, a `Gap` counts them) or `"fail"` (`BufferOverflow`). */
   readonly overflow?: "fail" | "dropOldest" | undefined
 }
 
@@ -105,6 +108,7 @@ export interface StatusSource {
  * @category models
  */
 export interface SignatureOptions extends SubscribeOptions {
+  /** After a reconnection, look the signature up here (e.g. `@solfx/rpc`'s `Signatures`) and deliver it if it landed meanwhile. */
   readonly backfill?: StatusSource | undefined
 }
 
@@ -133,6 +137,7 @@ export interface SignatureListSource {
  * @category models
  */
 export interface LogsOptions extends SubscribeOptions {
+  /** With `mentions` only: after a reconnection, list here the address's signatures it missed (the Gap's `missed`). */
   readonly backfill?: SignatureListSource | undefined
 }
 
@@ -143,11 +148,17 @@ export interface LogsOptions extends SubscribeOptions {
  * @category models
  */
 export interface TransactionFilter {
+  /** Include vote transactions (default false). */
   readonly vote?: boolean | undefined
+  /** Include failed transactions (default: the service's, all). */
   readonly failed?: boolean | undefined
+  /** Only this transaction: a base58 signature (64 bytes). */
   readonly signature?: string | undefined
+  /** Transactions touching any of these accounts (base58 addresses of 32 bytes). */
   readonly accountInclude?: ReadonlyArray<string> | undefined
+  /** Not transactions touching any of these accounts (base58 addresses of 32 bytes). */
   readonly accountExclude?: ReadonlyArray<string> | undefined
+  /** Only transactions touching all of these accounts (base58 addresses of 32 bytes). */
   readonly accountRequired?: ReadonlyArray<string> | undefined
 }
 
@@ -161,7 +172,10 @@ export interface Service {
   /** An account's changes (`SubscriptionEndpoints.account`); `enhanced: true` uses the service's enhanced endpoint. */
   readonly account: (
     address: string,
-    options?: SubscribeOptions & { readonly enhanced?: boolean | undefined }
+    options?: SubscribeOptions & {
+      /** Use the service's enhanced WebSocket endpoint (default false: the standard one). */
+      readonly enhanced?: boolean | undefined
+    }
   ) => Stream.Stream<Event<Notifications.Account>, SubscriptionError>
   /** Accounts owned by the program (`SubscriptionEndpoints.program`). */
   readonly program: (
@@ -210,12 +224,13 @@ export interface Options {
   readonly pingInterval?: Duration.DurationInput | undefined
   /** No frame at all this long after a ping: the socket is dead and replaced (default 10 s). */
   readonly pongTimeout?: Duration.DurationInput | undefined
-  /** Default 10 s. */
+  /** A socket not open after this long is a failed attempt (default 10 s). */
   readonly openTimeout?: Duration.DurationInput | undefined
   /** Between reconnection attempts; when it ends, streams fail with `ConnectionLost`. Default: exponential from 100 ms, at most 5 s apart, 10 tries. */
   readonly reconnect?: Schedule.Schedule<unknown, unknown> | undefined
-  /** Default buffer of each subscription (see `SubscribeOptions`). */
+  /** Default buffer of each subscription: an integer of at least 1 (default 1,024; see `SubscribeOptions`). */
   readonly bufferCapacity?: number | undefined
+  /** Default for a full buffer: `"dropOldest"` (default) or `"fail"` (see `SubscribeOptions`). */
   readonly overflow?: "fail" | "dropOldest" | undefined
 }
 

@@ -80,7 +80,7 @@ export interface BatchIdentityOptions {
  * @since 0.1.0
  * @category models
  */
-export type BalancesOptions = Operations.KeyedOptions<typeof Endpoints.walletBalances, "wallet">
+export interface BalancesOptions extends Operations.KeyedOptions<typeof Endpoints.walletBalances, "wallet"> {}
 
 /**
  * A page of `balances.pages`: the service's page (NFTs on page 1 only; its `totalUsdValue`
@@ -113,7 +113,7 @@ export interface PortfolioOptions {
  * @since 0.1.0
  * @category models
  */
-export type HistoryOptions = Operations.KeyedOptions<typeof Endpoints.walletHistory, "wallet">
+export interface HistoryOptions extends Operations.KeyedOptions<typeof Endpoints.walletHistory, "wallet"> {}
 
 /**
  * Options of `transfers` (`limit`, `cursor`). A walk starts from `start` (a saved `next`;
@@ -122,7 +122,7 @@ export type HistoryOptions = Operations.KeyedOptions<typeof Endpoints.walletHist
  * @since 0.1.0
  * @category models
  */
-export type TransfersOptions = Operations.KeyedOptions<typeof Endpoints.walletTransfers, "wallet">
+export interface TransfersOptions extends Operations.KeyedOptions<typeof Endpoints.walletTransfers, "wallet"> {}
 
 /** Where a walk resumes: balances by page number, history and transfers by cursor. */
 type Positions = Operations.ByName<{ readonly balances: number }, string>
