@@ -9,6 +9,7 @@
  * console.log(`${usage.creditsUsed} credits used, ${usage.creditsRemaining} left`)
  * @since 0.1.0
  */
+
 import { validateInput } from "@solfx/core/Decode"
 import * as Endpoints from "@solfx/core/Endpoints"
 import { type ApiError, type HttpError, type InvalidRequest, ProjectMismatch } from "@solfx/core/Errors"

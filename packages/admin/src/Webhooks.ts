@@ -23,6 +23,7 @@
  * yield* webhooks.toggle(hook.webhookID, false)
  * @since 0.1.0
  */
+
 import { validateInput } from "@solfx/core/Decode"
 import * as Endpoints from "@solfx/core/Endpoints"
 import type { ApiError, HttpError, InvalidRequest } from "@solfx/core/Errors"

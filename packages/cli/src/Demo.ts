@@ -9,6 +9,7 @@
  * yield* Demo.run({ json: true, seed: 7 })
  * @since 0.1.0
  */
+
 import { Admin } from "@solfx/admin/Admin"
 import { Webhooks } from "@solfx/admin/Webhooks"
 import * as Bundle from "@solfx/core/Bundle"

@@ -13,6 +13,7 @@
  * // { code: 2, line: Option.some("UsageError: no key") }
  * @since 0.1.0
  */
+
 import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as Cause from "effect/Cause"

@@ -6,6 +6,7 @@
  * Format.table([{ header: "mint", cell: (r) => r.mint }], rows).join("\n")
  * @since 0.1.0
  */
+
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"

@@ -8,6 +8,7 @@
  * hoist(["node", "solfx", "das", "proofs", "ID", "--json"]) // ["node", "solfx", "--json", "das", "proofs", "ID"]
  * @since 0.1.0
  */
+
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as SolfxConfig from "@solfx/core/Config"

@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+
 import * as Args from "@effect/cli/Args"
 import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"

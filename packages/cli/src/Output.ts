@@ -8,6 +8,7 @@
  * yield* out.rows(assets, { columns: assetColumns, progress: "assets" }) // a table, or one JSON line per asset
  * @since 0.1.0
  */
+
 import * as Json from "@solfx/core/Json"
 import * as Chunk from "effect/Chunk"
 import * as Context from "effect/Context"

@@ -11,6 +11,7 @@
  * program.pipe(Terminal.provide(Terminal.make({ secrets: [key] })))
  * @since 0.1.0
  */
+
 import * as Redactor from "@solfx/http/Redactor"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"

@@ -10,6 +10,7 @@
  * const tx = WireTransaction.transferTransaction(payer, [{ to: recipient, lamports: 1_000_000n }]) // base64
  * @since 0.1.0
  */
+
 import { ed25519 } from "@noble/curves/ed25519.js"
 import { decodeBase58, encodeBase58, encodeBase64 } from "@solfx/core/Primitives"
 import { encodeCompactU16, SYSTEM_PROGRAM } from "@solfx/core/Transaction"

@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Cause from "effect/Cause"

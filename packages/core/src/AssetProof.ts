@@ -8,6 +8,7 @@
  * MerkleProof.isValid(proof) // checked locally, no I/O
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { Address, Hash32 } from "./Primitives.js"
 

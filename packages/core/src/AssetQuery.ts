@@ -13,6 +13,7 @@
  * const [first] = yield* das.getAssetBatch({ ids: [page.items[0]!.id] })
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { AssetDisplayOptions, AssetSorting, onePagingStyle, pagingFields, SortByField } from "./DasParams.js"
 import { DigitalAsset } from "./DigitalAsset.js"

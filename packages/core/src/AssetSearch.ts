@@ -13,6 +13,7 @@
  * const page = yield* das.searchAssets({ ownerAddress, compressed: true, grouping: ["collection", collection] })
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { displayAlias, listParamFields } from "./AssetQuery.js"
 import { onePagingStyle } from "./DasParams.js"

@@ -7,6 +7,7 @@
  * page.items.map((s) => `${s.kind} ${s.signature}`) // wire pairs decoded to { signature, kind }
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { listFields, onePagingStyle, pagingFields, SortDirection } from "./DasParams.js"
 import type * as Endpoint from "./Endpoint.js"

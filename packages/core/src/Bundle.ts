@@ -9,6 +9,7 @@
  * const id = Bundle.bundleId(firstSignatures) // hex SHA-256, as the service computes it
  * @since 0.1.0
  */
+
 import { sha256 } from "@noble/hashes/sha2.js"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"

@@ -9,6 +9,7 @@
  * for (const { account, tokenData } of page.value.items) console.log(account.hash, tokenData.amount) // bigint
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { Count, nullable } from "./internal/schema.js"
 import { Address, Base64String, Hash32, U64 } from "./Primitives.js"

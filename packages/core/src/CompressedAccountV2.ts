@@ -10,6 +10,7 @@
  * for (const { account } of page.value.items) console.log(account.merkleContext.tree, account.proveByIndex)
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { CompressedAccount, TokenData } from "./CompressedAccount.js"
 import { MAX_LIMIT } from "./CompressionRequest.js"

@@ -8,6 +8,7 @@
  * const params = yield* Decode.validateInput(CompressionRequest.MintTokenHoldersParams)({ mint, limit: 1000 })
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import type * as Endpoint from "./Endpoint.js"
 import type { CompressionMethod as Method } from "./Endpoints.js"

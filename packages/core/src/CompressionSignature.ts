@@ -6,6 +6,7 @@
  * page.value.items.map((s) => `${s.slot} ${s.signature}`)
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { Count, nullable } from "./internal/schema.js"
 import { Signature } from "./Primitives.js"

@@ -8,6 +8,7 @@
  * tx.compressionInfo.openedAccounts.length // whichever spelling the wire used
  * @since 0.1.0
  */
+
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { CompressedAccount, TokenData } from "./CompressedAccount.js"

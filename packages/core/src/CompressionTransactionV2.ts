@@ -11,6 +11,7 @@
  * tx.compressionInfo.closedAccounts.map((c) => c.account.nullifier)
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { TokenData } from "./CompressedAccount.js"
 import { CompressedAccountV2 } from "./CompressedAccountV2.js"

@@ -8,6 +8,7 @@
  * das.getAssetsByAuthority({ authorityAddress, page: 1, limit: DasParams.MAX_LIMIT, sortBy: sorting })
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 
 /**

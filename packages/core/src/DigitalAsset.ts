@@ -7,6 +7,7 @@
  * for (const asset of list.items) console.log(asset.id, asset.compression.compressed)
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { AssetDisplayOptions, AssetSorting, listFields, onePagingStyle, pagingFields } from "./DasParams.js"
 import type * as Endpoint from "./Endpoint.js"

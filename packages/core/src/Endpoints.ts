@@ -12,6 +12,7 @@
  * Endpoints.all.filter((e) => e.bucket === "photon").map((e) => e.name)
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import * as AssetProof from "./AssetProof.js"
 import * as AssetQuery from "./AssetQuery.js"

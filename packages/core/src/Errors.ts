@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import type { CreditBudgetExceeded } from "./CreditBudget.js"
 

@@ -9,6 +9,7 @@
  * const slot = yield* compression.getIndexerSlot()
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { Count } from "./internal/schema.js"
 

@@ -12,6 +12,7 @@
  * MerkleProof.verify(assetProof) // { valid: true } or the reason it is not
  * @since 0.1.0
  */
+
 import { keccak256 } from "./internal/keccak.js"
 import { decodeBase58, encodeBase58 } from "./Primitives.js"
 

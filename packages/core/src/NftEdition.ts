@@ -8,6 +8,7 @@
  * page.editions.map((e) => `${e.edition} ${e.mint}`)
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { listFields, onePagingStyle, pagingFields } from "./DasParams.js"
 import type * as Endpoint from "./Endpoint.js"

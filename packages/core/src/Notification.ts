@@ -8,6 +8,7 @@
  * const decoded = Schema.decodeUnknownSync(Notification.Slot)({ parent: 9, root: 1, slot: 10 }) // slot: 10n
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { Address, Signature, U64 } from "./Primitives.js"
 

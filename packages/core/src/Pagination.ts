@@ -9,6 +9,7 @@
  * Pagination.read("getCompressedMintTokenHolders", entry.paging, answer, cursor) // { items, next }
  * @since 0.1.0
  */
+
 import * as Chunk from "effect/Chunk"
 import * as Stream from "effect/Stream"
 import type * as Endpoint from "./Endpoint.js"

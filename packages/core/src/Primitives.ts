@@ -8,6 +8,7 @@
  * const amount = yield* Schema.decodeUnknown(Primitives.U64)("18446744073709551615") // 18446744073709551615n
  * @since 0.1.0
  */
+
 import { base58, base64 } from "@scure/base"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"

@@ -19,6 +19,7 @@
  * })
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { Address, Base58String, Base64String } from "./Primitives.js"
 

@@ -14,6 +14,7 @@
  * const left = usage.creditsRemaining + usage.prepaidCreditsRemaining
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 
 /**

@@ -14,6 +14,7 @@
  * const { value } = yield* signatures.getSignatureStatuses({ signatures: [recent[0]!.signature] })
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import type * as Endpoint from "./Endpoint.js"
 import { nullable } from "./internal/schema.js"

@@ -19,6 +19,7 @@
  * Schema.decodeUnknownEither(SubscriptionEndpoints.signature.params)(["abc"]) // Left: base58 of 64 bytes
  * @since 0.1.0
  */
+
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"

@@ -7,6 +7,7 @@
  * for (const account of page.token_accounts) console.log(account.mint, account.amount) // amount: bigint
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { listFields, onePagingStyle, pagingFields } from "./DasParams.js"
 import type * as Endpoint from "./Endpoint.js"

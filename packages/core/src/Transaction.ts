@@ -17,6 +17,7 @@
  * tx.transfers // every top-level System transfer: from, to, lamports
  * @since 0.1.0
  */
+
 import { ed25519 } from "@noble/curves/ed25519.js"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"

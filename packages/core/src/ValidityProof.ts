@@ -12,6 +12,7 @@
  * value.compressedProof.a.length // 32 bytes, whatever form the wire used
  * @since 0.1.0
  */
+
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { Count } from "./internal/schema.js"

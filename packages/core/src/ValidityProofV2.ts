@@ -11,6 +11,7 @@
  * value.accounts[0]!.rootIndex.proveByIndex
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { MerkleContextV2 } from "./CompressedAccountV2.js"
 import { Count } from "./internal/schema.js"

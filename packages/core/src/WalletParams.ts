@@ -7,6 +7,7 @@
  * const request = yield* Decode.validateInput(WalletParams.BalancesRequest)({ wallet, page: 1, limit: 100 })
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { WalletAddress, WalletOrDomain } from "./Primitives.js"
 import { TransactionType } from "./Webhook.js"

@@ -13,6 +13,7 @@
  * const total = page.balances.reduce((sum, b) => sum + (b.usdValue ?? 0), 0)
  * @since 0.1.0
  */
+
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { BAIL, DecodeId } from "./internal/fastDecoder.js"

@@ -12,6 +12,7 @@
  * Redacted.value(hook.authHeader) // the secret, when you mean it
  * @since 0.1.0
  */
+
 import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"

@@ -22,6 +22,7 @@
  * emulator.accounts.write(address, account) // the bank's post-state of an account it executed
  * @since 0.1.0
  */
+
 import * as AQ from "./areas/AssetQueries.js"
 import * as DA from "./areas/DigitalAssets.js"
 import * as TokenMetadata from "./areas/TokenMetadata.js"

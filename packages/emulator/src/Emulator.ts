@@ -12,6 +12,7 @@
  * })
  * @since 0.1.0
  */
+
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as SolfxConfig from "@solfx/core/Config"

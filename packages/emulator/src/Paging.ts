@@ -9,6 +9,7 @@
  * // -> Effect<{ items, cursor }>, failing with RpcFailure(-32602) on a bad cursor or limit
  * @since 0.1.0
  */
+
 import { decodeBase58, encodeBase58 } from "@solfx/core/Primitives"
 import * as Effect from "effect/Effect"
 import * as Crypto from "node:crypto"

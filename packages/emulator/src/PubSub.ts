@@ -15,6 +15,7 @@
  * emu.pubsub.connections() // open sockets
  * @since 0.1.0
  */
+
 import * as Json from "@solfx/core/Json"
 import * as SubscriptionEndpoints from "@solfx/core/SubscriptionEndpoints"
 import * as Effect from "effect/Effect"

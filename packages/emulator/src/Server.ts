@@ -11,6 +11,7 @@
  * routes.operations // every JSON-RPC method and REST route it answers
  * @since 0.1.0
  */
+
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"

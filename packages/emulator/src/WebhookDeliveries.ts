@@ -24,6 +24,7 @@
  * Emulator.layerTest({ webhookDelivery: { retrySpacing: "20 millis", failureThreshold: 6 } })
  * @since 0.1.0
  */
+
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Json from "@solfx/core/Json"

@@ -14,6 +14,7 @@
  * Wire.encode({ result: { items: new Wire.Raw(items) } }) // the cached bytes, copied in
  * @since 0.1.0
  */
+
 import * as Json from "@solfx/core/Json"
 
 const MARK = "\u0000solfx-raw:"

@@ -25,6 +25,7 @@
  * world.tokenAccountsOf(owner) // token accounts the world made for an owner
  * @since 0.1.0
  */
+
 import * as MerkleProof from "@solfx/core/MerkleProof"
 import { base58ByteLength } from "@solfx/core/Primitives"
 import * as Transaction from "@solfx/core/Transaction"

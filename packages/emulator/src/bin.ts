@@ -19,6 +19,7 @@
  * npm run emulator -- --port 8899 --seed 7
  * @since 0.1.0
  */
+
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"

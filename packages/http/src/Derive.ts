@@ -12,6 +12,7 @@
  * const top = yield* holders.stream({ mint }).pipe(Stream.take(10), Stream.runCollect)
  * @since 0.1.0
  */
+
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as Billing from "@solfx/core/Billing"
 import { validateInput } from "@solfx/core/Decode"

@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+
 import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js"
 import { type ApiKey, isApiKey } from "@solfx/core/Config"

@@ -31,6 +31,7 @@
  * )
  * @since 0.1.0
  */
+
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import type { InvalidRequest } from "@solfx/core/Errors"
 import * as Context from "effect/Context"

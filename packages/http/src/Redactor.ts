@@ -16,6 +16,7 @@
  * r.redact("echo a%26b%3Dc%23d%2520") // "echo <redacted>"
  * @since 0.1.0
  */
+
 import * as Encoding from "effect/Encoding"
 
 /**

@@ -9,6 +9,7 @@
  * if (outcome._tag === "Landed") console.log(`landed in slot ${outcome.slot}`)
  * @since 0.1.0
  */
+
 import * as Bundle from "@solfx/core/Bundle"
 import type { BundleStatus, ConfirmationStatus } from "@solfx/core/Bundle"
 import { validateInput } from "@solfx/core/Decode"

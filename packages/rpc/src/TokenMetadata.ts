@@ -11,6 +11,7 @@
  * records.map((r) => Either.isRight(r.onChainMetadata))
  * @since 0.1.0
  */
+
 import * as Decode from "@solfx/core/Decode"
 import * as Endpoints from "@solfx/core/Endpoints"
 import { type ApiError, DecodeError, type InvalidRequest } from "@solfx/core/Errors"

@@ -18,6 +18,7 @@
  * program.pipe(Effect.provide(Solfx.layerConfig), NodeRuntime.runMain)
  * @since 0.1.0
  */
+
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Config from "@solfx/core/Config"

@@ -14,6 +14,7 @@
  * const names = yield* wallet.batchIdentity(wallets, { concurrency: 2 }) // aligned with `wallets`
  * @since 0.1.0
  */
+
 import * as Decode from "@solfx/core/Decode"
 import * as Endpoints from "@solfx/core/Endpoints"
 import type { ApiError, InvalidRequest } from "@solfx/core/Errors"

@@ -8,6 +8,7 @@
  *
  * @since 0.1.0
  */
+
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Bundle from "@solfx/core/Bundle"

@@ -18,6 +18,7 @@
  *
  * @since 0.1.0
  */
+
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"

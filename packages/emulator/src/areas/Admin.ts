@@ -16,6 +16,7 @@
  *
  * @since 0.1.0
  */
+
 import * as Endpoints from "@solfx/core/Endpoints"
 import type * as ProjectUsage from "@solfx/core/ProjectUsage"
 import * as Clock from "effect/Clock"

@@ -22,6 +22,7 @@
  *
  * @since 0.1.0
  */
+
 import * as AssetQuery from "@solfx/core/AssetQuery"
 import * as AssetSearch from "@solfx/core/AssetSearch"
 import type * as DasParams from "@solfx/core/DasParams"

@@ -13,6 +13,7 @@
  *
  * @since 0.1.0
  */
+
 import * as Bundle from "@solfx/core/Bundle"
 import * as Endpoints from "@solfx/core/Endpoints"
 import * as Effect from "effect/Effect"

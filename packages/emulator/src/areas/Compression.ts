@@ -31,6 +31,7 @@
  *
  * @since 0.1.0
  */
+
 import * as Request from "@solfx/core/CompressionRequest"
 import * as Endpoints from "@solfx/core/Endpoints"
 import { base58ByteLength, encodeBase64 } from "@solfx/core/Primitives"

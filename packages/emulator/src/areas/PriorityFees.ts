@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+
 import { validateInput } from "@solfx/core/Decode"
 import * as Endpoints from "@solfx/core/Endpoints"
 import * as PriorityFeeEstimate from "@solfx/core/PriorityFeeEstimate"

@@ -11,6 +11,7 @@
  *
  * @since 0.1.0
  */
+
 import * as Endpoints from "@solfx/core/Endpoints"
 import { base58ByteLength } from "@solfx/core/Primitives"
 import * as SignatureStatus from "@solfx/core/SignatureStatus"

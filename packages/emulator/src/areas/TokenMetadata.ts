@@ -26,6 +26,7 @@
  *
  * @since 0.1.0
  */
+
 import * as Endpoints from "@solfx/core/Endpoints"
 import * as TokenMetadataSchema from "@solfx/core/TokenMetadataRecord"
 import * as Effect from "effect/Effect"

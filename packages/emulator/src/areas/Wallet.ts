@@ -25,6 +25,7 @@
  *
  * @since 0.1.0
  */
+
 import * as Endpoints from "@solfx/core/Endpoints"
 import { base58ByteLength, decodeBase58, DOMAIN_REGEX, encodeBase58, WALLET_REGEX } from "@solfx/core/Primitives"
 import type * as WalletRecords from "@solfx/core/WalletRecords"

@@ -27,6 +27,7 @@
  *
  * @since 0.1.0
  */
+
 import * as Endpoints from "@solfx/core/Endpoints"
 import { maxWebhooks, type Plan } from "@solfx/core/Plans"
 import * as Webhook from "@solfx/core/Webhook"

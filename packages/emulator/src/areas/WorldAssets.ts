@@ -8,6 +8,7 @@
  *
  * @since 0.1.0
  */
+
 import * as MerkleProof from "@solfx/core/MerkleProof"
 import * as Transaction from "@solfx/core/Transaction"
 import * as Base58 from "../internal/Base58.js"

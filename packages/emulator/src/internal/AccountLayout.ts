@@ -11,6 +11,7 @@
  *
  * @internal
  */
+
 import * as Base58 from "./Base58.js"
 
 /** @internal */

@@ -6,6 +6,7 @@
  *
  * @internal
  */
+
 const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 const BASE4 = 58 ** 4
 const INDEX = new Int8Array(128).fill(-1)

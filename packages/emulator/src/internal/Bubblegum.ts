@@ -6,6 +6,7 @@
  *
  * @internal
  */
+
 import * as Crypto from "node:crypto"
 import * as Base58 from "./Base58.js"
 

@@ -1,3 +1,9 @@
+/**
+ * Reading an answer's body up to the call's `maxBodyBytes` (`ResponseTooLarge` past it), for the send step.
+ *
+ * @since 0.1.0
+ */
+
 import type * as Headers from "@effect/platform/Headers"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"

@@ -1,3 +1,9 @@
+/**
+ * What a failed attempt becomes: `Retry-After` read, and the platform's client errors as a redacted `TransportError`.
+ *
+ * @since 0.1.0
+ */
+
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import { TransportError } from "@solfx/core/Errors"
 import type { Redactor } from "../Redactor.js"

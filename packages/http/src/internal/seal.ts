@@ -7,6 +7,7 @@
  * this module is the only one in http that opens it: for the closure of the sealed
  * client, the redactor that knows its forms, and the fingerprint that names it.
  */
+
 import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientError from "@effect/platform/HttpClientError"

@@ -6,6 +6,7 @@
  * attempt bounds both the attempt's timeout and the call's budget, and the retry
  * Schedule is built only once an attempt has failed.
  */
+
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"

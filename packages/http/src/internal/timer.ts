@@ -5,6 +5,7 @@
  * the race and the loser's interruption were the largest single cost of a small
  * call. On any other Clock (a `TestClock`) it is `Effect.timeoutFail` itself.
  */
+
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as DefaultServices from "effect/DefaultServices"
