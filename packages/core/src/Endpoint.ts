@@ -107,6 +107,8 @@ export type Paging<R, A> =
     readonly param: string
     readonly limitParam: string
     readonly maxLimit: number
+    /** The largest page for these params, where it depends on them (a walk's default `limit`). */
+    readonly maxLimitOf?: ((params: unknown) => number) | undefined
     readonly items: (result: R) => ReadonlyArray<A>
     readonly next: (result: R) => string | null | undefined
   }
@@ -189,11 +191,14 @@ export const pageNumber = <R, A>(
 export const cursor = <R, A>(
   options: PagingOptions<R, A> & {
     readonly next: (result: R) => string | null | undefined
+    /** The largest page for given params, where it depends on them (at most `maxLimit`). */
+    readonly maxLimitOf?: ((params: unknown) => number) | undefined
   }
 ): Paging<R, A> => ({
   _tag: "Cursor",
   ...positioned(options, "cursor"),
-  next: options.next
+  next: options.next,
+  maxLimitOf: options.maxLimitOf
 })
 
 /**

@@ -14,6 +14,7 @@
  */
 
 import * as Schema from "effect/Schema"
+import * as AddressTransactions from "./AddressTransactions.js"
 import * as AssetProof from "./AssetProof.js"
 import * as AssetQuery from "./AssetQuery.js"
 import * as AssetSearch from "./AssetSearch.js"
@@ -960,6 +961,41 @@ export const getPriorityFeeEstimate = Endpoint.rpc({
  */
 export const priorityFees = { getPriorityFeeEstimate } as const
 
+// -- Address history (JSON-RPC, positional params, 100 credits, usage `rpc`) ---------------
+
+/**
+ * getTransactionsForAddress: `[address, { transactionDetails, sortOrder, limit, paginationToken,
+ * filters, … }]`, an address's transactions (signatures or whole), paged by `paginationToken`.
+ *
+ * @since 0.1.0
+ * @category addressHistory
+ */
+export const getTransactionsForAddress = Endpoint.rpc({
+  area: "addressHistory",
+  method: "getTransactionsForAddress",
+  positional: "address",
+  params: AddressTransactions.GetTransactionsForAddressParams,
+  result: AddressTransactions.TransactionsPage,
+  paging: Endpoint.cursor({
+    param: "paginationToken",
+    items: (r: AddressTransactions.TransactionsPage) => r.data,
+    next: (r) => r.paginationToken,
+    maxLimit: AddressTransactions.MAX_SIGNATURES,
+    maxLimitOf: AddressTransactions.maxLimitOf
+  }),
+  cost: { credits: 100, usage: "rpc" },
+  bucket: "rpc"
+})
+
+/**
+ * The address history entries, by method name: the `AddressHistory` service and the emulator's
+ * handler are both declared from this record.
+ *
+ * @since 0.1.0
+ * @category addressHistory
+ */
+export const addressHistory = { getTransactionsForAddress } as const
+
 /**
  * Every entry of the table.
  *
@@ -986,7 +1022,8 @@ export const all: ReadonlyArray<Endpoint.Endpoint> = [
   editWebhook,
   toggleWebhook,
   deleteWebhook,
-  ...Object.values(priorityFees)
+  ...Object.values(priorityFees),
+  ...Object.values(addressHistory)
 ]
 
 /**

@@ -63,7 +63,7 @@ export const MAX_ACCOUNT_KEYS = 500
  */
 export const PriorityLevel = Schema.Literal(...PRIORITY_LEVELS).annotations({
   identifier: "PriorityLevel",
-  message: () => `one of ${PRIORITY_LEVELS.join(", ")}`
+  message: () => ({ message: `one of ${PRIORITY_LEVELS.join(", ")}`, override: true })
 })
 
 /**
@@ -90,7 +90,7 @@ export const PriorityFeeOptions = Schema.Struct({
   includeAllPriorityFeeLevels: Schema.optional(Schema.Boolean),
   /** How `transaction` is encoded: `Base58` (default) or `Base64`. */
   transactionEncoding: Schema.optional(
-    Schema.Literal("Base58", "Base64").annotations({ message: () => "Base58 or Base64" })
+    Schema.Literal("Base58", "Base64").annotations({ message: () => ({ message: "Base58 or Base64", override: true }) })
   ),
   /** Slots to look back over, 1 to 150 (default 150). */
   lookbackSlots: Schema.optional(
@@ -127,13 +127,17 @@ export const PriorityFeeRequest = Schema.Struct({
   /** The accounts the transaction will lock, 1 to 500 base58 addresses (or give `transaction`). */
   accountKeys: Schema.optional(
     Schema.Array(Address).pipe(
-      Schema.minItems(1, { message: () => `1 to ${MAX_ACCOUNT_KEYS} addresses` }),
-      Schema.maxItems(MAX_ACCOUNT_KEYS, { message: () => `1 to ${MAX_ACCOUNT_KEYS} addresses` })
+      Schema.minItems(1, { message: () => ({ message: `1 to ${MAX_ACCOUNT_KEYS} addresses`, override: true }) }),
+      Schema.maxItems(MAX_ACCOUNT_KEYS, {
+        message: () => ({ message: `1 to ${MAX_ACCOUNT_KEYS} addresses`, override: true })
+      })
     )
   ),
   /** The serialized transaction (or give `accountKeys`): its accounts are the ones it locks. */
   transaction: Schema.optional(
-    Schema.String.pipe(Schema.minLength(1, { message: () => "a serialized transaction" }))
+    Schema.String.pipe(
+      Schema.minLength(1, { message: () => ({ message: "a serialized transaction", override: true }) })
+    )
   ),
   /** What to answer and how far to look back. */
   options: Schema.optional(PriorityFeeOptions)

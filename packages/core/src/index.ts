@@ -101,3 +101,5 @@ export * as IndexerStatus from "./IndexerStatus.js"
 export * as ValidityProofV2 from "./ValidityProofV2.js"
 /** @since 0.1.0 */
 export * as PriorityFeeEstimate from "./PriorityFeeEstimate.js"
+/** @since 0.1.0 */
+export * as AddressTransactions from "./AddressTransactions.js"

@@ -4,6 +4,7 @@
  * absent (a user's fresh clone).
  */
 import { beforeEach, describe, expect, it } from "@effect/vitest"
+import * as AddressTransactions from "@solfx/core/AddressTransactions"
 import * as AssetProof from "@solfx/core/AssetProof"
 import * as AssetSignature from "@solfx/core/AssetSignature"
 import * as Bundle from "@solfx/core/Bundle"
@@ -117,7 +118,8 @@ const served: Record<string, Entry> = {
   // -- standard RPC --
   getSignatureStatuses: { schema: SignatureStatus.SignatureStatuses, shape: "envelope" },
   // -- priority fees, address history, enhanced transactions (issue 38) --
-  getPriorityFeeEstimate: { schema: PriorityFeeEstimate.PriorityFeeEstimate, shape: "envelope" }
+  getPriorityFeeEstimate: { schema: PriorityFeeEstimate.PriorityFeeEstimate, shape: "envelope" },
+  getTransactionsForAddress: { schema: AddressTransactions.TransactionsPage, shape: "auto" }
 }
 
 /** Folders kept for reference only: neighbouring methods we do not serve. */
@@ -143,7 +145,6 @@ const neighbours: Record<string, string> = {
   "getTokenLargestAccounts": "not served yet",
   "getTokenSupply": "not served yet",
   "getTransaction": "not served yet",
-  "getTransactionsForAddress": "not served yet",
   "getVersion": "not served yet",
   "isBlockhashValid": "not served yet",
   "sendTransaction": "not served yet",
@@ -172,7 +173,15 @@ const exceptions: Record<string, string> = {
   // real signature swapped in by packages/core/test/WalletRecords.test.ts.
   "wallet-funded-by/helius-docs-page-1.json": "docs placeholder signature (48 bytes, not 64)",
   "wallet-history/helius-sdk-mock-1.json": "SDK mock placeholder signature (48 bytes, not 64)",
-  "wallet-transfers/helius-sdk-mock-1.json": "SDK mock placeholder signature (48 bytes, not 64)"
+  "wallet-transfers/helius-sdk-mock-1.json": "SDK mock placeholder signature (48 bytes, not 64)",
+  // -- priority fees, address history, enhanced transactions (issue 38) --
+  // The docs' second signature ("kwjd820sl…") holds 0 and l, not base58; the full example's
+  // accountKeys are "..." and its message has no header; the SDK mock's signatures are 48 bytes.
+  // packages/core/test/AddressTransactions.test.ts decodes each with real values swapped in.
+  "getTransactionsForAddress/helius-docs-openapi-1.json": "docs placeholder signature (\"kwjd820sl…\", not base58)",
+  "getTransactionsForAddress/helius-docs-openapi-2.json":
+    "docs placeholders: accountKeys \"...\", message without header",
+  "getTransactionsForAddress/helius-sdk-mock-1.json": "SDK mock placeholder signatures (48 bytes, not 64)"
 }
 
 const Envelope = (result: Schema.Schema<any, any>) =>

@@ -107,7 +107,8 @@ const calls: Readonly<Record<string, Call>> = {
     }),
   "PATCH /v0/webhooks/{webhookID}": (emu) => send(emu, "PATCH", `/v0/webhooks/${created}`, { active: false }),
   "DELETE /v0/webhooks/{webhookID}": (emu) => send(emu, "DELETE", `/v0/webhooks/${created}`),
-  getPriorityFeeEstimate: (emu) => rpc(emu, "getPriorityFeeEstimate", [{ accountKeys: [emu.samples.feeAccount] }])
+  getPriorityFeeEstimate: (emu) => rpc(emu, "getPriorityFeeEstimate", [{ accountKeys: [emu.samples.feeAccount] }]),
+  getTransactionsForAddress: (emu) => rpc(emu, "getTransactionsForAddress", [emu.samples.wallet, { limit: 1 }])
 }
 
 /** How the emulator names an entry among its operations: REST path parameters as `:name`. */

@@ -241,7 +241,10 @@ export const attemptHooks = (
 const withLimit = <PI>(paging: Endpoint.Paging<any, any>, input: PI): PI =>
   paging._tag === "None" || !Predicate.isRecord(input) || input[paging.limitParam] !== undefined
     ? input
-    : { ...input, [paging.limitParam]: paging.maxLimit } as PI
+    : {
+      ...input,
+      [paging.limitParam]: (paging._tag === "Cursor" ? paging.maxLimitOf?.(input) : undefined) ?? paging.maxLimit
+    } as PI
 
 /**
  * The methods of `entry` over the `HttpTransport` in context.

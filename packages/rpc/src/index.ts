@@ -10,6 +10,8 @@
  */
 
 /** @since 0.1.0 */
+export * as AddressHistory from "./AddressHistory.js"
+/** @since 0.1.0 */
 export * as Bundles from "./Bundles.js"
 /** @since 0.1.0 */
 export * as Compression from "./Compression.js"

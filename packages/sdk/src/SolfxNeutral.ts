@@ -20,6 +20,7 @@ import * as Webhooks from "@solfx/admin/Webhooks"
 import * as Config from "@solfx/core/Config"
 import * as HttpTransport from "@solfx/http/HttpTransport"
 import * as RateLimits from "@solfx/http/RateLimits"
+import * as AddressHistory from "@solfx/rpc/AddressHistory"
 import * as Bundles from "@solfx/rpc/Bundles"
 import * as Compression from "@solfx/rpc/Compression"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
@@ -52,6 +53,7 @@ export type Services =
   | Admin.Admin
   | Webhooks.Webhooks
   | PriorityFees.PriorityFees
+  | AddressHistory.AddressHistory
   | HttpTransport.HttpTransport
 
 /**
@@ -115,7 +117,8 @@ export const services = (
     Wallet.layer,
     Admin.layer,
     Webhooks.layer,
-    PriorityFees.layer
+    PriorityFees.layer,
+    AddressHistory.layer
   )
 
 /**

@@ -1245,6 +1245,8 @@ export interface SignedTransaction {
   readonly slot: number
   readonly blockTime: number | null
   readonly err: unknown
+  /** A seeded entry's history as the Wallet API shows it (its fee payer, type and the address's changes). */
+  readonly seeded?: { readonly entry: HistoryEntry; readonly type: string; readonly wallet: string } | undefined
 }
 
 /** A seeded failed transaction's error as the runtime gives it (its history says "custom program error: 0x1"). */
@@ -1265,7 +1267,11 @@ export const signaturesOf = (
   const i = indexOf(ctx, address)
   const { entries, indexOf: position, recent } = historyOf(ctx, address, i)
   const at = (x: number): SignedTransaction => {
-    if (x >= recent.length) return signedOf(entryHistory(ctx.dataset, i!, entries!.get(x - recent.length), "none"))
+    if (x >= recent.length) {
+      const e = entries!.get(x - recent.length)
+      const entry = entryHistory(ctx.dataset, i!, e, "balanceChanged")
+      return { ...signedOf(entry), seeded: { entry, type: entryType(ctx.dataset, i!, e), wallet: address } }
+    }
     const tx = recent[x]!
     return { signature: tx.signature, slot: tx.slot, blockTime: tx.blockTime, err: tx.err }
   }
@@ -1279,6 +1285,12 @@ const signedOf = (e: HistoryEntry): SignedTransaction => ({
   blockTime: e.timestamp,
   err: e.error === null ? null : SEEDED_ERROR
 })
+
+/** Entry `e` of seeded wallet `i`, as a signature with its history. */
+const seededOf = (ds: Dataset.Dataset, i: number, e: Entry): SignedTransaction => {
+  const entry = entryHistory(ds, i, e, "balanceChanged")
+  return { ...signedOf(entry), seeded: { entry, type: entryType(ds, i, e), wallet: walletAt(ds, i) } }
+}
 
 /**
  * A seeded transaction by signature (an activity of a seeded wallet, a funding or a stake
@@ -1297,14 +1309,14 @@ export const seededSignature = (ctx: AreaContext, signature: string): SignedTran
   for (let i = 0; i < walletCount(ds); i++) {
     if (k >= historyCount(transferCount(ds, i))) continue
     const own = ds.bytes(`wallet:${i}:tx:${k}`, 60)
-    if (own.every((b, x) => b === head[x])) return signedOf(historyAt(ds, i, k, "none"))
+    if (own.every((b, x) => b === head[x])) return seededOf(ds, i, { k })
   }
   const plan = fundingPlan(ds)
   for (const funding of plan.into) {
-    if (funding?.signature === signature) return signedOf(entryHistory(ds, funding.wallet, { funding }, "none"))
+    if (funding?.signature === signature) return seededOf(ds, funding.wallet, { funding })
   }
   for (const stake of plan.stakes.values()) {
-    if (stake.signature === signature) return signedOf(entryHistory(ds, stake.wallet, { stake }, "none"))
+    if (stake.signature === signature) return seededOf(ds, stake.wallet, { stake })
   }
   return undefined
 }

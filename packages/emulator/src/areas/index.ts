@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import type { Area } from "../Area.js"
+import * as AddressHistory from "./AddressHistory.js"
 import * as Admin from "./Admin.js"
 import * as AssetQueries from "./AssetQueries.js"
 import * as Bundles from "./Bundles.js"
@@ -20,6 +21,7 @@ import * as Webhooks from "./Webhooks.js"
  * @category areas
  */
 export const areas: ReadonlyArray<Area> = [
+  AddressHistory.area,
   Admin.area,
   AssetQueries.area,
   Bundles.area,
