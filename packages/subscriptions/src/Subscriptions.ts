@@ -391,7 +391,6 @@ export const make = (
       commitment: o?.commitment ?? "confirmed",
       ...extra
     })
-    const bySlotAndValue = (_: unknown, raw: unknown) => JSON.stringify(raw)
 
     const T = SubscriptionEndpoints.table
     return {
@@ -399,22 +398,19 @@ export const make = (
         run(o?.enhanced === true ? "enhanced" : "standard", "address", {
           entry: T.account,
           params: [address, config_(o, { encoding: "base64" })],
-          slotOf: (n) => n.context.slot,
-          keyOf: bySlotAndValue
+          slotOf: (n) => n.context.slot
         }, o),
       program: (programId, o) =>
         run("standard", "programId", {
           entry: T.program,
           params: [programId, config_(o, { encoding: "base64" })],
-          slotOf: (n) => n.context.slot,
-          keyOf: bySlotAndValue
+          slotOf: (n) => n.context.slot
         }, o),
       signature: (signature, o) => {
         const live = run("standard", "signature", {
           entry: T.signature,
           params: [signature, config_(o)],
-          slotOf: (n) => n.context.slot,
-          keyOf: bySlotAndValue
+          slotOf: (n) => n.context.slot
         }, o)
         return o?.backfill === undefined ? live : backfilled(live, signature, config_(o).commitment, o.backfill)
       },

@@ -6,7 +6,6 @@
 import * as Socket from "@effect/platform/Socket"
 import * as Decode from "@solfx/core/Decode"
 import { DecodeError, JsonRpcError } from "@solfx/core/Errors"
-import * as Json from "@solfx/core/Json"
 import type * as SubscriptionEndpoints from "@solfx/core/SubscriptionEndpoints"
 import * as Cause from "effect/Cause"
 import * as Chunk from "effect/Chunk"
@@ -14,8 +13,8 @@ import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as FiberId from "effect/FiberId"
 import * as Option from "effect/Option"
-import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
@@ -27,8 +26,11 @@ export interface Spec<A> {
   readonly entry: SubscriptionEndpoints.SubscriptionEndpoint<string, any, any, A, any>
   readonly params: ReadonlyArray<unknown>
   readonly slotOf: (a: A) => bigint
-  /** Tells two notifications of one slot apart (a signature, or the value itself). */
-  readonly keyOf: (a: A, raw: unknown) => string
+  /**
+   * Tells two notifications of one slot apart (a signature, a slot). Without it, the value
+   * itself, as its JSON text: computed only when a resumption has to compare (see `notify`).
+   */
+  readonly keyOf?: ((a: A) => string) | undefined
 }
 
 /** The buffer of one subscription: how many notifications wait for a slow consumer, and what happens past that. */
@@ -53,13 +55,26 @@ type Item = Event<unknown> | { readonly _tag: "End" } | { readonly _tag: "Failed
 interface Sub {
   readonly spec: Spec<unknown>
   readonly buffer: Buffer
-  readonly queue: Queue.Queue<Item>
+  /**
+   * What waits for the consumer, from `head` on: a buffer of our own with one waiter, woken
+   * once per batch of frames (see `wake`). Effect's Queue would complete a new Deferred per
+   * take and wake the taker per offer: per notification, per subscription.
+   */
+  items: Array<Item>
+  head: number
+  /** Notifications in `items` (the buffer's bound counts these, not a final End or failure). */
+  count: number
+  /** The consumer waits for items. */
+  waiter: Deferred.Deferred<void> | undefined
   readonly acked: Deferred.Deferred<void, SubscriptionError>
   serverId: number | undefined
   /** Was acknowledged on an earlier socket: a new acknowledgement is a resumption. */
   live: boolean
   lastSlot: bigint | undefined
-  keysAtLast: Set<string>
+  /** The notifications of `lastSlot` (at most MAX_KEYS), as decoded and as received, for de-duplication after a resumption. */
+  atLast: Array<{ readonly value: unknown; readonly raw: unknown }>
+  /** The keys of `atLast`, made only when a resumption compares against them. */
+  keysAtLast: Set<string> | undefined
   /** After a resumption: drop what is not newer than this slot (already seen, or replayed). */
   resumeFrom: bigint | undefined
   /** Dropped by the `dropOldest` policy since the consumer's last take. */
@@ -96,22 +111,48 @@ export const make = (settings: Settings): Effect.Effect<Connection, never, Scope
     let lost: ConnectionLost | undefined
     let seen = false
 
+    // Subscriptions given items since the last wake: their waiting consumers are woken once,
+    // after the current batch of frames (the socket delivers a read's frames in one turn).
+    const dirty = new Set<Sub>()
+    let waking = false
+    const wake = () => {
+      waking = false
+      for (const sub of dirty) {
+        const waiter = sub.waiter
+        if (waiter !== undefined && sub.head < sub.items.length) {
+          sub.waiter = undefined
+          Deferred.unsafeDone(waiter, Exit.void)
+        }
+      }
+      dirty.clear()
+    }
+
     const offer = (sub: Sub, item: Item) => {
       if (sub.done) return
       if (item._tag === "End" || item._tag === "Failed") {
         sub.done = true
         subs.delete(sub)
         if (sub.serverId !== undefined) byServer.delete(sub.serverId)
-      }
-      if (Option.getOrElse(sub.queue.unsafeSize(), () => 0) >= sub.buffer.capacity) {
-        if (sub.buffer.overflow === "fail" && !sub.done) {
+      } else if (sub.count >= sub.buffer.capacity) {
+        if (sub.buffer.overflow === "fail") {
           const error = new BufferOverflow({ method: sub.spec.entry.method, capacity: sub.buffer.capacity })
           return offer(sub, { _tag: "Failed", error })
         }
-        // The sliding queue drops its oldest item to take this one.
-        if (sub.buffer.overflow === "dropOldest") sub.dropped++
+        // dropOldest: the oldest notification goes, and the consumer is told how many went.
+        let oldest = sub.head
+        while (oldest < sub.items.length && sub.items[oldest]!._tag !== "Notification") oldest++
+        if (oldest === sub.head) sub.head++
+        else sub.items.splice(oldest, 1)
+        sub.count--
+        sub.dropped++
       }
-      sub.queue.unsafeOffer(item)
+      if (item._tag === "Notification") sub.count++
+      sub.items.push(item)
+      dirty.add(sub)
+      if (!waking) {
+        waking = true
+        queueMicrotask(wake)
+      }
     }
 
     // Bounded: a write waits for an open socket, and the socket may be on its way out.
@@ -155,13 +196,21 @@ export const make = (settings: Settings): Effect.Effect<Connection, never, Scope
       return send({ jsonrpc: "2.0", id, method: sub.spec.entry.method, params: sub.spec.params })
     }
 
-    const notify = (sub: Sub, result: unknown) => {
-      const decoded = Decode.decodeFast(sub.spec.entry.result, result)
+    const keyOf = (sub: Sub, value: unknown, raw: unknown): string =>
+      sub.spec.keyOf !== undefined ? sub.spec.keyOf(value) : JSON.stringify(raw)
+
+    /** `result` is plain `JSON.parse` output of `text` (its frame): decoded exactly, as HTTP decodes. */
+    const notify = (sub: Sub, result: unknown, text: string) => {
+      const schema = sub.spec.entry.result
+      const decoded = Decode.decodeFast(schema, result, text)
       let value: unknown
       if (Option.isSome(decoded)) value = decoded.value
       else {
         const exit = Effect.runSyncExit(
-          Decode.decodeWith(sub.spec.entry.result, sub.spec.entry.method, result, "$.params.result")
+          Decode.decodeWith(schema, sub.spec.entry.method, result, "$.params.result", {
+            text,
+            select: (frame: any) => frame?.params?.result
+          })
         )
         if (Exit.isFailure(exit)) {
           const error = Option.getOrElse(
@@ -174,15 +223,23 @@ export const make = (settings: Settings): Effect.Effect<Connection, never, Scope
         value = exit.value
       }
       const slot = sub.spec.slotOf(value)
-      const key = sub.spec.keyOf(value, result)
       if (sub.resumeFrom !== undefined) {
-        if (slot < sub.resumeFrom || (slot === sub.resumeFrom && sub.keysAtLast.has(key))) return
+        if (slot < sub.resumeFrom) return
+        if (slot === sub.resumeFrom) {
+          // Only here are keys compared: a notification of the slot the last socket ended on.
+          sub.keysAtLast ??= new Set(sub.atLast.map((n) => keyOf(sub, n.value, n.raw)))
+          if (sub.keysAtLast.has(keyOf(sub, value, result))) return
+        }
         if (slot > sub.resumeFrom) sub.resumeFrom = undefined
       }
       if (sub.lastSlot === undefined || slot > sub.lastSlot) {
         sub.lastSlot = slot
-        sub.keysAtLast = new Set([key])
-      } else if (slot === sub.lastSlot && sub.keysAtLast.size < MAX_KEYS) sub.keysAtLast.add(key)
+        sub.atLast = [{ value, raw: result }]
+        sub.keysAtLast = undefined
+      } else if (slot === sub.lastSlot && sub.atLast.length < MAX_KEYS) {
+        sub.atLast.push({ value, raw: result })
+        if (sub.keysAtLast !== undefined) sub.keysAtLast.add(keyOf(sub, value, result))
+      }
       offer(sub, { _tag: "Notification", slot, value })
       if (sub.spec.entry.once) {
         sub.serverEnded = true
@@ -194,9 +251,11 @@ export const make = (settings: Settings): Effect.Effect<Connection, never, Scope
 
     const onFrame = (data: string | Uint8Array) => {
       seen = true
+      let text: string
       let msg: any
       try {
-        msg = Json.parse(typeof data === "string" ? data : new TextDecoder().decode(data))
+        text = typeof data === "string" ? data : utf8.decode(data)
+        msg = JSON.parse(text)
       } catch {
         // A frame that is not JSON: the stream cannot be trusted from here, so the socket is replaced.
         if (broken !== undefined) Deferred.unsafeDone(broken, Exit.fail(new Broken("a malformed frame")))
@@ -205,7 +264,7 @@ export const make = (settings: Settings): Effect.Effect<Connection, never, Scope
       if (typeof msg !== "object" || msg === null) return
       if (typeof msg.method === "string") {
         const sub = byServer.get(msg.params?.subscription)
-        if (sub !== undefined) notify(sub, msg.params.result)
+        if (sub !== undefined) notify(sub, msg.params.result, text)
         return
       }
       const answer = pending.get(msg.id)
@@ -283,12 +342,16 @@ export const make = (settings: Settings): Effect.Effect<Connection, never, Scope
               spec: spec as Spec<unknown>,
               buffer,
               // "fail" keeps one place more than the capacity, so the failure always fits.
-              queue: yield* Queue.sliding<Item>(buffer.capacity + (buffer.overflow === "fail" ? 1 : 0)),
+              items: [],
+              head: 0,
+              count: 0,
+              waiter: undefined,
               acked: yield* Deferred.make<void, SubscriptionError>(),
               serverId: undefined,
               live: false,
               lastSlot: undefined,
-              keysAtLast: new Set(),
+              atLast: [],
+              keysAtLast: undefined,
               resumeFrom: undefined,
               dropped: 0,
               done: false,
@@ -306,8 +369,10 @@ export const make = (settings: Settings): Effect.Effect<Connection, never, Scope
               sub.done = true
               subs.delete(sub)
               if (serverId !== undefined) byServer.delete(serverId)
-              return Effect.zipRight(
-                Queue.shutdown(sub.queue),
+              sub.items = []
+              sub.head = 0
+              sub.count = 0
+              return (
                 wasLive
                   ? send({ jsonrpc: "2.0", id: nextId++, method: spec.entry.unsubscribe, params: [serverId] })
                   : Effect.void
@@ -321,27 +386,42 @@ export const make = (settings: Settings): Effect.Effect<Connection, never, Scope
     return { subscribe, opened: () => opened }
   })
 
-/** Takes what waits (at least one), a `Gap` first when the buffer dropped some. */
+/** Takes what waits (at least one, waiting once for the next batch when none does), a `Gap` first when the buffer dropped some. */
 const pull = (sub: Sub) => {
   let end: Option.Option<SubscriptionError> | undefined
+  const take = (): Effect.Effect<Chunk.Chunk<Event<unknown>>, Option.Option<SubscriptionError>> => {
+    const out: Array<Event<unknown>> = []
+    if (sub.dropped > 0) {
+      out.push({ _tag: "Gap", reason: "Overflow", afterSlot: undefined, dropped: sub.dropped })
+      sub.dropped = 0
+    }
+    const stop = Math.min(sub.items.length, sub.head + MAX_TAKE)
+    while (sub.head < stop) {
+      const item = sub.items[sub.head++]!
+      if (item._tag === "End") end = Option.none()
+      else if (item._tag === "Failed") end = Option.some(item.error)
+      else {
+        if (item._tag === "Notification") sub.count--
+        out.push(item)
+      }
+      if (end !== undefined) break
+    }
+    if (sub.head === sub.items.length) {
+      sub.items = []
+      sub.head = 0
+    }
+    return out.length === 0 && end !== undefined ? Effect.fail(end) : Effect.succeed(Chunk.unsafeFromArray(out))
+  }
   return Effect.suspend(() => {
     if (end !== undefined) return Effect.fail(end)
-    return Effect.flatMap(Queue.takeBetween(sub.queue, 1, MAX_TAKE), (items) => {
-      const out: Array<Event<unknown>> = []
-      if (sub.dropped > 0) {
-        out.push({ _tag: "Gap", reason: "Overflow", afterSlot: undefined, dropped: sub.dropped })
-        sub.dropped = 0
-      }
-      for (const item of items) {
-        if (item._tag === "End") end = Option.none()
-        else if (item._tag === "Failed") end = Option.some(item.error)
-        else out.push(item)
-        if (end !== undefined) break
-      }
-      return out.length === 0 && end !== undefined ? Effect.fail(end) : Effect.succeed(Chunk.unsafeFromArray(out))
-    })
+    if (sub.head < sub.items.length || sub.dropped > 0) return take()
+    const waiter = Deferred.unsafeMake<void>(FiberId.none)
+    sub.waiter = waiter
+    return Effect.zipRight(Deferred.await(waiter), Effect.suspend(take))
   })
 }
+
+const utf8 = new TextDecoder()
 
 const describe = (e: Socket.SocketError): string =>
   e.reason === "Close"
