@@ -9,7 +9,9 @@
 import type * as CliApp from "@effect/cli/CliApp"
 import * as CliConfig from "@effect/cli/CliConfig"
 import * as Command from "@effect/cli/Command"
+import * as CommandDescriptor from "@effect/cli/CommandDescriptor"
 import * as HelpDoc from "@effect/cli/HelpDoc"
+import * as Usage from "@effect/cli/Usage"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -71,18 +73,38 @@ const isHeader = (block: HelpDoc.HelpDoc, title: string) =>
  * without wallet's subcommands, and a wrong subcommand (`solfx wallet frobnicate`)
  * with the root's list.
  */
-const groupOf = <Name extends string, R, E, A>(group: Command.Command<Name, R, E, A>) => {
+const groupOf = <Name extends string, R, E, A>(
+  group: Command.Command<Name, R, E, A>,
+  /** `solfx webhooks` alone lists them; every other group alone prints its help. */
+  alone: "help" | "runs" = "help"
+) => {
   const name = [...HashSet.values(Command.getNames(group))][0]!
   const blocks = blocksOf(Command.getHelp(group, CliConfig.defaultConfig))
   // Keep the description and the commands; drop the built-in options every command shares.
   const options = blocks.findIndex((b) => isHeader(b, "OPTIONS"))
   const commands = blocks.findIndex((b) => isHeader(b, "COMMANDS"))
   const kept = options >= 0 && commands > options ? [...blocks.slice(0, options), ...blocks.slice(commands)] : blocks
+  const subcommands = Command.getSubcommands(group)
   return {
     name,
-    subcommands: [...HashMap.keys(Command.getSubcommands(group))].sort(),
-    help: [HelpDoc.h1("USAGE"), HelpDoc.p(`$ solfx ${name} <command> [options]`), ...kept].reduce(HelpDoc.sequence)
+    alone,
+    subcommands: [...HashMap.keys(subcommands)].sort(),
+    help: [HelpDoc.h1("USAGE"), HelpDoc.p(`$ solfx ${name} <command> [options]`), ...kept].reduce(HelpDoc.sequence),
+    leafHelp: (sub: string) => Option.map(HashMap.get(subcommands, sub), (leaf) => leafHelpOf(name, leaf))
   }
+}
+
+/**
+ * A subcommand's help with its whole path in the usage line (`$ solfx das asset <id>`): @effect/cli
+ * prints the subcommand's own name alone (`$ asset <id>`), under the root's name and version.
+ */
+const leafHelpOf = (group: string | undefined, leaf: CommandDescriptor.Command<unknown>): HelpDoc.HelpDoc => {
+  const usage = HelpDoc.toAnsiText(Usage.getHelp(CommandDescriptor.getUsage(leaf))).trim()
+  return [
+    HelpDoc.h1("USAGE"),
+    HelpDoc.p(`$ solfx ${group === undefined ? "" : `${group} `}${usage}`),
+    ...blocksOf(CommandDescriptor.getHelp(leaf, CliConfig.defaultConfig))
+  ].reduce(HelpDoc.sequence)
 }
 
 /** The commands that only group others. */
@@ -90,7 +112,8 @@ const groups = [
   groupOf(Das.command),
   groupOf(Zk.command),
   groupOf(BundleCommands.command),
-  groupOf(WalletCommands.command)
+  groupOf(WalletCommands.command),
+  groupOf(WebhooksCommand.command, "runs")
 ]
 
 /** The top-level commands' names. */
@@ -133,13 +156,16 @@ export const nearest = (typed: string, names: ReadonlyArray<string>): string | u
   return best !== undefined && best[1] <= Math.max(1, Math.floor(best[0].length / 3)) ? best[0] : undefined
 }
 
-/** A usage error naming the valid commands (they are not secrets: never hidden) and the nearest one. */
-const unknownCommand = (where: string, typed: string, names: ReadonlyArray<string>, help: string) => {
+/**
+ * A usage error on one line, as every failure: the valid commands (they are not secrets: never
+ * hidden) and the nearest one. The help is a `--help` away, not printed with it.
+ */
+const unknownCommand = (where: string, typed: string, names: ReadonlyArray<string>) => {
   const guess = nearest(typed, names)
   return Effect.as(
     Console.error(
       `UsageError: unknown command for ${where}: use one of ${names.join(", ")}` +
-        `${guess === undefined ? "" : ` (did you mean ${guess}?)`}\n\n${help}`
+        `${guess === undefined ? "" : ` (did you mean ${guess}?)`}`
     ),
     2 as const
   )
@@ -159,15 +185,32 @@ const groupAnswer = (args: ReadonlyArray<string>): Effect.Effect<Failure.Report[
   const first = args[i]
   if (first === undefined || first.startsWith("-")) return undefined
   if (!topLevel.includes(first)) {
-    return unknownCommand("solfx", first, topLevel, "Run `solfx --help` for every command and its options.")
+    return unknownCommand("solfx", first, topLevel)
   }
   const group = groups.find((g) => g.name === first)
-  if (group === undefined) return undefined
+  const wantsHelp = (from: number) => args.slice(from).some((a) => a === "--help" || a === "-h")
+  if (group === undefined) {
+    return wantsHelp(i + 1)
+      ? Option.match(HashMap.get(Command.getSubcommands(command), first), {
+        onNone: () => undefined,
+        onSome: (leaf) => Effect.as(Console.log(HelpDoc.toAnsiText(leafHelpOf(undefined, leaf))), 0 as const)
+      })
+      : undefined
+  }
   const next = args[i + 1]
   const help = HelpDoc.toAnsiText(group.help)
+  if (next === undefined && group.alone === "runs") return undefined
   if (next === undefined || next === "--help" || next === "-h") return Effect.as(Console.log(help), 0 as const)
-  if (next.startsWith("-") || group.subcommands.includes(next)) return undefined
-  return unknownCommand(`solfx ${group.name}`, next, group.subcommands, help)
+  if (group.subcommands.includes(next)) {
+    return wantsHelp(i + 2)
+      ? Option.match(group.leafHelp(next), {
+        onNone: () => undefined,
+        onSome: (doc) => Effect.as(Console.log(HelpDoc.toAnsiText(doc)), 0 as const)
+      })
+      : undefined
+  }
+  if (next.startsWith("-")) return undefined
+  return unknownCommand(`solfx ${group.name}`, next, group.subcommands)
 }
 
 // @effect/cli prints a usage error (its only Console.error) before failing with it; the failure is

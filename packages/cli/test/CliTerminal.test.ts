@@ -94,7 +94,12 @@ describe("solfx on the terminal", () => {
           inProcess(["walet", "balances", "x"]),
           inProcess(["zk", "qqqqqq"])
         ])
-        for (const r of runs) expect(r.code).toBe(2)
+        for (const r of runs) {
+          expect(r.code).toBe(2)
+          // One line on stderr, nothing on stdout: the help is a --help away.
+          expect(r.stderr.trimEnd().split("\n"), r.stderr).toHaveLength(1)
+          expect(r.stdout).toBe("")
+        }
         const first = runs.map((r) => r.stderr.split("\n")[0]!)
         expect(first[0]).toBe(
           "UsageError: unknown command for solfx zk: use one of latest-signatures, mint-holders, signatures-for-address, " +

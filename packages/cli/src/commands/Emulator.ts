@@ -111,7 +111,8 @@ export const command = Command.make(
         return problem === undefined
           ? Effect.succeed(origins)
           : Effect.fail(ValidationError.invalidValue(HelpDoc.p(problem)))
-      })
+      }),
+      Options.withDefault([])
     )
   },
   (o) =>

@@ -12,6 +12,7 @@
 
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
+import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import { Webhooks } from "@solfx/admin/Webhooks"
 import * as Endpoints from "@solfx/core/Endpoints"
@@ -31,11 +32,13 @@ const id = Args.text({ name: "webhookID" }).pipe(Args.withDescription("The webho
 
 const url = Options.text("webhook-url").pipe(Options.withDescription("The URL deliveries are POSTed to"))
 const kind = Options.choice("type", KINDS).pipe(Options.withDescription("The kind of webhook"))
+// A repeated option may be absent: withDefault([]) says so in the usage (`[--address text...]`).
 const addresses = (name: string, description: string) =>
-  Options.text(name).pipe(Options.repeated, Options.withDescription(description))
+  Options.text(name).pipe(Options.repeated, Options.withDescription(description), Options.withDefault([]))
 const types = Options.text("transaction-type").pipe(
   Options.repeated,
-  Options.withDescription("A transaction type that triggers it (repeat; default ANY; enhanced kinds only)")
+  Options.withDescription("A transaction type that triggers it (repeat; default ANY; enhanced kinds only)"),
+  Options.withDefault([])
 )
 const authHeader = Options.redacted("auth-header").pipe(
   Options.withDescription("The Authorization value sent with each delivery (a secret: never printed)"),
@@ -78,7 +81,10 @@ const list = Command.make("list", {}, () => listAll).pipe(
 const create = Command.make("create", {
   url,
   kind,
-  addresses: addresses("address", "An account to watch (repeat; 1 to 100,000)"),
+  addresses: Options.text("address").pipe(
+    Options.repeated,
+    Options.withDescription("An account to watch (repeat; 1 to 100,000)")
+  ),
   types,
   authHeader,
   txnStatus
@@ -144,7 +150,15 @@ const edit = Command.make("edit", {
 
 const toggle = Command.make("toggle", {
   id,
-  state: Args.choice([["on", true], ["off", false]], { name: "on|off" })
+  // A text checked by hand: Args.choice prints its name and then its choices (`<on|off> on | off`).
+  state: Args.text({ name: "on|off" }).pipe(
+    Args.withDescription("on resumes deliveries, off pauses them"),
+    Args.mapEffect((s) =>
+      s === "on" || s === "off"
+        ? Effect.succeed(s === "on")
+        : Effect.fail(HelpDoc.p(`expected on or off, got ${s.length > 12 ? `${s.slice(0, 12)}…` : s}`))
+    )
+  )
 }, ({ id, state }) => withServices(Effect.flatMap(Effect.flatMap(Webhooks, (w) => w.toggle(id, state)), show))).pipe(
   Command.withDescription("Resumes (on) or pauses (off) a webhook's deliveries")
 )
