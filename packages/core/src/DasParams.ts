@@ -4,7 +4,7 @@
  * every list wrapper (as the service documents).
  *
  * @example
- * const sorting: DasParams.AssetSorting = { sortBy: "created", sortDirection: "asc" }
+ * const sorting: typeof DasParams.AssetSorting.Encoded = { sortBy: "created", sortDirection: "asc" }
  * das.getAssetsByAuthority({ authorityAddress, page: 1, limit: DasParams.MAX_LIMIT, sortBy: sorting })
  * @since 0.1.0
  */

@@ -9,7 +9,7 @@
  * @example
  * const [hook] = yield* Schema.decodeUnknown(Webhook.WebhookList)(body)
  * console.log(hook) // authHeader prints as <redacted>
- * Redacted.value(hook.authHeader) // the secret, when you mean it
+ * if (hook?.authHeader !== undefined) Redacted.value(hook.authHeader) // the secret, when you mean it
  * @since 0.1.0
  */
 
@@ -120,13 +120,8 @@ export type TransactionType = typeof TransactionType.Type
  * checked strictly: `CreateWebhook`, `WebhookChange`.)
  *
  * @example
- * import * as ParseResult from "effect/ParseResult"
-import * as Redacted from "effect/Redacted"
-import * as Schema from "effect/Schema"
-import { TRANSACTION_TYPES } from "./internal/transactionTypes.js"
-import { Address } from "./Primitives.js"
- * const hooks = Schema.decodeUnknownSync(Schema.Array(Webhook))(body)
- * String(hooks[0].authHeader) // "<redacted>"
+ * const hooks = Schema.decodeUnknownSync(Schema.Array(Webhook.Webhook))(body)
+ * String(hooks[0]?.authHeader) // "<redacted>"
  * @since 0.1.0
  * @category schemas
  */
