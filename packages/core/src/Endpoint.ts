@@ -21,6 +21,7 @@
  * const all = yield* client.stream({ owner }).pipe(Stream.take(100), Stream.runCollect)
  * @since 0.1.0
  */
+import * as Either from "effect/Either"
 import type * as Schema from "effect/Schema"
 import type { Host } from "./Config.js"
 
@@ -271,11 +272,12 @@ export interface Rpc<P = any, A = any, Item = any, PI = any> extends Common<P, A
   /** The type of the envelope's `id` (the service documents a number for sendBundle). */
   readonly id: "string" | "number"
   /**
-   * The standard Solana RPC's positional form: this field of the params is sent first, the
-   * others after it as one config object (`[address, { limit, before }]`). Undefined: the
+   * The standard Solana RPC's positional form: this field of the params is sent first (or these
+   * fields, in order: `["owner", "filter"]`; none, `[]`, for a method of one config object), the
+   * others after them as one config object (`[address, { limit, before }]`). Undefined: the
    * params are sent as they are.
    */
-  readonly positional?: string | undefined
+  readonly positional?: string | ReadonlyArray<string> | undefined
 }
 
 /**
@@ -375,7 +377,7 @@ export const rpc = <P, PI, A, Item = never, S extends Schema.Schema<P, PI> = Sch
     readonly params: S
     readonly method: string
     readonly id?: "string" | "number" | undefined
-    readonly positional?: string | undefined
+    readonly positional?: string | ReadonlyArray<string> | undefined
   }
 ): Rpc<P, A, Item, Checked<Input<S, PI>, PI>> => ({
   _tag: "Rpc",
@@ -451,11 +453,53 @@ export const rest = <
  */
 export const wireParams = (entry: Rpc, params: unknown): unknown => {
   if (entry.positional === undefined) return params
-  const { [entry.positional]: first, ...rest } = params as Record<string, unknown>
-  const config = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined))
-  return Object.keys(config).length === 0 ? [first] : [first, config]
+  const names = positionalNames(entry.positional)
+  const record = params as Record<string, unknown>
+  const config = Object.fromEntries(Object.entries(record).filter(([k, v]) => !names.includes(k) && v !== undefined))
+  const firsts = names.map((name) => record[name])
+  if (Object.keys(config).length > 0) return [...firsts, config]
+  // Optional positionals left out at the end are not sent (`getRecentPrioritizationFees` without addresses).
+  let n = firsts.length
+  while (n > 0 && firsts[n - 1] === undefined) n--
+  return firsts.slice(0, n)
 }
 
+const positionalNames = (positional: string | ReadonlyArray<string>): ReadonlyArray<string> =>
+  typeof positional === "string" ? [positional] : positional
+
+/**
+ * The named params of a positional entry's wire params, as a server reads them: each positional
+ * field from its place, then the config object's fields (an absent or null config is none). The
+ * inverse of `wireParams`; a left value names what is not so (`params must be an array`,
+ * `params[1] must be a config object`), for the RPC's -32602.
+ *
+ * @example
+ * Endpoint.namedParams(Endpoints.getSignaturesForAddress, [address, { limit: 10 }]) // Either.right({ address, limit: 10 })
+ * @since 0.1.0
+ * @category routing
+ */
+export const namedParams = (entry: Rpc, wire: unknown): Either.Either<Record<string, unknown>, string> => {
+  if (entry.positional === undefined) {
+    return typeof wire === "object" && wire !== null && !Array.isArray(wire)
+      ? Either.right(wire as Record<string, unknown>)
+      : Either.left("params must be an object")
+  }
+  const names = positionalNames(entry.positional)
+  if (wire === undefined || wire === null) wire = []
+  if (!Array.isArray(wire)) return Either.left("params must be an array")
+  if (wire.length > names.length + 1) {
+    return Either.left(`params takes at most ${names.length + 1} values, got ${wire.length}`)
+  }
+  const config = wire[names.length]
+  if (config !== undefined && config !== null && (typeof config !== "object" || Array.isArray(config))) {
+    return Either.left(`params[${names.length}] must be a config object`)
+  }
+  const out: Record<string, unknown> = { ...(config as Record<string, unknown> | null | undefined) }
+  names.forEach((name, i) => {
+    if (wire[i] !== undefined) out[name] = wire[i]
+  })
+  return Either.right(out)
+}
 /**
  * The path parameters of a REST path, in order: `/v1/wallet/{wallet}/balances` → `["wallet"]`.
  *

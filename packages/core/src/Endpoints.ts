@@ -14,12 +14,14 @@
  */
 
 import * as Schema from "effect/Schema"
+import * as AccountInfo from "./AccountInfo.js"
 import * as AddressTransactions from "./AddressTransactions.js"
 import * as AssetProof from "./AssetProof.js"
 import * as AssetQuery from "./AssetQuery.js"
 import * as AssetSearch from "./AssetSearch.js"
 import * as AssetSignature from "./AssetSignature.js"
 import * as Bundle from "./Bundle.js"
+import * as Cluster from "./Cluster.js"
 import * as CompressedAccount from "./CompressedAccount.js"
 import * as CompressedAccountV2 from "./CompressedAccountV2.js"
 import * as Request from "./CompressionRequest.js"
@@ -36,6 +38,7 @@ import * as ProjectUsage from "./ProjectUsage.js"
 import * as SignatureStatus from "./SignatureStatus.js"
 import type { CursorPage, WithContext } from "./SlotContext.js"
 import * as TokenAccount from "./TokenAccount.js"
+import * as TokenAmount from "./TokenAmount.js"
 import * as TokenMetadata from "./TokenMetadataRecord.js"
 import * as ValidityProof from "./ValidityProof.js"
 import * as ValidityProofV2 from "./ValidityProofV2.js"
@@ -622,6 +625,119 @@ export const getSignatureStatuses = Endpoint.rpc({
  */
 export const signatures = { getSignaturesForAddress, getSignatureStatuses } as const
 
+// -- Standard Solana RPC reads (JSON-RPC, positional params, 1 credit, usage `rpc`) ---
+
+const read = { area: "rpc", cost: { credits: 1, usage: "rpc" }, bucket: "rpc" } as const
+
+/** A standard RPC read: its method, positional fields, params and result. */
+const standardRead = <P, PI, A>(
+  method: string,
+  positional: string | ReadonlyArray<string>,
+  params: Schema.Schema<P, PI>,
+  result: Schema.Schema<A, any>
+) => Endpoint.rpc({ ...read, method, positional, params, result })
+
+/**
+ * The standard Solana RPC's reads of the cluster, by method name, each `[positional…, config]` on
+ * the wire: health, version, identity, slots, epochs, blockhashes, fees, rent, block time and the
+ * recent prioritization fees. 1 credit each. The emulator's cluster area is routed from it.
+ *
+ * @since 0.1.0
+ * @category standardRpc
+ */
+export const clusterReads = {
+  getHealth: standardRead("getHealth", [], Cluster.NoParams, Cluster.Health),
+  getVersion: standardRead("getVersion", [], Cluster.NoParams, Cluster.Version),
+  getIdentity: standardRead("getIdentity", [], Cluster.NoParams, Cluster.Identity),
+  getGenesisHash: standardRead("getGenesisHash", [], Cluster.NoParams, Cluster.GenesisHash),
+  getSlot: standardRead("getSlot", [], Cluster.ReadParams, Cluster.Slot),
+  getBlockHeight: standardRead("getBlockHeight", [], Cluster.ReadParams, Cluster.Slot),
+  getEpochInfo: standardRead("getEpochInfo", [], Cluster.ReadParams, Cluster.EpochInfo),
+  getEpochSchedule: standardRead("getEpochSchedule", [], Cluster.NoParams, Cluster.EpochSchedule),
+  getLatestBlockhash: standardRead("getLatestBlockhash", [], Cluster.ReadParams, Cluster.LatestBlockhash),
+  isBlockhashValid: standardRead(
+    "isBlockhashValid",
+    "blockhash",
+    Cluster.IsBlockhashValidParams,
+    Cluster.BlockhashValid
+  ),
+  getFeeForMessage: standardRead("getFeeForMessage", "message", Cluster.GetFeeForMessageParams, Cluster.FeeForMessage),
+  getMinimumBalanceForRentExemption: standardRead(
+    "getMinimumBalanceForRentExemption",
+    "size",
+    Cluster.GetMinimumBalanceParams,
+    Cluster.MinimumBalance
+  ),
+  getBlockTime: standardRead("getBlockTime", "slot", Cluster.GetBlockTimeParams, Cluster.BlockTime),
+  getRecentPrioritizationFees: standardRead(
+    "getRecentPrioritizationFees",
+    "addresses",
+    Cluster.GetRecentPrioritizationFeesParams,
+    Cluster.RecentPrioritizationFees
+  )
+} as const
+
+/**
+ * The standard Solana RPC's reads of accounts, by method name: balances, accounts (raw or
+ * parsed), program accounts, token accounts and token amounts. 1 credit each, getProgramAccounts
+ * 10 in its own bucket, as the service documents. The emulator's account-reads area is routed from it.
+ *
+ * @since 0.1.0
+ * @category standardRpc
+ */
+export const accountReads = {
+  getBalance: standardRead("getBalance", "address", AccountInfo.GetBalanceParams, AccountInfo.Balance),
+  getAccountInfo: standardRead("getAccountInfo", "address", AccountInfo.GetAccountInfoParams, AccountInfo.AccountInfo),
+  getMultipleAccounts: standardRead(
+    "getMultipleAccounts",
+    "addresses",
+    AccountInfo.GetMultipleAccountsParams,
+    AccountInfo.MultipleAccounts
+  ),
+  getProgramAccounts: Endpoint.rpc({
+    ...read,
+    method: "getProgramAccounts",
+    positional: "program",
+    params: AccountInfo.GetProgramAccountsParams,
+    result: AccountInfo.ProgramAccounts,
+    cost: { credits: 10, usage: "rpc" },
+    bucket: "getProgramAccounts"
+  }),
+  getTokenAccountsByOwner: standardRead(
+    "getTokenAccountsByOwner",
+    ["owner", "filter"],
+    AccountInfo.GetTokenAccountsByOwnerParams,
+    AccountInfo.TokenAccounts
+  ),
+  getTokenAccountsByDelegate: standardRead(
+    "getTokenAccountsByDelegate",
+    ["delegate", "filter"],
+    AccountInfo.GetTokenAccountsByDelegateParams,
+    AccountInfo.TokenAccounts
+  ),
+  getTokenAccountBalance: standardRead(
+    "getTokenAccountBalance",
+    "account",
+    TokenAmount.GetTokenAccountBalanceParams,
+    TokenAmount.TokenAccountBalance
+  ),
+  getTokenSupply: standardRead("getTokenSupply", "mint", TokenAmount.MintParams, TokenAmount.TokenSupply),
+  getTokenLargestAccounts: standardRead(
+    "getTokenLargestAccounts",
+    "mint",
+    TokenAmount.MintParams,
+    TokenAmount.TokenLargestAccounts
+  )
+} as const
+
+/**
+ * Every standard Solana RPC read of the table (`clusterReads` and `accountReads`), by method name.
+ *
+ * @since 0.1.0
+ * @category standardRpc
+ */
+export const standardRpcReads = { ...clusterReads, ...accountReads } as const
+
 // -- Token metadata (REST, v0 host) -------------------------------------------
 
 /**
@@ -1008,6 +1124,7 @@ export const all: ReadonlyArray<Endpoint.Endpoint> = [
   sendBundle,
   getBundleStatuses,
   ...Object.values(signatures),
+  ...Object.values(standardRpcReads),
   tokenMetadata,
   walletIdentity,
   walletBatchIdentity,

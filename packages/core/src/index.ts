@@ -103,3 +103,9 @@ export * as ValidityProofV2 from "./ValidityProofV2.js"
 export * as PriorityFeeEstimate from "./PriorityFeeEstimate.js"
 /** @since 0.1.0 */
 export * as AddressTransactions from "./AddressTransactions.js"
+/** @since 0.1.0 */
+export * as AccountInfo from "./AccountInfo.js"
+/** @since 0.1.0 */
+export * as Cluster from "./Cluster.js"
+/** @since 0.1.0 */
+export * as TokenAmount from "./TokenAmount.js"

@@ -4,10 +4,12 @@
  * absent (a user's fresh clone).
  */
 import { beforeEach, describe, expect, it } from "@effect/vitest"
+import * as AccountInfo from "@solfx/core/AccountInfo"
 import * as AddressTransactions from "@solfx/core/AddressTransactions"
 import * as AssetProof from "@solfx/core/AssetProof"
 import * as AssetSignature from "@solfx/core/AssetSignature"
 import * as Bundle from "@solfx/core/Bundle"
+import * as Cluster from "@solfx/core/Cluster"
 import * as CompressedAccount from "@solfx/core/CompressedAccount"
 import * as CompressedAccountV2 from "@solfx/core/CompressedAccountV2"
 import * as CompressionSignature from "@solfx/core/CompressionSignature"
@@ -19,6 +21,7 @@ import * as PriorityFeeEstimate from "@solfx/core/PriorityFeeEstimate"
 import * as ProjectUsage from "@solfx/core/ProjectUsage"
 import * as SignatureStatus from "@solfx/core/SignatureStatus"
 import * as TokenAccount from "@solfx/core/TokenAccount"
+import * as TokenAmount from "@solfx/core/TokenAmount"
 import * as TokenMetadata from "@solfx/core/TokenMetadataRecord"
 import * as ValidityProof from "@solfx/core/ValidityProof"
 import * as ValidityProofV2 from "@solfx/core/ValidityProofV2"
@@ -117,6 +120,23 @@ const served: Record<string, Entry> = {
   "webhooks-list": { schema: Webhook.WebhookList, shape: "body" },
   // -- standard RPC --
   getSignatureStatuses: { schema: SignatureStatus.SignatureStatuses, shape: "envelope" },
+  // -- standard RPC reads (issue 37): core's AccountInfo, Cluster and TokenAmount --
+  getAccountInfo: { schema: AccountInfo.AccountInfo, shape: "envelope" },
+  getBalance: { schema: AccountInfo.Balance, shape: "envelope" },
+  getMultipleAccounts: { schema: AccountInfo.MultipleAccounts, shape: "envelope" },
+  getProgramAccounts: { schema: AccountInfo.ProgramAccounts, shape: "envelope" },
+  getTokenAccountsByOwner: { schema: AccountInfo.TokenAccounts, shape: "envelope" },
+  getTokenAccountBalance: { schema: TokenAmount.TokenAccountBalance, shape: "envelope" },
+  getTokenSupply: { schema: TokenAmount.TokenSupply, shape: "envelope" },
+  getTokenLargestAccounts: { schema: TokenAmount.TokenLargestAccounts, shape: "envelope" },
+  getEpochInfo: { schema: Cluster.EpochInfo, shape: "envelope" },
+  getFeeForMessage: { schema: Cluster.FeeForMessage, shape: "envelope" },
+  getLatestBlockhash: { schema: Cluster.LatestBlockhash, shape: "envelope" },
+  getRecentPrioritizationFees: { schema: Cluster.RecentPrioritizationFees, shape: "envelope" },
+  getVersion: { schema: Cluster.Version, shape: "auto" },
+  isBlockhashValid: { schema: Cluster.BlockhashValid, shape: "auto" },
+  // test-validator dumps: `{ pubkey, account }`, the account as getAccountInfo's value (without `space`).
+  "_account-dumps": { schema: AccountInfo.KeyedAccount, shape: "body" },
   // -- priority fees, address history, enhanced transactions (issue 38) --
   getPriorityFeeEstimate: { schema: PriorityFeeEstimate.PriorityFeeEstimate, shape: "envelope" },
   getTransactionsForAddress: { schema: AddressTransactions.TransactionsPage, shape: "auto" }
@@ -126,27 +146,12 @@ const served: Record<string, Entry> = {
 const neighbours: Record<string, string> = {
   _errors: "error bodies, decoded by the transport's error mapping tests",
   "webhook-delivery": "webhook delivery payloads, decoded by the webhook receiver tests",
-  "_account-dumps": "test-validator account dumps ({pubkey, account}), decoded by the account encoding tests",
   "_block-transactions": "transactions cut from a getBlock, decoded by the transaction encoding tests",
   // Methods this round serves (standard RPC, WebSocket, fees, history, enhanced transactions): each
   // moves to `served` with its Schema in the commit that lands it.
   "enhanced-address-transactions": "not served yet",
   "enhanced-transactions": "not served yet",
-  "getAccountInfo": "not served yet",
-  "getBalance": "not served yet",
-  "getEpochInfo": "not served yet",
-  "getFeeForMessage": "not served yet",
-  "getLatestBlockhash": "not served yet",
-  "getMultipleAccounts": "not served yet",
-  "getProgramAccounts": "not served yet",
-  "getRecentPrioritizationFees": "not served yet",
-  "getTokenAccountBalance": "not served yet",
-  "getTokenAccountsByOwner": "not served yet",
-  "getTokenLargestAccounts": "not served yet",
-  "getTokenSupply": "not served yet",
   "getTransaction": "not served yet",
-  "getVersion": "not served yet",
-  "isBlockhashValid": "not served yet",
   "sendTransaction": "not served yet",
   "simulateTransaction": "not served yet",
   "ws-notifications": "not served yet"

@@ -16,6 +16,7 @@
 import type * as Endpoint from "@solfx/core/Endpoint"
 import type * as Effect from "effect/Effect"
 import type { Accounts } from "./Accounts.js"
+import type { Chain } from "./Chain.js"
 import type { Dataset } from "./Dataset.js"
 import type { ByteCache } from "./Wire.js"
 
@@ -69,6 +70,8 @@ export interface AreaContext {
   readonly slot: () => number
   /** The world's accounts as the chain holds them (lamports, owner, bytes): what standard RPC and the bank read. */
   readonly accounts: Accounts
+  /** The cluster's one clock: slot, block height and time, blockhashes (the bank's once it runs). */
+  readonly chain: Chain
   /** State an area keeps across requests (landed bundles, metadata caches), one per emulator instance. */
   readonly state: <S>(key: string, init: () => S) => S
   /** Every project, for the admin area. */

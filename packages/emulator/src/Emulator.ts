@@ -26,6 +26,7 @@ import type { Area, Project } from "./Area.js"
 import { areas as registry } from "./areas/index.js"
 import * as WalletArea from "./areas/Wallet.js"
 import * as WebhooksArea from "./areas/Webhooks.js"
+import * as Chain from "./Chain.js"
 import * as Cors from "./Cors.js"
 import * as Dataset from "./Dataset.js"
 import * as Events from "./Events.js"
@@ -220,6 +221,8 @@ export interface Emulator {
   readonly ledger: World.World
   /** The world's accounts as the chain holds them; the bank writes what it executes here (`Accounts.write`). */
   readonly accounts: Accounts.Accounts
+  /** The cluster's one clock: slot, block height and time, blockhashes (`Chain.useBlockhashes`: the bank's). */
+  readonly chain: Chain.Chain
   /** With a plan: the 429s the plan limits sent and the busiest 1 s window, per bucket (empty without). */
   readonly planLimits: PlanLimits.Stats
   /** The WebSocket server on the same port (`ws://`): its connections and subscriptions. */
@@ -402,6 +405,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       seededLamports: (address) => WalletArea.seededLamports(dataset, address)
     })
     const chainAccounts = Accounts.make({ dataset, world })
+    const chain = Chain.make({ dataset, world })
     const planLimits = options.plan === undefined ? undefined : PlanLimits.make()
     for (const origin of options.corsOrigins ?? []) {
       const problem = Cors.validateOrigin(origin)
@@ -421,6 +425,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       now,
       slot: world.slot,
       chainAccounts,
+      chain,
       state,
       planLimits,
       control: (path, body) => WorldHttp.handle(world, path, body),
@@ -533,6 +538,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       world: worldApi(world.api),
       ledger: world,
       accounts: chainAccounts,
+      chain,
       events: {
         worldLanded: { subscribe: Events.worldLanded(state).subscribe },
         slots: { subscribe: Events.slots(state).subscribe }

@@ -25,6 +25,7 @@ import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import type { Accounts } from "./Accounts.js"
 import type { Area, AreaContext, Charged, RestRoute, RpcMethod } from "./Area.js"
+import type { Chain } from "./Chain.js"
 import type * as Cors from "./Cors.js"
 import type { Dataset } from "./Dataset.js"
 import type { FaultKind, Injector } from "./Faults.js"
@@ -57,6 +58,8 @@ export interface Instance {
   readonly slot: () => number
   /** The world's accounts as the chain holds them (`Accounts`). */
   readonly chainAccounts: Accounts
+  /** The cluster's clock (`Chain`). */
+  readonly chain: Chain
   readonly state: <S>(key: string, init: () => S) => S
   /** The plan's limits, when the emulator enforces one. */
   readonly planLimits?: PlanLimits | undefined
@@ -368,6 +371,7 @@ const app = (instance: Instance, routes: Routes) => {
     apiKey: account.apiKey,
     slot: instance.slot,
     accounts: instance.chainAccounts,
+    chain: instance.chain,
     state: instance.state,
     projectById: (id) => byId.get(id),
     header: (name) => {

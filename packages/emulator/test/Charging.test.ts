@@ -108,8 +108,44 @@ const calls: Readonly<Record<string, Call>> = {
   "PATCH /v0/webhooks/{webhookID}": (emu) => send(emu, "PATCH", `/v0/webhooks/${created}`, { active: false }),
   "DELETE /v0/webhooks/{webhookID}": (emu) => send(emu, "DELETE", `/v0/webhooks/${created}`),
   getPriorityFeeEstimate: (emu) => rpc(emu, "getPriorityFeeEstimate", [{ accountKeys: [emu.samples.feeAccount] }]),
-  getTransactionsForAddress: (emu) => rpc(emu, "getTransactionsForAddress", [emu.samples.wallet, { limit: 1 }])
+  getTransactionsForAddress: (emu) => rpc(emu, "getTransactionsForAddress", [emu.samples.wallet, { limit: 1 }]),
+  // -- standard RPC reads --
+  getHealth: (emu) => rpc(emu, "getHealth", []),
+  getVersion: (emu) => rpc(emu, "getVersion", []),
+  getIdentity: (emu) => rpc(emu, "getIdentity", []),
+  getGenesisHash: (emu) => rpc(emu, "getGenesisHash", []),
+  getSlot: (emu) => rpc(emu, "getSlot", []),
+  getBlockHeight: (emu) => rpc(emu, "getBlockHeight", []),
+  getEpochInfo: (emu) => rpc(emu, "getEpochInfo", []),
+  getEpochSchedule: (emu) => rpc(emu, "getEpochSchedule", []),
+  getLatestBlockhash: (emu) => rpc(emu, "getLatestBlockhash", []),
+  isBlockhashValid: (emu) => rpc(emu, "isBlockhashValid", ["1".repeat(32)]),
+  getFeeForMessage: (emu) =>
+    Effect.flatMap(
+      Effect.promise(() => tipped),
+      (tx) => rpc(emu, "getFeeForMessage", [Buffer.from(tx.bytes.subarray(65)).toString("base64")])
+    ),
+  getMinimumBalanceForRentExemption: (emu) => rpc(emu, "getMinimumBalanceForRentExemption", [165]),
+  getBlockTime: (emu) => rpc(emu, "getBlockTime", [emu.ledger.baseSlot]),
+  getRecentPrioritizationFees: (emu) => rpc(emu, "getRecentPrioritizationFees", []),
+  getBalance: (emu) => rpc(emu, "getBalance", [emu.samples["wallet"]]),
+  getAccountInfo: (emu) => rpc(emu, "getAccountInfo", [emu.samples["wallet"], { encoding: "base64" }]),
+  getMultipleAccounts: (emu) => rpc(emu, "getMultipleAccounts", [[emu.samples["wallet"]], { encoding: "base64" }]),
+  getProgramAccounts: (emu) =>
+    rpc(emu, "getProgramAccounts", ["11111111111111111111111111111111", {
+      encoding: "base64",
+      filters: [{ dataSize: 0 }]
+    }]),
+  getTokenAccountsByOwner: (emu) =>
+    rpc(emu, "getTokenAccountsByOwner", [emu.samples["wallet"], { programId: TOKEN_PROGRAM }, { encoding: "base64" }]),
+  getTokenAccountsByDelegate: (emu) =>
+    rpc(emu, "getTokenAccountsByDelegate", [emu.samples["wallet"], { programId: TOKEN_PROGRAM }]),
+  getTokenAccountBalance: (emu) => rpc(emu, "getTokenAccountBalance", [emu.sampleRecord["rpcTokenAccount"]]),
+  getTokenSupply: (emu) => rpc(emu, "getTokenSupply", [emu.sampleRecord["rpcMint"]]),
+  getTokenLargestAccounts: (emu) => rpc(emu, "getTokenLargestAccounts", [emu.sampleRecord["rpcMint"]])
 }
+
+const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"
 
 /** How the emulator names an entry among its operations: REST path parameters as `:name`. */
 const operationOf = (entry: Endpoint.Endpoint) =>

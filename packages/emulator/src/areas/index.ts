@@ -4,10 +4,12 @@
  * @since 0.1.0
  */
 import type { Area } from "../Area.js"
+import * as AccountReads from "./AccountReads.js"
 import * as AddressHistory from "./AddressHistory.js"
 import * as Admin from "./Admin.js"
 import * as AssetQueries from "./AssetQueries.js"
 import * as Bundles from "./Bundles.js"
+import * as Cluster from "./Cluster.js"
 import * as Compression from "./Compression.js"
 import * as DigitalAssets from "./DigitalAssets.js"
 import * as PriorityFees from "./PriorityFees.js"
@@ -21,10 +23,12 @@ import * as Webhooks from "./Webhooks.js"
  * @category areas
  */
 export const areas: ReadonlyArray<Area> = [
+  AccountReads.area,
   AddressHistory.area,
   Admin.area,
   AssetQueries.area,
   Bundles.area,
+  Cluster.area,
   Compression.area,
   DigitalAssets.area,
   PriorityFees.area,
