@@ -15,6 +15,7 @@
 
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as SolfxConfig from "@solfx/core/Config"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -31,6 +32,7 @@ import * as Cors from "./Cors.js"
 import * as Dataset from "./Dataset.js"
 import * as Events from "./Events.js"
 import * as Faults from "./Faults.js"
+import * as Manifest from "./Manifest.js"
 import * as PlanLimits from "./PlanLimits.js"
 import * as Projects from "./Projects.js"
 import * as PubSub from "./PubSub.js"
@@ -223,6 +225,8 @@ export interface Emulator {
   readonly accounts: Accounts.Accounts
   /** The cluster's one clock: slot, block height and time, blockhashes (`Chain.useBlockhashes`: the bank's). */
   readonly chain: Chain.Chain
+  /** What it serves, with each method's fidelity (`GET /emulator/info`). */
+  readonly manifest: Manifest.Manifest
   /** With a plan: the 429s the plan limits sent and the busiest 1 s window, per bucket (empty without). */
   readonly planLimits: PlanLimits.Stats
   /** The WebSocket server on the same port (`ws://`): its connections and subscriptions. */
@@ -406,6 +410,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
     })
     const chainAccounts = Accounts.make({ dataset, world })
     const chain = Chain.make({ dataset, world })
+    const manifest = Manifest.make(areas)
     const planLimits = options.plan === undefined ? undefined : PlanLimits.make()
     for (const origin of options.corsOrigins ?? []) {
       const problem = Cors.validateOrigin(origin)
@@ -429,6 +434,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       state,
       planLimits,
       control: (path, body) => WorldHttp.handle(world, path, body),
+      pages: (path) => path === "/emulator/info" ? HttpServerResponse.unsafeJson(manifest) : undefined,
       cors
     }
     yield* Effect.try(() => WebhooksArea.install(instance.state, { dataset, accounts, webhooks: options.webhooks }))
@@ -539,6 +545,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       ledger: world,
       accounts: chainAccounts,
       chain,
+      manifest,
       events: {
         worldLanded: { subscribe: Events.worldLanded(state).subscribe },
         slots: { subscribe: Events.slots(state).subscribe }

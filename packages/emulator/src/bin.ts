@@ -13,7 +13,8 @@
  * `--plan free|developer|business|professional`
  * (the default project's plan, and the plans' rate limits enforced; default: business, not enforced),
  * `--cors-origin http://localhost:5173` (repeatable: only these origins may call it from a browser; default:
- * any origin for JSON-RPC, REST and WebSocket, none but its own for the world API and the studio).
+ * any origin for JSON-RPC, REST and WebSocket, none but its own for the world API and the studio),
+ * `--info` (prints every method and route it serves with its fidelity, as `GET /emulator/info`, and exits).
  *
  * @example
  * npm run emulator -- --port 8899 --seed 7
@@ -25,9 +26,11 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { parseArgs } from "node:util"
+import { areas } from "./areas/index.js"
 import * as Cors from "./Cors.js"
 import * as Dataset from "./Dataset.js"
 import * as Emulator from "./Emulator.js"
+import * as Manifest from "./Manifest.js"
 import * as PlanLimits from "./PlanLimits.js"
 
 const int = (name: string, value: string | undefined): number | undefined => {
@@ -77,7 +80,9 @@ export const parseFlags = (args: ReadonlyArray<string>): Emulator.Options => {
       "ws-max-buffered-bytes": { type: "string" },
       "shutdown-grace-ms": { type: "string" },
       plan: { type: "string" },
-      "cors-origin": { type: "string", multiple: true }
+      "cors-origin": { type: "string", multiple: true },
+      // Read by the program itself (`--info` prints the manifest instead of starting).
+      info: { type: "boolean" }
     },
     strict: true
   })
@@ -122,6 +127,11 @@ export const program = (options: Emulator.Options): Effect.Effect<never> =>
   }))
 
 const isMain = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, "/"))
+
+if (isMain && process.argv.slice(2).includes("--info")) {
+  process.stdout.write(Manifest.format(Manifest.make(areas)) + "\n")
+  process.exit(0)
+}
 
 if (isMain) {
   let options: Emulator.Options

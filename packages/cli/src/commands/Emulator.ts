@@ -2,8 +2,8 @@
  * `solfx emulator [--port 8899] [--host 127.0.0.1] [--seed N] [--api-key K] [--faults SPEC] [--plan P]
  * [--project-id ID] [--latency-ms N] [--sizes knob=n,...] [--max-body-bytes N] [--item-cache-chars N]
  * [--idle-timeout-ms N] [--max-connections N] [--ws-max-frame-bytes N] [--ws-max-subscriptions N]
- * [--ws-max-connections-per-key N] [--ws-max-buffered-bytes N] [--shutdown-grace-ms N] [--cors-origin ORIGIN ...]`: the emulator in the foreground until Ctrl-C, with
- * every flag of the emulator's own program. Its start line `{url, apiKey, projectId, samples}` is
+ * [--ws-max-connections-per-key N] [--ws-max-buffered-bytes N] [--shutdown-grace-ms N] [--cors-origin ORIGIN ...] [--info]`: the emulator in the foreground until Ctrl-C, with
+ * every flag of the emulator's own program; `--info` prints what it serves, each method with its fidelity, and exits. Its start line `{url, apiKey, projectId, samples}` is
  * the first line on stdout.
  *
  * @since 0.1.0
@@ -113,10 +113,20 @@ export const command = Command.make(
           : Effect.fail(ValidationError.invalidValue(HelpDoc.p(problem)))
       }),
       Options.withDefault([])
+    ),
+    info: Options.boolean("info").pipe(
+      Options.withDescription("Print every method and route the emulator serves with its fidelity, and exit")
     )
   },
   (o) =>
     Effect.gen(function*() {
+      if (o.info) {
+        const [Manifest, Areas] = yield* Effect.promise(() =>
+          Promise.all([import("@solfx/emulator/Manifest"), import("@solfx/emulator/areas/index")])
+        )
+        yield* Effect.sync(() => process.stdout.write(Manifest.format(Manifest.make(Areas.areas)) + "\n"))
+        return
+      }
       const globals = yield* root
       const Emulator = yield* Effect.promise(() => import("@solfx/emulator/Emulator"))
       const emulator = yield* Emulator.make({
