@@ -25,6 +25,7 @@ import * as Demo from "./commands/Demo.js"
 import * as EmulatorCommand from "./commands/Emulator.js"
 import * as Metadata from "./commands/Metadata.js"
 import * as WalletCommands from "./commands/Wallet.js"
+import * as Watch from "./commands/Watch.js"
 import * as WebhooksCommand from "./commands/Webhooks.js"
 import * as Zk from "./commands/Zk.js"
 import * as Failure from "./Failure.js"
@@ -47,6 +48,7 @@ export const command = root.pipe(
     Metadata.command,
     ...Admin.commands,
     WebhooksCommand.command,
+    Watch.command,
     Demo.command
   ])
 )
