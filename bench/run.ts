@@ -25,7 +25,8 @@ const COMPARISONS = [
   "limits",
   "bundles",
   "notifications",
-  "world"
+  "world",
+  "kit"
 ] as const
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
