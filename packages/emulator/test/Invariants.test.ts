@@ -855,6 +855,32 @@ describe.each(SEEDS)("one world agrees with itself (the six disagreements of iss
       }
     }))
 
+  it.scopedLive("counterparties see both sides of a transfer: the other side's transfers and history list it", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed })
+      const count = WalletArea.walletCount(emu.dataset)
+      yield* property(
+        fc.record({ i: fc.integer({ min: 0, max: count - 1 }), pick: fc.nat() }),
+        ({ i, pick }) =>
+          Effect.gen(function*() {
+            const wallet = WalletArea.walletAt(emu.dataset, i)
+            const mine = (yield* get(emu, `/v1/wallet/${wallet}/transfers`, { query: { limit: "100" } })).json
+              .data as Array<any>
+            expect(mine.length).toBeGreaterThan(0)
+            const t = mine[pick % mine.length]
+            const theirs = (yield* walk(emu, t.counterparty, "transfers")).filter((x) => x.signature === t.signature)
+            expect(theirs).toEqual([{
+              ...t,
+              direction: t.direction === "in" ? "out" : "in",
+              counterparty: wallet
+            }])
+            const history = (yield* walk(emu, t.counterparty, "history")).filter((x) => x.signature === t.signature)
+            expect(history.map((h) => h.timestamp)).toEqual([t.timestamp])
+          }),
+        seed
+      )
+    }))
+
   it.scopedLive("token metadata's mints exist in DAS: getAsset serves each mint account with its supply and decimals", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed })
@@ -893,6 +919,39 @@ describe.each(SEEDS)("one world agrees with itself (the six disagreements of iss
         asset.content.metadata.name,
         sample.onChainMetadata.metadata.tokenStandard === "Fungible" ? "FungibleToken" : "V1_NFT"
       ])
+    }))
+
+  it.scopedLive("a compressed NFT's newest transfer is in its current owner's wallet history and signatures", () =>
+    Effect.gen(function*() {
+      const emu = yield* Emulator.make({ seed })
+      const listed = yield* call(emu, "getAssetsByAuthority", {
+        authorityAddress: emu.samples.assetAuthority,
+        page: 1,
+        limit: 100
+      })
+      const compressed = (listed.items as Array<any>).filter((a) => a.compression.compressed).map((a) => a.id)
+      expect(compressed.length).toBeGreaterThan(0)
+      yield* property(fc.constantFrom(emu.samples.compressedNft, ...compressed), (id) =>
+        Effect.gen(function*() {
+          const asset = yield* call(emu, "getAsset", { id })
+          const owner = asset.ownership.owner
+          const total = (yield* call(emu, "getSignaturesForAsset", { id, page: 1, limit: 1 })).total as number
+          // The newest signature that moved it to its owner: its last transfer, else its mint.
+          const newest = (yield* call(emu, "getSignaturesForAsset", {
+            id,
+            page: 1,
+            limit: 10,
+            sortDirection: "desc"
+          })).items as Array<[string, string]>
+          expect(newest.length).toBe(Math.min(10, total))
+          const receipt = newest.find(([, kind]) => kind !== "Delegate")!
+          const history = yield* walk(emu, owner, "history")
+          const entry = history.find((h) => h.signature === receipt[0])
+          expect(entry, `${receipt[1]} ${receipt[0]} of ${id} in ${owner}'s history`).toBeDefined()
+          expect(entry.slot).toBeLessThanOrEqual((yield* call(emu, "getIndexerSlot", [])) as number)
+          const signatures = yield* call(emu, "getSignaturesForAddress", [owner, { limit: 1000 }])
+          expect((signatures as Array<any>).map((s) => s.signature)).toContain(receipt[0])
+        }), seed)
     }))
 
   it.scopedLive("a wallet's mints whose newest transfer is incoming are in its balances (fungible) or its assets (NFTs)", () =>

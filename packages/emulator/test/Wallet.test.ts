@@ -150,7 +150,10 @@ describe("wallet area", () => {
       const emu = yield* start({ sizes: { "wallet.bigTransfers": 30 } })
       const path = `/v1/wallet/${emu.samples["wallet"]}/history`
       const all = (yield* get(emu, path)).json
-      expect(all.data).toHaveLength(30)
+      // Its 30 transfers, and the receipts of the compressed NFTs it owns (their newest transfers).
+      const nfts = (yield* get(emu, `/v1/wallet/${emu.samples["wallet"]}/balances`, { query: { showNfts: "true" } }))
+        .json.nfts as Array<{ compressed: boolean }>
+      expect(all.data).toHaveLength(30 + nfts.filter((n) => n.compressed).length)
       expect(all.pagination).toEqual({ hasMore: false })
       expect(Object.keys(all.data[0]).sort()).toEqual(
         ["balanceChanges", "error", "fee", "feePayer", "signature", "slot", "timestamp"]

@@ -46,6 +46,7 @@ import {
 } from "../internal/DasList.js"
 import * as Wire from "../Wire.js"
 import * as World from "../World.js"
+import * as AssetReceipts from "./AssetReceipts.js"
 import * as DA from "./DigitalAssets.js"
 import * as TokenMetadata from "./TokenMetadata.js"
 import * as Wallet from "./Wallet.js"
@@ -424,6 +425,22 @@ export const ownerNftAccounts = (ds: Dataset.Dataset, owner: string): DA.NftAcco
   if (p === undefined) return NO_ACCOUNTS
   const u = withTokenAccounts(p)
   return { length: u.length, at: (j) => DA.nftAccount(ds, p.authority, u.index(j)) }
+}
+
+/**
+ * The receipts of an owner's compressed NFTs (`AssetReceipts`), newest first, and a signature's
+ * position among them: its history's entries for them. Empty for an address that owns no asset.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const ownerReceipts = (ds: Dataset.Dataset, owner: string) => {
+  const run = indexesOf(ds).owners.get(owner)
+  if (run === undefined) return undefined
+  return {
+    receipts: AssetReceipts.receiptsOf(ds, run),
+    positionOf: (signature: string) => AssetReceipts.positionOf(ds, run, signature)
+  }
 }
 
 /** The NFT token accounts of an owner (every asset it owns with an SPL mint), or of one NFT's mint. */

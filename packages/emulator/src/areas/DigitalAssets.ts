@@ -68,6 +68,7 @@ import {
 } from "../internal/DasList.js"
 import * as Wire from "../Wire.js"
 import * as World from "../World.js"
+import * as AssetReceipts from "./AssetReceipts.js"
 import * as WorldAssets from "./WorldAssets.js"
 
 type Encoded<S extends { readonly Encoded: unknown }> = S["Encoded"]
@@ -1181,9 +1182,14 @@ export const signatureCount = (dataset: Dataset.Dataset, id: string): number =>
     ? dataset.size("das.assetSignatures", 2_000)
     : 1 + dataset.int(`das:sig:${id}:count`, 8)
 
-const signatureAt = (dataset: Dataset.Dataset, id: string, k: number) => dataset.signature(`das:sig:${id}:${k}`)
-
-const kindAt = (k: number) => (k === 0 ? "MintToCollectionV1" : k % 5 === 3 ? "Delegate" : "Transfer")
+/**
+ * The kind of an asset's signature `k` (oldest first): its mint, then transfers and delegations.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const signatureKind = (k: number): "MintToCollectionV1" | "Delegate" | "Transfer" =>
+  k === 0 ? "MintToCollectionV1" : k % 5 === 3 ? "Delegate" : "Transfer"
 
 const getSignaturesForAsset: Handler = {
   handle: (raw, ctx) =>
@@ -1216,8 +1222,15 @@ const getSignaturesForAsset: Handler = {
           items: positions(w).map((p) => [txs[view.indexAt(p)]!.signature, kind(txs[view.indexAt(p)]!)])
         }
       }
-      const n = locate(ctx, params.id) === undefined ? 0 : signatureCount(ctx.dataset, params.id)
-      const view = naturalView(n, (k) => signatureAt(ctx.dataset, params.id, k), descending)
+      const at = locate(ctx, params.id)
+      const n = at === undefined ? 0 : signatureCount(ctx.dataset, params.id)
+      // A compressed NFT's receipt is its owner's history entry: that signature, wherever it is listed.
+      const receipt = at !== undefined && isCompressed(at.index)
+        ? AssetReceipts.receiptOfAsset(ctx.dataset, at.authority, at.index)
+        : undefined
+      const signatureAt = (k: number) =>
+        k === receipt?.k ? receipt.signature : ctx.dataset.signature(`das:sig:${params.id}:${k}`)
+      const view = naturalView(n, signatureAt, descending)
       const w = yield* windowOf(ctx, `sig:${params.id}:${descending}`, view, params)
       return {
         last_indexed_slot: ctx.slot(),
@@ -1226,7 +1239,7 @@ const getSignaturesForAsset: Handler = {
         ...w.fields,
         items: positions(w).map((p) => {
           const k = view.indexAt(p)
-          return [signatureAt(ctx.dataset, params.id, k), kindAt(k)]
+          return [signatureAt(k), signatureKind(k)]
         })
       }
     })

@@ -37,6 +37,7 @@ import type * as Events from "../Events.js"
 import * as Paging from "../Paging.js"
 import * as World from "../World.js"
 import * as AQ from "./AssetQueries.js"
+import type * as AssetReceipts from "./AssetReceipts.js"
 import * as DA from "./DigitalAssets.js"
 
 type Encoded<S extends { readonly Encoded: unknown }> = S["Encoded"]
@@ -473,8 +474,16 @@ const heldOf = (dataset: Dataset.Dataset, i: number): Array<Held> => {
   })
 }
 
+/** Each seeded wallet trades with this many counterparties (`wallet:<i>:counterparty:<c>`). */
+const COUNTERPARTIES = 37
+
+const counterpartyAt = (ds: Dataset.Dataset, i: number, c: number) => ds.address(`wallet:${i}:counterparty:${c}`)
+
+/** Which of wallet `i`'s counterparties activity `k` is with. */
+const counterpartyOfActivity = (ds: Dataset.Dataset, i: number, k: number) =>
+  ds.int(`wallet:${i}:tx:${k}:cp`, COUNTERPARTIES)
+
 const transferAt = (dataset: Dataset.Dataset, i: number, k: number): Transfer => {
-  const label = `wallet:${i}:tx:${k}`
   const ledger = ledgerOf(dataset, i)
   const q = ledger.mint[k]!
   const token = q < 0 ? undefined : ledger.held[q]!
@@ -484,7 +493,7 @@ const transferAt = (dataset: Dataset.Dataset, i: number, k: number): Transfer =>
     signature: activitySignature(dataset, i, k),
     timestamp: timestampAt(dataset, i, k),
     direction: ledger.out[k] === 1 ? "out" : "in",
-    counterparty: dataset.address(`wallet:${i}:counterparty:${dataset.int(`${label}:cp`, 37)}`),
+    counterparty: counterpartyAt(dataset, i, counterpartyOfActivity(dataset, i, k)),
     mint: token?.mint ?? NATIVE_MINT,
     symbol: token === undefined ? "SOL" : token.symbol,
     amount: ui(raw, decimals),
@@ -624,11 +633,28 @@ const fundingPlan = (ds: Dataset.Dataset): FundingPlan => {
   return plan
 }
 
-/** One entry of a seeded wallet's history: activity `k`, a funding in or out, or a root hub's stake. */
-type Entry = { readonly k: number } | { readonly funding: Funding } | { readonly stake: Stake }
+/**
+ * One entry of a seeded history: activity `k` of wallet `i`, a funding in or out, a root hub's
+ * stake, the receipt of a compressed NFT the address owns (`AssetReceipts`), or, for a counterparty
+ * of wallet `i`, that wallet's activity `counter` seen from the other side.
+ */
+type Entry =
+  | { readonly k: number }
+  | { readonly funding: Funding }
+  | { readonly stake: Stake }
+  | { readonly receipt: AssetReceipts.Receipt }
+  | { readonly counter: number }
 
 const entrySignature = (ds: Dataset.Dataset, i: number, e: Entry) =>
-  "k" in e ? activitySignature(ds, i, e.k) : "funding" in e ? e.funding.signature : e.stake.signature
+  "k" in e
+    ? activitySignature(ds, i, e.k)
+    : "counter" in e
+    ? activitySignature(ds, i, e.counter)
+    : "funding" in e
+    ? e.funding.signature
+    : "stake" in e
+    ? e.stake.signature
+    : e.receipt.signature
 
 /** Transfers of seeded wallet `i` besides its funding. */
 const transferCount = (ds: Dataset.Dataset, i: number) =>
@@ -655,7 +681,9 @@ const entriesOf = (ds: Dataset.Dataset, i: number, transfersOnly: boolean): Data
   const n = transfersOnly ? m : historyCount(m)
   const kAt = (x: number) => transfersOnly ? transferActivity(x) : x
   const outs = plan.outOf.get(i) ?? []
-  if (outs.length === 0) {
+  // The receipts of the compressed NFTs it owns (the sample wallet owns DAS assets): history only.
+  const owned = transfersOnly ? undefined : AQ.ownerReceipts(ds, walletAt(ds, i))?.receipts
+  if (outs.length === 0 && (owned === undefined || owned.length === 0)) {
     return Dataset.lazyList(n + (oldest === undefined ? 0 : 1), (x) => x < n ? { k: kAt(x) } : oldest!)
   }
   let cache = merged.get(ds)
@@ -663,14 +691,22 @@ const entriesOf = (ds: Dataset.Dataset, i: number, transfersOnly: boolean): Data
   const key = `${i}:${transfersOnly}`
   let list = cache.get(key)
   if (list === undefined) {
+    // Fundings out and receipts, newest first, merged into the activity by slot.
+    const extras: Array<{ readonly slot: number; readonly entry: Entry }> = [
+      ...outs.map((funding) => ({ slot: funding.slot, entry: { funding } })),
+      ...Array.from({ length: owned?.length ?? 0 }, (_, j) => {
+        const receipt = owned!.get(j)
+        return { slot: receipt.slot, entry: { receipt } }
+      })
+    ].sort((a, b) => b.slot - a.slot)
     const out: Array<Entry> = []
     let o = 0
     for (let x = 0; x < n; x++) {
       const slot = slotAt(ds, i, kAt(x))
-      while (o < outs.length && outs[o]!.slot > slot) out.push({ funding: outs[o++]! })
+      while (o < extras.length && extras[o]!.slot > slot) out.push(extras[o++]!.entry)
       out.push({ k: kAt(x) })
     }
-    while (o < outs.length) out.push({ funding: outs[o++]! })
+    while (o < extras.length) out.push(extras[o++]!.entry)
     if (oldest !== undefined) out.push(oldest)
     cache.set(key, list = out)
   }
@@ -693,15 +729,54 @@ const fundingTransfer = (ds: Dataset.Dataset, i: number, f: Funding): Transfer =
   }
 }
 
-/** An entry of wallet `i`'s transfers (`entriesOf(…, true)`, which holds no stake). */
+/** An entry of a transfer list (`entriesOf(…, true)`, `counterEntries(…, true)`: no stake, no receipt). */
 const entryTransfer = (ds: Dataset.Dataset, i: number, e: Entry): Transfer => {
   if ("k" in e) return transferAt(ds, i, e.k)
+  if ("counter" in e) return counterTransfer(ds, i, e.counter)
   if ("funding" in e) return fundingTransfer(ds, i, e.funding)
-  throw new Error("emulator: a stake withdrawal is no transfer")
+  throw new Error("emulator: a stake withdrawal or an NFT receipt is no transfer")
+}
+
+/** Wallet `i`'s transfer `k` as its counterparty lists it: the same transfer, the other way. */
+const counterTransfer = (ds: Dataset.Dataset, i: number, k: number): Transfer => {
+  const t = transferAt(ds, i, k)
+  return { ...t, direction: t.direction === "in" ? "out" : "in", counterparty: walletAt(ds, i) }
+}
+
+/** Wallet `i`'s activity `k` in its counterparty's history: the same transaction, the other side's changes. */
+const counterHistory = (ds: Dataset.Dataset, i: number, k: number, tokenAccounts: string): HistoryEntry => {
+  const mine = historyAt(ds, i, k, tokenAccounts)
+  const t = transferAt(ds, i, k)
+  const raw = ledgerOf(ds, i).raw[k]!
+  // The counterparty pays the fee when the wallet does not.
+  const pays = mine.feePayer !== walletAt(ds, i)
+  const into = t.direction === "out"
+  const fee = pays ? [{ mint: "SOL", amount: -FEE_SOL, decimals: 9 }] : []
+  const balanceChanges = isFailed(k)
+    ? fee
+    : t.mint === NATIVE_MINT
+    ? [{ mint: "SOL", amount: ui((into ? raw : -raw) - (pays ? FEE : 0n), 9), decimals: 9 }]
+    : [...fee, { mint: t.mint, amount: into ? t.amount : -t.amount, decimals: t.decimals }]
+      .filter((c) => tokenAccounts !== "none" || c.mint === "SOL")
+  return { ...mine, balanceChanges }
 }
 
 const entryHistory = (ds: Dataset.Dataset, i: number, e: Entry, tokenAccounts: string): HistoryEntry => {
   if ("k" in e) return historyAt(ds, i, e.k, tokenAccounts)
+  if ("counter" in e) return counterHistory(ds, i, e.counter, tokenAccounts)
+  if ("receipt" in e) {
+    // A compressed NFT has no token account: its receipt changes no balance of its owner.
+    const r = e.receipt
+    return {
+      signature: r.signature,
+      timestamp: timeOfSlot(ds, r.slot),
+      slot: r.slot,
+      fee: FEE_SOL,
+      feePayer: r.feePayer,
+      error: null,
+      balanceChanges: []
+    }
+  }
   const { raw, signature, slot } = "funding" in e ? e.funding : e.stake
   // The funder pays the fee of its funding; a stake withdrawal's fee payer is the stake authority.
   const payer = "funding" in e ? walletAt(ds, e.funding.funder) : ds.address(`wallet:${i}:stake-authority`)
@@ -718,7 +793,98 @@ const entryHistory = (ds: Dataset.Dataset, i: number, e: Entry, tokenAccounts: s
 }
 
 const entryType = (ds: Dataset.Dataset, i: number, e: Entry) =>
-  "k" in e ? historyTypeAt(ds, i, e.k) : "funding" in e ? "TRANSFER" : "STAKE"
+  "k" in e
+    ? historyTypeAt(ds, i, e.k)
+    : "counter" in e
+    ? historyTypeAt(ds, i, e.counter)
+    : "receipt" in e
+    ? e.receipt.type
+    : "funding" in e
+    ? "TRANSFER"
+    : "STAKE"
+
+// -- counterparties: each sees its side of the transfers it made with a seeded wallet ---------
+
+const counterparties = new WeakMap<Dataset.Dataset, ReadonlyMap<string, readonly [number, number]>>()
+
+/** The seeded wallet and the number of a counterparty address (built once per dataset: 14,800 addresses). */
+const counterpartyOf = (ds: Dataset.Dataset, address: string): readonly [number, number] | undefined => {
+  let index = counterparties.get(ds)
+  if (index === undefined) {
+    const all = new Map<string, readonly [number, number]>()
+    for (let i = 0; i < walletCount(ds); i++) {
+      for (let c = 0; c < COUNTERPARTIES; c++) all.set(counterpartyAt(ds, i, c), [i, c])
+    }
+    counterparties.set(ds, index = all)
+  }
+  return index.get(address)
+}
+
+const counterActivity = new WeakMap<Dataset.Dataset, Map<number, ReadonlyArray<ReadonlyArray<number>>>>()
+
+/** Wallet `i`'s activity with each of its counterparties, newest first (ascending `k`), once per wallet. */
+const activityByCounterparty = (ds: Dataset.Dataset, i: number): ReadonlyArray<ReadonlyArray<number>> => {
+  let cache = counterActivity.get(ds)
+  if (cache === undefined) counterActivity.set(ds, cache = new Map())
+  let lists = cache.get(i)
+  if (lists === undefined) {
+    const out = Array.from({ length: COUNTERPARTIES }, () => [] as Array<number>)
+    for (let k = 0; k < historyCount(transferCount(ds, i)); k++) out[counterpartyOfActivity(ds, i, k)]!.push(k)
+    cache.set(i, lists = out)
+  }
+  return lists
+}
+
+/**
+ * What a seeded history holds for an address, newest first, and a signature's position in it: a
+ * seeded wallet's own (`i` its index), a counterparty's side of its wallet's (`i` that wallet), or
+ * an owner's receipts of compressed NFTs (`i` -1). `transfersOnly`: its transfers alone.
+ */
+interface Seeded {
+  readonly i: number
+  readonly entries: Dataset.LazyList<Entry>
+  readonly indexOf: (signature: string) => number | undefined
+}
+
+const seededOf = (ds: Dataset.Dataset, address: string, transfersOnly: boolean): Seeded | undefined => {
+  const i = walletIndex(ds, address)
+  if (i !== undefined) {
+    const entries = entriesOf(ds, i, transfersOnly)
+    const indexOf = (signature: string): number | undefined => {
+      const k = activityIndex(ds, i, entries.length, signature)
+      // A hub's list has its fundings among the activity: find the entry (at most a few thousand).
+      for (let x = k ?? 0; x < entries.length; x++) {
+        const e = entries.get(x)
+        if ("k" in e ? e.k === k : entrySignature(ds, i, e) === signature) return x
+      }
+      return undefined
+    }
+    return { i, entries, indexOf }
+  }
+  const cp = counterpartyOf(ds, address)
+  if (cp !== undefined) {
+    const [w, c] = cp
+    const all = activityByCounterparty(ds, w)[c]!
+    const ks = transfersOnly ? all.filter((k) => !isFailed(k)) : all
+    const n = historyCount(transferCount(ds, w))
+    return {
+      i: w,
+      entries: Dataset.lazyList(ks.length, (x) => ({ counter: ks[x]! })),
+      indexOf: (signature) => {
+        const k = activityIndex(ds, w, n, signature)
+        const x = k === undefined ? -1 : ks.indexOf(k)
+        return x < 0 ? undefined : x
+      }
+    }
+  }
+  const owned = transfersOnly ? undefined : AQ.ownerReceipts(ds, address)
+  if (owned === undefined || owned.receipts.length === 0) return undefined
+  return {
+    i: -1,
+    entries: Dataset.lazyList(owned.receipts.length, (x) => ({ receipt: owned.receipts.get(x) })),
+    indexOf: owned.positionOf
+  }
+}
 
 // -- the ledger: a seeded wallet's history replayed, its balances at start ---------------------
 
@@ -808,6 +974,7 @@ const ledgerOf = (ds: Dataset.Dataset, i: number): Ledger => {
   let reserved = (plan.outOf.get(i) ?? []).reduce((s, f) => s + f.raw + FEE, 0n)
   for (let x = entries.length - 1; x >= 0; x--) {
     const e = entries.get(x)
+    if ("receipt" in e || "counter" in e) continue
     if (!("k" in e)) {
       const moved = "stake" in e ? e.stake.raw : e.funding.wallet === i ? e.funding.raw : -e.funding.raw - FEE
       if (moved < 0n) reserved += moved
@@ -1121,14 +1288,14 @@ const transfers = route(
       }
     }),
   (request, ctx) => {
-    const i = seeded(ctx, request)
-    const entries = i === undefined ? undefined : entriesOf(ctx.dataset, i, true)
-    const n = entries?.length ?? 0
+    const wallet = request.params["wallet"]!
+    const own = seededOf(ctx.dataset, wallet, true)
+    const n = own?.entries.length ?? 0
     // What landed since start first (newest first), then the seeded activity (older).
-    const recent = worldTransfers(World.of(ctx.state), request.params["wallet"]!)
+    const recent = worldTransfers(World.of(ctx.state), wallet)
     const list = Dataset.lazyList(recent.length + n, (k) => {
       if (k < recent.length) return recent[k]!
-      return entryTransfer(ctx.dataset, i!, entries!.get(k - recent.length))
+      return entryTransfer(ctx.dataset, own!.i, own!.entries.get(k - recent.length))
     })
     return Effect.map(
       Paging.sliceRest(
@@ -1166,12 +1333,11 @@ const history = route(
   (request, ctx) =>
     Effect.suspend(() => {
       const q = request.query
-      const i = seeded(ctx, request)
       const wallet = request.params["wallet"]!
       // What landed since start first (newest first), then the seeded activity (older).
-      const { entries, indexOf: positionOf, recent } = historyOf(ctx, wallet, i)
+      const { indexOf: positionOf, own, recent } = historyOf(ctx, wallet)
       const w = recent.length
-      const n = w + (entries?.length ?? 0)
+      const n = w + (own?.entries.length ?? 0)
       const position = (name: string) => {
         const v = q.get(name)
         return v === null ? null : positionOf(v)
@@ -1189,8 +1355,8 @@ const history = route(
       let k = before === null ? 0 : before + 1
       let more = false
       for (; k < end; k++) {
-        const e = k < w ? undefined : entries!.get(k - w)
-        const kind = e === undefined ? recent[k]!.type : entryType(ctx.dataset, i!, e)
+        const e = k < w ? undefined : own!.entries.get(k - w)
+        const kind = e === undefined ? recent[k]!.type : entryType(ctx.dataset, own!.i, e)
         if (type !== null && type !== "ANY" && kind !== type) continue
         if (data.length === limit) {
           more = true
@@ -1199,7 +1365,7 @@ const history = route(
         data.push(
           e === undefined
             ? worldHistoryEntry(wallet, recent[k]!, tokenAccounts)
-            : entryHistory(ctx.dataset, i!, e, tokenAccounts)
+            : entryHistory(ctx.dataset, own!.i, e, tokenAccounts)
         )
       }
       return Effect.succeed(
@@ -1212,25 +1378,19 @@ const history = route(
 )
 
 /**
- * The history of `wallet` (seeded wallet `i`, or none): what landed since start (newest first),
- * then its seeded entries (older), and the position of one of its signatures in that order.
+ * The history of `wallet`: what landed since start (newest first), then its seeded entries
+ * (older: `seededOf`), and the position of one of its signatures in that order.
  */
-const historyOf = (ctx: AreaContext, wallet: string, i: number | undefined) => {
+const historyOf = (ctx: AreaContext, wallet: string) => {
   const recent = World.of(ctx.state).transactionsOf(wallet)
-  const entries = i === undefined ? undefined : entriesOf(ctx.dataset, i, false)
+  const own = seededOf(ctx.dataset, wallet, false)
   const indexOf = (signature: string): number | undefined => {
     const mine = recent.findIndex((tx) => tx.signature === signature)
     if (mine >= 0) return mine
-    if (entries === undefined) return undefined
-    const k = activityIndex(ctx.dataset, i!, entries.length, signature)
-    // A hub's list has its fundings among the activity: find the entry (at most a few hundred).
-    for (let x = k ?? 0; x < entries.length; x++) {
-      const e = entries.get(x)
-      if ("k" in e ? e.k === k : entrySignature(ctx.dataset, i!, e) === signature) return x + recent.length
-    }
-    return undefined
+    const x = own?.indexOf(signature)
+    return x === undefined ? undefined : x + recent.length
   }
-  return { recent, entries, indexOf }
+  return { recent, own, indexOf }
 }
 
 /**
@@ -1264,18 +1424,17 @@ export const signaturesOf = (
   ctx: AreaContext,
   address: string
 ): Dataset.LazyList<SignedTransaction> & { readonly indexOf: (signature: string) => number | undefined } => {
-  const i = indexOf(ctx, address)
-  const { entries, indexOf: position, recent } = historyOf(ctx, address, i)
+  const { indexOf: position, own, recent } = historyOf(ctx, address)
   const at = (x: number): SignedTransaction => {
     if (x >= recent.length) {
-      const e = entries!.get(x - recent.length)
-      const entry = entryHistory(ctx.dataset, i!, e, "balanceChanged")
-      return { ...signedOf(entry), seeded: { entry, type: entryType(ctx.dataset, i!, e), wallet: address } }
+      const e = own!.entries.get(x - recent.length)
+      const entry = entryHistory(ctx.dataset, own!.i, e, "balanceChanged")
+      return { ...signedOf(entry), seeded: { entry, type: entryType(ctx.dataset, own!.i, e), wallet: address } }
     }
     const tx = recent[x]!
     return { signature: tx.signature, slot: tx.slot, blockTime: tx.blockTime, err: tx.err }
   }
-  return { ...Dataset.lazyList(recent.length + (entries?.length ?? 0), at), indexOf: position }
+  return { ...Dataset.lazyList(recent.length + (own?.entries.length ?? 0), at), indexOf: position }
 }
 
 /** A history entry as a signature of the standard RPC. */
@@ -1287,7 +1446,7 @@ const signedOf = (e: HistoryEntry): SignedTransaction => ({
 })
 
 /** Entry `e` of seeded wallet `i`, as a signature with its history. */
-const seededOf = (ds: Dataset.Dataset, i: number, e: Entry): SignedTransaction => {
+const signedEntry = (ds: Dataset.Dataset, i: number, e: Entry): SignedTransaction => {
   const entry = entryHistory(ds, i, e, "balanceChanged")
   return { ...signedOf(entry), seeded: { entry, type: entryType(ds, i, e), wallet: walletAt(ds, i) } }
 }
@@ -1309,14 +1468,14 @@ export const seededSignature = (ctx: AreaContext, signature: string): SignedTran
   for (let i = 0; i < walletCount(ds); i++) {
     if (k >= historyCount(transferCount(ds, i))) continue
     const own = ds.bytes(`wallet:${i}:tx:${k}`, 60)
-    if (own.every((b, x) => b === head[x])) return seededOf(ds, i, { k })
+    if (own.every((b, x) => b === head[x])) return signedEntry(ds, i, { k })
   }
   const plan = fundingPlan(ds)
   for (const funding of plan.into) {
-    if (funding?.signature === signature) return seededOf(ds, funding.wallet, { funding })
+    if (funding?.signature === signature) return signedEntry(ds, funding.wallet, { funding })
   }
   for (const stake of plan.stakes.values()) {
-    if (stake.signature === signature) return seededOf(ds, stake.wallet, { stake })
+    if (stake.signature === signature) return signedEntry(ds, stake.wallet, { stake })
   }
   return undefined
 }
@@ -1349,6 +1508,23 @@ const worldFunding = (ctx: AreaContext, wallet: string) => {
   return Effect.fail(new RestFailure(404, "No funding transaction found"))
 }
 
+/** A counterparty's funding: the first SOL its seeded wallet sent it (its oldest incoming SOL transfer). */
+const counterFunding = (ds: Dataset.Dataset, address: string): Omit<Funding, "wallet"> | undefined => {
+  const cp = counterpartyOf(ds, address)
+  if (cp === undefined) return undefined
+  const [w, c] = cp
+  const ks = activityByCounterparty(ds, w)[c]!
+  for (let x = ks.length - 1; x >= 0; x--) {
+    const k = ks[x]!
+    if (isFailed(k)) continue
+    const t = counterTransfer(ds, w, k)
+    if (t.direction === "in" && t.mint === NATIVE_MINT) {
+      return { funder: w, slot: slotAt(ds, w, k), raw: BigInt(t.amountRaw), signature: t.signature }
+    }
+  }
+  return undefined
+}
+
 const fundedBy = route(
   Endpoints.walletFundedBy,
   checkWallet,
@@ -1356,7 +1532,7 @@ const fundedBy = route(
     const i = seeded(ctx, request)
     const ds = ctx.dataset
     // The first incoming SOL transfer: the funding, the oldest entry of the wallet's transfers.
-    const funding = i === undefined ? undefined : fundingPlan(ds).into[i]
+    const funding = i === undefined ? counterFunding(ds, request.params["wallet"]!) : fundingPlan(ds).into[i]
     if (funding === undefined) return worldFunding(ctx, request.params["wallet"]!)
     const f = funding.funder
     const funder = hasIdentity(f) ? identityOf(ds, f) : undefined
