@@ -16,11 +16,13 @@ import * as SolfxConfig from "@solfx/core/Config"
 import * as HttpTesting from "@solfx/http/HttpTesting"
 import * as HttpTransport from "@solfx/http/HttpTransport"
 import { SendAndConfirm, SolanaRpc } from "@solfx/kit"
+import { Subscriptions } from "@solfx/subscriptions/Subscriptions"
 import * as Kit from "@solfx/testing/Kit"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
 
 const message = async (lastValidBlockHeight = 100n) => {
   const payer = await generateKeyPairSigner()
@@ -225,5 +227,26 @@ describe("SendAndConfirm (over a fake RPC)", () => {
       expect(data).toContainEqual([2, 76, 4, 0, 0]) // SetComputeUnitLimit 1100
       expect(data).toContainEqual([3, 211, 4, 0, 0, 0, 0, 0, 0]) // SetComputeUnitPrice 1235
     }).pipe(Effect.provide(layerOf(chain)))
+  })
+
+  it.live("with Subscriptions: confirmed by the signature's notification while the polls see nothing yet", () => {
+    const chain = chainOf({ landsOnSend: undefined })
+    const subscribed: Array<readonly [string, unknown]> = []
+    const subscriptions = Layer.succeed(Subscriptions, {
+      signature: (signature: string, options: unknown) => {
+        subscribed.push([signature, options])
+        return Stream.make({
+          _tag: "Notification" as const,
+          slot: 60n,
+          value: { context: { slot: 60n }, value: { err: null } }
+        })
+      }
+    } as never)
+    return Effect.gen(function*() {
+      const tx = yield* txOf(yield* Effect.promise(() => message()))
+      const confirmed = yield* SendAndConfirm.sendAndConfirm(tx as never, { ...fast, commitment: "finalized" })
+      expect(confirmed.slot).toBe(60n)
+      expect(subscribed).toEqual([[confirmed.signature, { commitment: "finalized" }]])
+    }).pipe(Effect.provide(Layer.merge(layerOf(chain), subscriptions)))
   })
 })
