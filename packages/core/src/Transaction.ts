@@ -662,7 +662,7 @@ export const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA" as Ad
  * @since 0.1.0
  * @category constants
  */
-export const TOKEN_2022_PROGRAM = "TokenzQdBNbLqP5VEhdkAS6EjFLC1qHAEG3dx6T8zEvt" as Address
+export const TOKEN_2022_PROGRAM = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb" as Address
 
 /**
  * The SPL token transfer an instruction makes, if it is one: `Transfer` (tag 3, `u64 LE amount`,

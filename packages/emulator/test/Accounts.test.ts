@@ -5,7 +5,7 @@
  * the bank's overlay first).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { encodeBase58 } from "@solfx/core/Primitives"
+import { base58ByteLength, encodeBase58 } from "@solfx/core/Primitives"
 import * as Transaction from "@solfx/core/Transaction"
 import * as RealFixtures from "@solfx/testing/RealFixtures"
 import * as Effect from "effect/Effect"
@@ -75,11 +75,12 @@ describe("AccountLayout", () => {
     expect(back?.extensions?.map((e) => e.extension)).toEqual(["immutableOwner"])
     // SPL Token does not read Token-2022's extended layout.
     expect(Layout.decodeTokenAccount(data, Layout.TOKEN_PROGRAM)).toBeUndefined()
-    // The programs' ids as core's transaction parser knows them.
+    // The programs' ids as core's transaction parser knows them, each a 32-byte key.
     expect([Layout.TOKEN_PROGRAM, Layout.TOKEN_2022_PROGRAM]).toEqual([
       Transaction.TOKEN_PROGRAM,
       Transaction.TOKEN_2022_PROGRAM
     ])
+    expect([Layout.TOKEN_PROGRAM, Layout.TOKEN_2022_PROGRAM].map(base58ByteLength)).toEqual([32, 32])
     expect(Layout.rentExempt(82)).toBe(1_461_600n)
     expect(Layout.rentExempt(165)).toBe(2_039_280n)
     expect(Layout.rentExempt(0)).toBe(890_880n)

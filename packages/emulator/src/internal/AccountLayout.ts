@@ -19,7 +19,7 @@ export const SYSTEM_PROGRAM = "11111111111111111111111111111111"
 /** @internal */
 export const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"
 /** @internal */
-export const TOKEN_2022_PROGRAM = "TokenzQdBNbLqP5VEhdkAS6EjFLC1qHAEG3dx6T8zEvt"
+export const TOKEN_2022_PROGRAM = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb"
 
 /** @internal */
 export const MINT_SIZE = 82
