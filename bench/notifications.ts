@@ -33,12 +33,16 @@ const GOAL = { fanOut: 1.5, fanOutCpu: 2, single: 1.3, latency: 1.25 }
 
 const emu = await Emu.start({ latencyMs: 0 })
 const wsUrl = `${emu.url.replace(/^http/, "ws")}/?api-key=${emu.apiKey}`
-const fund = (address: string) =>
+const fundOnce = (address: string) =>
   fetch(`${emu.url}/emulator/world/fund?api-key=${emu.apiKey}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ address, lamports: "1000" })
   }).then((r) => r.text())
+// A keep-alive socket the emulator closed as idle (5 s) while this busy process was not looking
+// can be reused once more: such a send failed before the server read it, so it is sent again.
+const fund = (address: string, tries = 3): Promise<string> =>
+  fundOnce(address).catch((e) => (tries > 1 ? fund(address, tries - 1) : Promise.reject(e)))
 
 const runtime = ManagedRuntime.make(
   Subscriptions.layerWith({ pingInterval: "30 seconds" }).pipe(
