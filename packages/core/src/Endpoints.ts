@@ -30,6 +30,7 @@ import * as CompressionTransaction from "./CompressionTransaction.js"
 import * as CompressionTransactionV2 from "./CompressionTransactionV2.js"
 import * as DigitalAsset from "./DigitalAsset.js"
 import * as Endpoint from "./Endpoint.js"
+import * as EnhancedTransactionParams from "./EnhancedTransactionParams.js"
 import * as IndexerStatus from "./IndexerStatus.js"
 import * as NftEdition from "./NftEdition.js"
 import { Address, BundleId, ProjectId } from "./Primitives.js"
@@ -1112,6 +1113,58 @@ export const getTransactionsForAddress = Endpoint.rpc({
  */
 export const addressHistory = { getTransactionsForAddress } as const
 
+// -- Enhanced transactions (REST, v0 host, 100 credits, usage `api`) ------------------------
+
+const enhanced = { area: "enhanced", host: "v0", cost: { credits: 100, usage: "api" }, bucket: "enhanced" } as const
+
+/**
+ * POST /v0/transactions: enhanced transactions of up to 100 signatures a request (batched above).
+ *
+ * @since 0.1.0
+ * @category enhanced
+ */
+export const parseTransactions = Endpoint.rest({
+  ...enhanced,
+  method: "POST",
+  path: "/v0/transactions",
+  params: EnhancedTransactionParams.ParseTransactionsParams,
+  result: EnhancedTransactionParams.EnhancedTransactionList,
+  batch: { field: "transactions", size: EnhancedTransactionParams.MAX_PARSE, concurrency: 4 },
+  // A lookup: sending it twice changes nothing.
+  idempotent: true
+})
+
+/**
+ * GET /v0/addresses/{address}/transactions: an address's enhanced transactions, newest first; a
+ * walk goes on from each page's last signature (`before-signature`) until a page comes back empty.
+ *
+ * @since 0.1.0
+ * @category enhanced
+ */
+export const addressTransactions = Endpoint.rest({
+  ...enhanced,
+  method: "GET",
+  path: "/v0/addresses/{address}/transactions",
+  params: EnhancedTransactionParams.AddressTransactionsParams,
+  result: EnhancedTransactionParams.EnhancedTransactionList,
+  paging: Endpoint.cursor({
+    param: "before-signature",
+    items: (r: EnhancedTransactionParams.EnhancedTransactionList) => r,
+    // The answer is a bare array: the last signature is the next position, an empty page the end.
+    next: (r) => r.at(-1)?.signature,
+    maxLimit: EnhancedTransactionParams.MAX_LIMIT
+  })
+})
+
+/**
+ * The enhanced transactions entries, by the name of the `EnhancedTransactions` method each one
+ * serves (the SDK's service and the emulator's routes are declared from this record).
+ *
+ * @since 0.1.0
+ * @category enhanced
+ */
+export const enhancedTransactions = { parseTransactions, addressTransactions } as const
+
 /**
  * Every entry of the table.
  *
@@ -1140,7 +1193,8 @@ export const all: ReadonlyArray<Endpoint.Endpoint> = [
   toggleWebhook,
   deleteWebhook,
   ...Object.values(priorityFees),
-  ...Object.values(addressHistory)
+  ...Object.values(addressHistory),
+  ...Object.values(enhancedTransactions)
 ]
 
 /**

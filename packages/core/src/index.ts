@@ -109,3 +109,5 @@ export * as AccountInfo from "./AccountInfo.js"
 export * as Cluster from "./Cluster.js"
 /** @since 0.1.0 */
 export * as TokenAmount from "./TokenAmount.js"
+/** @since 0.1.0 */
+export * as EnhancedTransactionParams from "./EnhancedTransactionParams.js"

@@ -16,6 +16,7 @@ import * as CompressionSignature from "@solfx/core/CompressionSignature"
 import * as CompressionTransaction from "@solfx/core/CompressionTransaction"
 import * as CompressionTransactionV2 from "@solfx/core/CompressionTransactionV2"
 import * as DigitalAsset from "@solfx/core/DigitalAsset"
+import * as EnhancedTransactionParams from "@solfx/core/EnhancedTransactionParams"
 import * as Json from "@solfx/core/Json"
 import * as PriorityFeeEstimate from "@solfx/core/PriorityFeeEstimate"
 import * as ProjectUsage from "@solfx/core/ProjectUsage"
@@ -27,6 +28,7 @@ import * as ValidityProof from "@solfx/core/ValidityProof"
 import * as ValidityProofV2 from "@solfx/core/ValidityProofV2"
 import * as WalletRecords from "@solfx/core/WalletRecords"
 import * as Webhook from "@solfx/core/Webhook"
+import * as WebhookDelivery from "@solfx/core/WebhookDelivery"
 import * as RealFixtures from "@solfx/testing/RealFixtures"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
@@ -139,7 +141,13 @@ const served: Record<string, Entry> = {
   "_account-dumps": { schema: AccountInfo.KeyedAccount, shape: "body" },
   // -- priority fees, address history, enhanced transactions (issue 38) --
   getPriorityFeeEstimate: { schema: PriorityFeeEstimate.PriorityFeeEstimate, shape: "envelope" },
-  getTransactionsForAddress: { schema: AddressTransactions.TransactionsPage, shape: "auto" }
+  getTransactionsForAddress: { schema: AddressTransactions.TransactionsPage, shape: "auto" },
+  // The API answers a bare array; the parse guide's "Response Structure" shows one item alone.
+  "enhanced-transactions": {
+    schema: Schema.Union(EnhancedTransactionParams.EnhancedTransactionList, WebhookDelivery.EnhancedTransaction),
+    shape: "body"
+  },
+  "enhanced-address-transactions": { schema: EnhancedTransactionParams.EnhancedTransactionList, shape: "body" }
 }
 
 /** Folders kept for reference only: neighbouring methods we do not serve. */
@@ -149,8 +157,6 @@ const neighbours: Record<string, string> = {
   "_block-transactions": "transactions cut from a getBlock, decoded by the transaction encoding tests",
   // Methods this round serves (standard RPC, WebSocket, fees, history, enhanced transactions): each
   // moves to `served` with its Schema in the commit that lands it.
-  "enhanced-address-transactions": "not served yet",
-  "enhanced-transactions": "not served yet",
   "getTransaction": "not served yet",
   "sendTransaction": "not served yet",
   "simulateTransaction": "not served yet",
@@ -186,7 +192,13 @@ const exceptions: Record<string, string> = {
   "getTransactionsForAddress/helius-docs-openapi-1.json": "docs placeholder signature (\"kwjd820sl…\", not base58)",
   "getTransactionsForAddress/helius-docs-openapi-2.json":
     "docs placeholders: accountKeys \"...\", message without header",
-  "getTransactionsForAddress/helius-sdk-mock-1.json": "SDK mock placeholder signatures (48 bytes, not 64)"
+  "getTransactionsForAddress/helius-sdk-mock-1.json": "SDK mock placeholder signatures (48 bytes, not 64)",
+  // The OpenAPI example of both enhanced routes (one text) has "<string>" for most addresses and for
+  // rawTokenAmount.tokenAmount; packages/core/test/EnhancedTransactionParams.test.ts decodes it with
+  // real values swapped in.
+  "enhanced-transactions/helius-docs-openapi-1.json": "docs placeholders: \"<string>\" for addresses and raw amounts",
+  "enhanced-address-transactions/helius-docs-openapi-1.json":
+    "docs placeholders: \"<string>\" for addresses and raw amounts"
 }
 
 const Envelope = (result: Schema.Schema<any, any>) =>

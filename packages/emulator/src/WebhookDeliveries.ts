@@ -38,6 +38,7 @@ import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
 import type { AreaContext, Project } from "./Area.js"
 import type { Dataset } from "./Dataset.js"
+import * as EnhancedTransactions from "./EnhancedTransactions.js"
 import * as Events from "./Events.js"
 
 /**
@@ -139,68 +140,14 @@ const kindOf = (webhookType: string): "enhanced" | "raw" | undefined =>
     ? "raw"
     : undefined
 
-const sol = (lamports: bigint): string => {
-  const whole = lamports / 1_000_000_000n
-  const frac = (lamports % 1_000_000_000n).toString().padStart(9, "0").replace(/0+$/, "")
-  return frac === "" ? whole.toString() : `${whole}.${frac}`
-}
-
-/** The instructions of a bundle's transaction as the wire carried them; the world API's have none. */
-const wireInstructions = (tx: Events.LandedTransaction) =>
-  tx.wire?.instructions.map((ix) => ({
-    programId: ix.programId,
-    accounts: ix.accounts.flatMap((a) => (a._tag === "Static" ? [a.address] : [])),
-    data: encodeBase58(ix.data),
-    innerInstructions: []
-  })) ?? []
-
 /**
- * An enhanced item for a landed transaction: its transfers, and each touched
- * account's lamport and token balance change, as the world applied them.
+ * An enhanced item for a landed transaction: the one builder (`EnhancedTransactions.enhancedOf`),
+ * which the enhanced transactions API serves too.
  *
  * @since 0.1.0
  * @category payloads
  */
-export const enhancedOf = (tx: Events.LandedTransaction): WebhookDelivery.EnhancedTransaction => {
-  const first = tx.nativeTransfers[0]
-  return {
-    kind: "enhanced",
-    signature: tx.signature as WebhookDelivery.EnhancedTransaction["signature"],
-    slot: tx.slot,
-    timestamp: tx.blockTime,
-    type: tx.type,
-    source: tx.tokenTransfers.length > 0 ? "SOLANA_PROGRAM_LIBRARY" : "SYSTEM_PROGRAM",
-    description: first === undefined ? "" : `${first.from} transferred ${sol(first.lamports)} SOL to ${first.to}.`,
-    fee: tx.fee,
-    feePayer: tx.feePayer as WebhookDelivery.EnhancedTransaction["feePayer"],
-    nativeTransfers: tx.nativeTransfers.map((t) => ({
-      fromUserAccount: t.from as WebhookDelivery.NativeTransfer["fromUserAccount"],
-      toUserAccount: t.to as WebhookDelivery.NativeTransfer["toUserAccount"],
-      amount: t.lamports
-    })),
-    tokenTransfers: tx.tokenTransfers.map((t) => ({
-      fromUserAccount: (t.from ?? "") as WebhookDelivery.TokenTransfer["fromUserAccount"],
-      toUserAccount: (t.to ?? "") as WebhookDelivery.TokenTransfer["toUserAccount"],
-      fromTokenAccount: (t.fromTokenAccount ?? "") as WebhookDelivery.TokenTransfer["fromTokenAccount"],
-      toTokenAccount: (t.toTokenAccount ?? "") as WebhookDelivery.TokenTransfer["toTokenAccount"],
-      mint: t.mint as WebhookDelivery.TokenTransfer["mint"],
-      tokenAmount: Number(t.amount) / 10 ** t.decimals
-    })),
-    accountData: tx.accounts.map((a) => ({
-      account: a.address as WebhookDelivery.AccountData["account"],
-      nativeBalanceChange: a.lamportsAfter - a.lamportsBefore,
-      tokenBalanceChanges: a.token === undefined ? [] : [{
-        userAccount: a.token.owner as WebhookDelivery.TokenBalanceChange["userAccount"],
-        tokenAccount: a.address as WebhookDelivery.TokenBalanceChange["tokenAccount"],
-        mint: a.token.mint as WebhookDelivery.TokenBalanceChange["mint"],
-        rawTokenAmount: { tokenAmount: a.token.amountAfter - a.token.amountBefore, decimals: a.token.decimals }
-      }]
-    })),
-    events: {},
-    transactionError: tx.err === null ? null : { error: JSON.stringify(tx.err) },
-    instructions: wireInstructions(tx)
-  }
-}
+export const enhancedOf = EnhancedTransactions.enhancedOf
 
 const tokenBalance = (index: number, a: Events.AccountChange, amount: bigint): WebhookDelivery.TokenBalance => ({
   accountIndex: index,

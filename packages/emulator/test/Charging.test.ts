@@ -142,7 +142,10 @@ const calls: Readonly<Record<string, Call>> = {
     rpc(emu, "getTokenAccountsByDelegate", [emu.samples["wallet"], { programId: TOKEN_PROGRAM }]),
   getTokenAccountBalance: (emu) => rpc(emu, "getTokenAccountBalance", [emu.sampleRecord["rpcTokenAccount"]]),
   getTokenSupply: (emu) => rpc(emu, "getTokenSupply", [emu.sampleRecord["rpcMint"]]),
-  getTokenLargestAccounts: (emu) => rpc(emu, "getTokenLargestAccounts", [emu.sampleRecord["rpcMint"]])
+  getTokenLargestAccounts: (emu) => rpc(emu, "getTokenLargestAccounts", [emu.sampleRecord["rpcMint"]]),
+  "POST /v0/transactions": (emu) => post(emu, { transactions: ["1".repeat(64)] }, { path: "/v0/transactions" }),
+  "GET /v0/addresses/{address}/transactions": (emu) =>
+    get(emu, `/v0/addresses/${emu.samples.wallet}/transactions`, { query: { limit: "1" } })
 }
 
 const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"

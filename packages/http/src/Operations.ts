@@ -63,7 +63,8 @@ export type Page<Item, A, Position = string | number> =
  * @category models
  */
 export type EntryPage<E, Position = string | number> = E extends Endpoint.Endpoint<any, infer A, infer Item, any>
-  ? E extends Endpoint.Rest ? Omit<A, keyof Page<Item, A, Position>> & Page<Item, A, Position>
+  ? E extends Endpoint.Rest ? A extends ReadonlyArray<any> ? Page<Item, A, Position>
+    : Omit<A, keyof Page<Item, A, Position>> & Page<Item, A, Position>
   : Page<Item, A, Position>
   : never
 
@@ -283,7 +284,8 @@ export const make = <R extends Entries, Position = string | number, Key extends 
       pages: (input, o) =>
         client.pages(input, o as Derive.PagesOptions<string | number>).pipe(Stream.map((page) => {
           // A REST page carries its answer's fields too (`EntryPage`).
-          if (rest) return { ...(page.result as object), ...page }
+          // (A bare array answer has no fields of its own.)
+          if (rest && !Array.isArray(page.result)) return { ...(page.result as object), ...page }
           const slot = slotOf(page.result)
           return slot === undefined ? page : { ...page, slot }
         }))

@@ -18,6 +18,8 @@ export * as Compression from "./Compression.js"
 /** @since 0.1.0 */
 export * as DigitalAssets from "./DigitalAssets.js"
 /** @since 0.1.0 */
+export * as EnhancedTransactions from "./EnhancedTransactions.js"
+/** @since 0.1.0 */
 export * as PriorityFees from "./PriorityFees.js"
 /** @since 0.1.0 */
 export * as Signatures from "./Signatures.js"

@@ -24,6 +24,7 @@ import * as AddressHistory from "@solfx/rpc/AddressHistory"
 import * as Bundles from "@solfx/rpc/Bundles"
 import * as Compression from "@solfx/rpc/Compression"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
+import * as EnhancedTransactions from "@solfx/rpc/EnhancedTransactions"
 import * as PriorityFees from "@solfx/rpc/PriorityFees"
 import * as Signatures from "@solfx/rpc/Signatures"
 import * as TokenMetadata from "@solfx/rpc/TokenMetadata"
@@ -54,6 +55,7 @@ export type Services =
   | Webhooks.Webhooks
   | PriorityFees.PriorityFees
   | AddressHistory.AddressHistory
+  | EnhancedTransactions.EnhancedTransactions
   | HttpTransport.HttpTransport
 
 /**
@@ -118,7 +120,8 @@ export const services = (
     Admin.layer,
     Webhooks.layer,
     PriorityFees.layer,
-    AddressHistory.layer
+    AddressHistory.layer,
+    EnhancedTransactions.layer
   )
 
 /**

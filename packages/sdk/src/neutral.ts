@@ -42,6 +42,8 @@ export * as PriorityFees from "@solfx/rpc/PriorityFees"
 /** @since 0.1.0 */
 export * as AddressHistory from "@solfx/rpc/AddressHistory"
 /** @since 0.1.0 */
+export * as EnhancedTransactions from "@solfx/rpc/EnhancedTransactions"
+/** @since 0.1.0 */
 export * as RateLimits from "@solfx/http/RateLimits"
 /** @since 0.1.0 */
 export * as Signatures from "@solfx/rpc/Signatures"

@@ -12,6 +12,7 @@ import * as Bundles from "./Bundles.js"
 import * as Cluster from "./Cluster.js"
 import * as Compression from "./Compression.js"
 import * as DigitalAssets from "./DigitalAssets.js"
+import * as EnhancedTransactions from "./EnhancedTransactions.js"
 import * as PriorityFees from "./PriorityFees.js"
 import * as Signatures from "./Signatures.js"
 import * as TokenMetadata from "./TokenMetadata.js"
@@ -31,6 +32,7 @@ export const areas: ReadonlyArray<Area> = [
   Cluster.area,
   Compression.area,
   DigitalAssets.area,
+  EnhancedTransactions.area,
   PriorityFees.area,
   Signatures.area,
   TokenMetadata.area,
