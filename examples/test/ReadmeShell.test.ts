@@ -105,7 +105,7 @@ describe("README shell lines", () => {
     })
     process.kill(-child.pid!, "SIGINT")
     await stopped
-    expect(Object.keys(JSON.parse(first))).toEqual(["url", "apiKey", "projectId", "samples"])
+    expect(Object.keys(JSON.parse(first))).toEqual(["url", "apiKey", "projectId", "samples", "studio"])
   }, 240_000)
 
   it("The `solfx` command: every line as printed, the `| jq` pipe included", async (ctx) => {

@@ -401,7 +401,7 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 300_000, excludeTestServices: t
       ])
       const line = yield* Effect.promise(() => firstLine(child))
       const info = JSON.parse(line)
-      expect(Object.keys(info)).toEqual(["url", "apiKey", "projectId", "samples"])
+      expect(Object.keys(info)).toEqual(["url", "apiKey", "projectId", "samples", "studio"])
       expect(info.apiKey).toBe("cli-emulator-key")
       expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       expect(typeof info.samples.wallet).toBe("string")

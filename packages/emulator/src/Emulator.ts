@@ -39,6 +39,7 @@ import * as PubSub from "./PubSub.js"
 import * as RequestLog from "./RequestLog.js"
 import * as Samples from "./Samples.js"
 import * as Server from "./Server.js"
+import * as Studio from "./Studio.js"
 import * as WebhookDeliveries from "./WebhookDeliveries.js"
 import * as Wire from "./Wire.js"
 import * as World from "./World.js"
@@ -204,8 +205,10 @@ export interface Emulator {
   readonly usage: (projectId?: string) => Projects.UsageRecord
   /** A project's live state (mutable, for tests that drain credits). */
   readonly project: (projectId?: string) => Project | undefined
-  /** The start line: `{url, apiKey, projectId, samples}` as one JSON line. */
+  /** The start line: `{url, apiKey, projectId, samples, studio}` as one JSON line. */
   readonly startLine: string
+  /** The studio's URL, with the default project's key (`Studio`): what the start line prints as `studio`. */
+  readonly studioUrl: string
   /** Webhook deliveries: every attempt so far, and `idle` to wait until none is pending. */
   readonly webhookDeliveries: WebhookDeliveries.Deliverer
   /**
@@ -434,7 +437,10 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       state,
       planLimits,
       control: (path, body) => WorldHttp.handle(world, path, body),
-      pages: (path) => path === "/emulator/info" ? HttpServerResponse.unsafeJson(manifest) : undefined,
+      pages: (path, query, project, host) =>
+        path === "/emulator/info"
+          ? Effect.succeed(HttpServerResponse.unsafeJson(manifest))
+          : studio(path, query, project, host),
       cors
     }
     yield* Effect.try(() => WebhooksArea.install(instance.state, { dataset, accounts, webhooks: options.webhooks }))
@@ -448,6 +454,14 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       now,
       webhooks: () => WebhooksArea.storeOf(instance).all(),
       options: options.webhookDelivery
+    })
+    const studio = Studio.make({
+      world,
+      log,
+      deliveries: webhookDeliveries,
+      webhooks: () => WebhooksArea.storeOf(instance).all(),
+      planLimits,
+      now
     })
     const { app, routes } = yield* Effect.try(() => Server.makeApp(instance)).pipe(Effect.orDie)
     // Slot ticks as time passes (the Clock's time), once someone listens: a ticker nobody reads
@@ -493,6 +507,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
     const samples = Samples.fromAreas(byArea)
     const sampleRecord = Samples.startLineRecord(samples, byArea)
 
+    const studioUrl = `${url}/studio?api-key=${encodeURIComponent(accounts[0]!.apiKey)}`
     const projectOf = (id?: string) =>
       id === undefined ? accounts[0]!.project : accounts.find((a) => a.project.id === id)?.project
     const handle: Emulator = {
@@ -538,8 +553,10 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
         url,
         apiKey: accounts[0]!.apiKey,
         projectId: accounts[0]!.project.id,
-        samples: sampleRecord
+        samples: sampleRecord,
+        studio: studioUrl
       }),
+      studioUrl,
       webhookDeliveries,
       world: worldApi(world.api),
       ledger: world,

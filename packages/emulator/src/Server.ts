@@ -70,7 +70,12 @@ export interface Instance {
   readonly control?: ((path: string, body: unknown) => { readonly status: number; readonly body: unknown }) | undefined
   /** The emulator's own reads (`GET /emulator/...`, `GET /studio`), keyed like the control path, never charged. */
   readonly pages?:
-    | ((path: string, query: URLSearchParams) => Effect.Effect<HttpServerResponse.HttpServerResponse> | undefined)
+    | ((
+      path: string,
+      query: URLSearchParams,
+      project: Projects.Account["project"],
+      host: string | undefined
+    ) => Effect.Effect<HttpServerResponse.HttpServerResponse> | undefined)
     | undefined
   /** The cross-origin rule (`Cors`); without it, no CORS headers and no origin is refused. */
   readonly cors?: Cors.Cors | undefined
@@ -664,7 +669,7 @@ const app = (instance: Instance, routes: Routes) => {
       const account = authenticate(request, url, true)
       if (account === undefined) return yield* deliver(request, draft, 401, { error: "invalid api key provided" })
       draft.projectId = account.project.id
-      const page = instance.pages?.(url.pathname, url.searchParams)
+      const page = instance.pages?.(url.pathname, url.searchParams, account.project, request.headers["host"])
       if (page === undefined) return yield* deliver(request, draft, 404, { error: `no page ${url.pathname}` })
       draft.status = 200
       return yield* page

@@ -116,6 +116,8 @@ export interface Attempt {
   readonly ok: boolean
   /** Epoch milliseconds. */
   readonly at: number
+  /** From the request sent to its answer (or to giving up), in milliseconds. */
+  readonly latencyMs: number
 }
 
 /**
@@ -325,15 +327,18 @@ export const start = (params: {
           if (attempt > 1) yield* Effect.sleep(spacing)
           if (!webhook.active) return
           project.usage.webhook = (project.usage.webhook ?? 0) + 1
+          const sentAt = params.now()
           const status = yield* post(job)
           const ok = status >= 200 && status < 300
+          const at = params.now()
           attempts.push({
             webhookID: webhook.webhookID,
             signature: job.signature,
             attempt,
             status,
             ok,
-            at: params.now()
+            at,
+            latencyMs: at - sentAt
           })
           if (ok) {
             failures.set(webhook.webhookID, 0)

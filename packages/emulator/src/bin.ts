@@ -1,7 +1,7 @@
 /**
  * Runs the emulator as a program until SIGINT or SIGTERM (then exits 0 within 5 s: WebSocket
  * clients get close code 1001 and `--shutdown-grace-ms` to answer), printing its start line
- * `{url, apiKey, projectId, samples}` as one JSON line on stdout.
+ * `{url, apiKey, projectId, samples, studio}` as one JSON line on stdout.
  *
  * Flags: `--port` (default 0: free), `--host` (default 127.0.0.1), `--seed` (default 42),
  * `--api-key` (default: fresh), `--project-id`, `--latency-ms`,

@@ -43,7 +43,7 @@ describe("bin", () => {
       const lines = createInterface({ input: child.stdout })
       const [line] = (await once(lines, "line")) as [string]
       const start = JSON.parse(line)
-      expect(Object.keys(start)).toEqual(["url", "apiKey", "projectId", "samples"])
+      expect(Object.keys(start)).toEqual(["url", "apiKey", "projectId", "samples", "studio"])
       expect(start.apiKey).toBe("bin-key")
       expect(start.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       const res = await fetch(`${start.url}/?api-key=bin-key`, {

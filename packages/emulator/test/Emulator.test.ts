@@ -21,8 +21,14 @@ describe("Emulator", () => {
       expect(a.projectId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
       expect(a.sampleRecord["testWallet"]).toBe(a.dataset.address("test:wallet"))
       const line = JSON.parse(a.startLine)
-      expect(Object.keys(line)).toEqual(["url", "apiKey", "projectId", "samples"])
-      expect(line).toEqual({ url: a.url, apiKey: a.apiKey, projectId: a.projectId, samples: a.sampleRecord })
+      expect(Object.keys(line)).toEqual(["url", "apiKey", "projectId", "samples", "studio"])
+      expect(line).toEqual({
+        url: a.url,
+        apiKey: a.apiKey,
+        projectId: a.projectId,
+        samples: a.sampleRecord,
+        studio: `${a.url}/studio?api-key=${a.apiKey}`
+      })
       // Each sample under its name and, for existing scripts, its older one.
       expect(line.samples.tokenAccountOwner).toBe(a.samples.tokenAccountOwner)
       expect(line.samples.dasOwner).toBe(a.samples.tokenAccountOwner)

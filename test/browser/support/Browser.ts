@@ -13,10 +13,11 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { type Browser, chromium, type Page } from "playwright-core"
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../../..")
+/** The repository's root. */
+export const root = join(dirname(fileURLToPath(import.meta.url)), "../../..")
 
 /** Where the tests write what they make (screenshots): ignored by git, kept after the run to look at. */
-export const outputDir = join(ROOT, "test/browser/output")
+export const outputDir = join(root, "test/browser/output")
 
 /** Chromium, headless, for the current scope (closed, and its profile removed, when the scope closes). */
 export const launch: Effect.Effect<Browser, never, Scope.Scope> = Effect.acquireRelease(

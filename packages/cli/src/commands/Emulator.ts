@@ -3,7 +3,7 @@
  * [--project-id ID] [--latency-ms N] [--sizes knob=n,...] [--max-body-bytes N] [--item-cache-chars N]
  * [--idle-timeout-ms N] [--max-connections N] [--ws-max-frame-bytes N] [--ws-max-subscriptions N]
  * [--ws-max-connections-per-key N] [--ws-max-buffered-bytes N] [--shutdown-grace-ms N] [--cors-origin ORIGIN ...] [--info]`: the emulator in the foreground until Ctrl-C, with
- * every flag of the emulator's own program; `--info` prints what it serves, each method with its fidelity, and exits. Its start line `{url, apiKey, projectId, samples}` is
+ * every flag of the emulator's own program; `--info` prints what it serves, each method with its fidelity, and exits. Its start line `{url, apiKey, projectId, samples, studio}` is
  * the first line on stdout.
  *
  * @since 0.1.0
@@ -155,11 +155,12 @@ export const command = Command.make(
       yield* Effect.sync(() => {
         process.stdout.write(emulator.startLine + "\n")
         process.stderr.write(`solfx emulator: serving every host on ${emulator.url} (Ctrl-C to stop)\n`)
+        process.stderr.write(`solfx emulator: the studio (a page to watch the world): ${emulator.studioUrl}\n`)
       })
       return yield* orphaned
     }).pipe(Effect.scoped)
 ).pipe(
   Command.withDescription(
-    "Run the emulator in the foreground until Ctrl-C; prints {url, apiKey, projectId, samples} first"
+    "Run the emulator in the foreground until Ctrl-C; prints {url, apiKey, projectId, samples, studio} first"
   )
 )
