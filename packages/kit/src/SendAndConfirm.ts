@@ -229,12 +229,8 @@ export const sendAndConfirm = (
       Effect.suspend(() => {
         sends++
         return solana.call(
-          solana.rpc.sendTransaction(wire, {
-            encoding: "base64",
-            maxRetries: 0n,
-            skipPreflight,
-            preflightCommitment: commitment
-          })
+          // The preflight at kit's default commitment (confirmed): a blockhash that fresh may not be finalized yet.
+          solana.rpc.sendTransaction(wire, { encoding: "base64", maxRetries: 0n, skipPreflight })
         )
       })
 
