@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as NodeSocket from "@effect/platform-node/NodeSocket"
