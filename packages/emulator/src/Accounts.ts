@@ -86,6 +86,10 @@ export interface Accounts {
   readonly write: (address: string, account: Account | undefined) => void
   /** Whether the bank wrote this address. */
   readonly written: (address: string) => boolean
+  /** The accounts written so far (`undefined`: closed), in write order: what `restore` puts back. */
+  readonly save: () => ReadonlyArray<readonly [string, Account | undefined]>
+  /** Forgets every write, then writes the saved ones again (a snapshot's restore). */
+  readonly restore: (saved: ReadonlyArray<readonly [string, Account | undefined]>) => void
   /** The token accounts a wallet owns now (any token program), oldest list first; or too many to list. */
   readonly tokenAccountsByOwner: (owner: string) => ReadonlyArray<string> | TooMany
   /** The token accounts that delegate to an address now. */
@@ -454,6 +458,11 @@ export const make = (options: Options): Accounts => {
     get,
     write,
     written: (address) => overlay.has(address),
+    save: () => [...overlay].map(([address, account]) => [address, account ?? undefined] as const),
+    restore: (saved) => {
+      for (const map of [overlay, overlayByProgram, overlayByTokenOwner, overlayByMint, overlayByDelegate]) map.clear()
+      for (const [address, account] of saved) write(address, account)
+    },
     tokenAccountsByOwner,
     tokenAccountsByDelegate,
     tokenAccountsOfMint,

@@ -39,6 +39,7 @@ import * as PubSub from "./PubSub.js"
 import * as RequestLog from "./RequestLog.js"
 import * as Samples from "./Samples.js"
 import * as Server from "./Server.js"
+import * as Snapshots from "./Snapshots.js"
 import * as Studio from "./Studio.js"
 import * as WebhookDeliveries from "./WebhookDeliveries.js"
 import * as Wire from "./Wire.js"
@@ -144,6 +145,7 @@ export interface Timeouts {
   readonly idleMs?: number | undefined
 }
 
+const SYSTEM_PROGRAM = "11111111111111111111111111111111"
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
 const DEFAULT_ITEM_CACHE_CHARS = 64 * 1024 * 1024
 
@@ -222,6 +224,15 @@ export interface Emulator {
     readonly worldLanded: Events.Subscriber<Events.WorldLanded>
     readonly slots: Events.Subscriber<Events.SlotTick>
   }
+  /**
+   * Saves the state (the world's changes, accounts written, bundle statuses, the bank's): the id
+   * restores it (`restore`), as Hardhat's `evm_snapshot`. Over HTTP: `POST /emulator/world/snapshot`.
+   */
+  readonly snapshot: () => string
+  /** Puts back a snapshot: every area answers as it did then; false for an unknown id. */
+  readonly restore: (id: string) => boolean
+  /** The parts snapshots save: the bank registers its own here. */
+  readonly snapshots: Snapshots.Snapshots
   /** The world's ledger, read only (what landed since start, over the seeded world). */
   readonly ledger: World.World
   /** The world's accounts as the chain holds them; the bank writes what it executes here (`Accounts.write`). */
@@ -244,13 +255,31 @@ export interface Emulator {
  * @since 0.1.0
  * @category models
  */
-export type WorldApi = {
-  readonly [K in keyof World.WorldApi]: (
-    input: Parameters<World.WorldApi[K]>[0]
-  ) => Effect.Effect<ReturnType<World.WorldApi[K]>, World.WorldInputError>
-}
+export type WorldApi =
+  & {
+    readonly [K in keyof World.WorldApi]: (
+      input: Parameters<World.WorldApi[K]>[0]
+    ) => Effect.Effect<ReturnType<World.WorldApi[K]>, World.WorldInputError>
+  }
+  & {
+    /**
+     * Sets an account as it is now (the cheat code for arbitrary state): its lamports, owner
+     * (default System), data (base64) and executable flag. Every area reads it (getAccountInfo,
+     * the Wallet API's SOL), the bank loads it; no transaction lands. Answers the current slot.
+     */
+    readonly setAccount: (input: {
+      readonly address: string
+      readonly lamports: World.Amount
+      readonly owner?: string | undefined
+      readonly data?: string | undefined
+      readonly executable?: boolean | undefined
+    }) => Effect.Effect<{ readonly slot: number }, World.WorldInputError>
+  }
 
-const worldApi = (api: World.WorldApi): WorldApi => {
+const worldApi = (
+  api: World.WorldApi,
+  setAccount: (input: unknown) => { readonly slot: number }
+): WorldApi => {
   // Only WorldInputError is a failure: anything else thrown is a defect of the emulator.
   const wrap = <I, A>(f: (input: I) => A) => (input: I): Effect.Effect<A, World.WorldInputError> =>
     Effect.suspend(() => {
@@ -267,7 +296,8 @@ const worldApi = (api: World.WorldApi): WorldApi => {
     mintNft: wrap(api.mintNft),
     transfer: wrap(api.transfer),
     compress: wrap(api.compress),
-    advanceSlots: wrap(api.advanceSlots)
+    advanceSlots: wrap(api.advanceSlots),
+    setAccount: wrap(setAccount)
   }
 }
 
@@ -412,6 +442,56 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       seededLamports: (address) => WalletArea.seededLamports(dataset, address)
     })
     const chainAccounts = Accounts.make({ dataset, world })
+    const snapshots = Snapshots.make()
+    snapshots.register("world", { save: world.save, restore: (saved) => world.restore(saved as World.Saved) })
+    snapshots.register("accounts", {
+      save: chainAccounts.save,
+      restore: (saved) => chainAccounts.restore(saved as ReturnType<typeof chainAccounts.save>)
+    })
+    // The bundle area's statuses and token metadata's cache live in the instance's state by key.
+    const bundles = state<{ readonly bundles: Map<string, unknown> }>("bundles", () => ({ bundles: new Map() }))
+    snapshots.register("bundles", {
+      save: () => [...bundles.bundles],
+      restore: (saved) => {
+        bundles.bundles.clear()
+        for (const [id, landed] of saved as Array<[string, unknown]>) bundles.bundles.set(id, landed)
+      }
+    })
+    const metadataCache = state("token-metadata:cache", () => new Map<string, number>())
+    snapshots.register("token-metadata", {
+      save: () => [...metadataCache],
+      restore: (saved) => {
+        metadataCache.clear()
+        for (const [mint, slot] of saved as Array<[string, number]>) metadataCache.set(mint, slot)
+      }
+    })
+    const setAccount = (input: unknown) => {
+      const a = World.accountInput(input)
+      // A plain system account is its lamports, which the world holds (and later transfers move);
+      // any other is written whole, read first by every account read.
+      if (a.owner !== SYSTEM_PROGRAM || a.data.length > 0 || a.executable || chainAccounts.written(a.address)) {
+        chainAccounts.write(a.address, {
+          lamports: a.lamports,
+          owner: a.owner,
+          data: a.data,
+          executable: a.executable,
+          rentEpoch: Accounts.RENT_EPOCH_EXEMPT
+        })
+      }
+      world.setLamports(a.address, a.lamports)
+      return { slot: world.slot() }
+    }
+    const controlCalls: Readonly<Record<string, (body: unknown) => unknown>> = {
+      setAccount,
+      snapshot: () => ({ id: snapshots.snapshot() }),
+      restore: (body) => {
+        const id = typeof body === "object" && body !== null ? (body as { id?: unknown }).id : undefined
+        if (typeof id !== "string" || !snapshots.restore(id)) {
+          throw new World.WorldInputError("id", "must be the id of a snapshot this emulator gave")
+        }
+        return { restored: true, slot: world.slot() }
+      }
+    }
     const chain = Chain.make({ dataset, world })
     const manifest = Manifest.make(areas)
     const planLimits = options.plan === undefined ? undefined : PlanLimits.make()
@@ -436,7 +516,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       chain,
       state,
       planLimits,
-      control: (path, body) => WorldHttp.handle(world, path, body),
+      control: (path, body) => WorldHttp.handle(world, path, body, controlCalls),
       pages: (path, query, project, host) =>
         path === "/emulator/info"
           ? Effect.succeed(HttpServerResponse.unsafeJson(manifest))
@@ -558,7 +638,10 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       }),
       studioUrl,
       webhookDeliveries,
-      world: worldApi(world.api),
+      world: worldApi(world.api, setAccount),
+      snapshot: snapshots.snapshot,
+      restore: snapshots.restore,
+      snapshots,
       ledger: world,
       accounts: chainAccounts,
       chain,

@@ -308,6 +308,44 @@ export interface World {
   ) => Either.Either<ReadonlyArray<Events.LandedTransaction>, BundleFailure>
   /** The world API: see `WorldApi`. */
   readonly api: WorldApi
+  /**
+   * Grows with every change (a landing, an advance, a restore): caches of what the world shows
+   * are keyed by it, never by a count that a restore takes back.
+   */
+  readonly version: () => number
+  /** What happened since start, as a value `restore` puts back (a copy: later changes do not touch it). */
+  readonly save: () => Saved
+  /** Puts back what `save` gave: every area then answers as it did then. */
+  readonly restore: (saved: Saved) => void
+  /** Sets an account's lamports, as the cheat code `setAccount` does (no transaction). */
+  readonly setLamports: (address: string, lamports: bigint) => void
+}
+
+/**
+ * What happened since start: the world's changes and counters, as `World.save` gives them and
+ * `World.restore` takes them (also what `--state` files hold, encoded by `StateFile`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Saved {
+  /** The slot at the time of saving: a restore continues from it. */
+  readonly slot: number
+  readonly ticked: number
+  readonly counter: number
+  readonly lastLandedSlot: number
+  readonly indexInSlot: number
+  readonly lamports: ReadonlyArray<readonly [string, bigint]>
+  readonly mints: ReadonlyArray<Mint>
+  /** In the order they were opened (each owner's and mint's lists follow it). */
+  readonly tokenAccounts: ReadonlyArray<TokenAccount>
+  readonly transactions: ReadonlyArray<Events.LandedTransaction>
+  /** The signatures touching each address, oldest first. */
+  readonly byAddress: ReadonlyArray<readonly [string, ReadonlyArray<string>]>
+  readonly compressedNfts: ReadonlyArray<CompressedNft>
+  readonly compressedNftsByOwner: ReadonlyArray<readonly [string, ReadonlyArray<string>]>
+  readonly leaves: ReadonlyArray<readonly [string, ReadonlyArray<Uint8Array>]>
+  readonly compressedTokenAccounts: ReadonlyArray<CompressedTokenAccount>
 }
 
 /**
@@ -490,6 +528,29 @@ const fields = (input: unknown) => {
   return { address, amount, text, int, bool, input }
 }
 
+/**
+ * The input of the cheat code `setAccount`, checked: `address`, `lamports` (0 to 2^64-1), `owner`
+ * (default the System program), `data` (base64, default empty, at most 10 MiB as the runtime
+ * allows) and `executable` (default false). Throws `WorldInputError` naming the field.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const accountInput = (input: unknown) => {
+  const f = fields(input)
+  const address = f.address("address")!
+  const lamports = f.amount("lamports", false, false)!
+  const owner = f.address("owner", true) ?? SYSTEM_PROGRAM
+  const raw = f.input["data"]
+  if (raw !== undefined && (typeof raw !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(raw) || raw.length % 4 !== 0)) {
+    throw new WorldInputError("data", "must be base64 (the account's bytes)")
+  }
+  const data = raw === undefined ? new Uint8Array() : new Uint8Array(Buffer.from(raw as string, "base64"))
+  if (data.length > 10 * 1024 * 1024) throw new WorldInputError("data", "must be at most 10 MiB")
+  const executable = f.bool("executable") ?? false
+  return { address, lamports, owner, data, executable }
+}
+
 // -- the world --------------------------------------------------------------------------------
 
 /** Changes of one transaction (or bundle), applied to the world only when all of them hold. */
@@ -553,6 +614,64 @@ export const make = (options: Options): World => {
   const landedPublisher = Events.worldLanded(state)
   const slotPublisher = Events.slots(state)
 
+  let version = 0
+
+  const save = (): Saved => ({
+    slot: slot(),
+    ticked,
+    counter,
+    lastLandedSlot,
+    indexInSlot,
+    lamports: [...lamportsOf],
+    mints: [...mintsOf.values()].map((m) => ({ ...m })),
+    tokenAccounts: [...accountsOf.values()].map((t) => ({ ...t })),
+    transactions: [...txs],
+    byAddress: [...byAddress].map(([a, list]) => [a, list.map((tx) => tx.signature)] as const),
+    compressedNfts: [...cnfts.values()],
+    compressedNftsByOwner: [...cnftsByOwner].map(([o, list]) => [o, list.map((c) => c.id)] as const),
+    leaves: [...leaves].map(([tree, list]) => [tree, [...list]] as const),
+    compressedTokenAccounts: [...ctokens]
+  })
+
+  const restore = (saved: Saved) => {
+    // The clock continues from the saved slot (a revert, as Hardhat's evm_revert: later slots are taken back).
+    offset += saved.slot - slot()
+    ticked = saved.ticked
+    counter = saved.counter
+    lastLandedSlot = saved.lastLandedSlot
+    indexInSlot = saved.indexInSlot
+    const refill = <K, V>(map: Map<K, V>, entries: Iterable<readonly [K, V]>) => {
+      map.clear()
+      for (const [k, v] of entries) map.set(k, v)
+    }
+    refill(lamportsOf, saved.lamports)
+    refill(mintsOf, saved.mints.map((m) => [m.address, { ...m }] as const))
+    refill(accountsOf, saved.tokenAccounts.map((t) => [t.address, { ...t }] as const))
+    byOwner.clear()
+    byMint.clear()
+    for (const t of accountsOf.values()) {
+      push(byOwner, t.owner, t)
+      push(byMint, t.mint, t)
+    }
+    txs.length = 0
+    txs.push(...saved.transactions)
+    refill(bySignature, txs.map((tx) => [tx.signature, tx] as const))
+    refill(byAddress, saved.byAddress.map(([a, list]) => [a, list.map((sig) => bySignature.get(sig)!)] as const))
+    refill(cnfts, saved.compressedNfts.map((c) => [c.id, c] as const))
+    refill(cnftsByOwner, saved.compressedNftsByOwner.map(([o, ids]) => [o, ids.map((id) => cnfts.get(id)!)] as const))
+    refill(leaves, saved.leaves.map(([tree, list]) => [tree, [...list]] as const))
+    ctokens.length = 0
+    ctokens.push(...saved.compressedTokenAccounts)
+    ctokenByKey.clear()
+    ctokensByOwner.clear()
+    for (const t of ctokens) {
+      ctokenByKey.set(t.hash, t)
+      ctokenByKey.set(t.signature, t)
+      push(ctokensByOwner, t.owner, t)
+    }
+    version++
+  }
+
   const tick = () => {
     const current = slot()
     if (current <= ticked) return
@@ -573,6 +692,7 @@ export const make = (options: Options): World => {
   })
 
   const commit = (d: Draft) => {
+    version++
     for (const [a, v] of d.lamports) lamportsOf.set(a, v)
     for (const m of d.mints.values()) mintsOf.set(m.address, m)
     for (const t of d.accounts.values()) {
@@ -1113,6 +1233,7 @@ export const make = (options: Options): World => {
       const n = f.int("slots", 1, MAX_ADVANCE)
       if (n === undefined) throw new WorldInputError("slots", `must be an integer from 1 to ${MAX_ADVANCE}`)
       offset += n
+      version++
       tick()
       return { slot: slot() }
     }
@@ -1256,7 +1377,14 @@ export const make = (options: Options): World => {
     landed: (s) => bySignature.has(s),
     tick,
     landBundle,
-    api
+    api,
+    version: () => version,
+    save,
+    restore,
+    setLamports: (address, amount) => {
+      version++
+      lamportsOf.set(address, amount)
+    }
   }
   state(WORLD_KEY, () => world)
   return world

@@ -2,7 +2,10 @@
  * The world API over HTTP, for a process started with `solfx emulator` driven from any
  * language: `POST /emulator/world/<call>` with a JSON body, authenticated with the
  * emulator's key (`?api-key=` or `X-Api-Key`), never charged. Calls: `fund`,
- * `mintFungible`, `mintNft`, `transfer`, `compress`, `advanceSlots` (see `World.WorldApi`).
+ * `mintFungible`, `mintNft`, `transfer`, `compress`, `advanceSlots` (see `World.WorldApi`), and the
+ * emulator's own: `setAccount` (`{ address, lamports, owner?, data? (base64), executable? }`),
+ * `snapshot` (answers `{ "id": "0x1" }`) and `restore` (`{ "id": "0x1" }`; 400 naming `id` for an
+ * id never given).
  *
  * Answers: 200 with the receipt (`{ signature, slot, mint?, tokenAccount? }`, amounts as
  * strings); 400 `{ "error": "<field>: <rule>", "field": "<field>" }` on bad input, with
@@ -48,17 +51,24 @@ const calls: Readonly<Record<string, (api: World.WorldApi, body: unknown) => unk
  * @since 0.1.0
  * @category handlers
  */
-export const handle = (world: World.World, path: string, body: unknown): Answer => {
+export const handle = (
+  world: World.World,
+  path: string,
+  body: unknown,
+  more: Readonly<Record<string, (body: unknown) => unknown>> = {}
+): Answer => {
   const name = path.startsWith(PREFIX) ? path.slice(PREFIX.length) : ""
-  const call = Object.hasOwn(calls, name) ? calls[name] : undefined
+  const call = Object.hasOwn(calls, name)
+    ? (b: unknown) => calls[name]!(world.api, b)
+    : Object.hasOwn(more, name)
+    ? more[name]
+    : undefined
   if (call === undefined) {
-    return {
-      status: 404,
-      body: { error: `unknown world call ${JSON.stringify(name)}; calls: ${Object.keys(calls).join(", ")}` }
-    }
+    const names = [...Object.keys(calls), ...Object.keys(more)].join(", ")
+    return { status: 404, body: { error: `unknown world call ${JSON.stringify(name)}; calls: ${names}` } }
   }
   try {
-    return { status: 200, body: call(world.api, body) }
+    return { status: 200, body: call(body) }
   } catch (e) {
     if (e instanceof World.WorldInputError) return { status: 400, body: { error: e.message, field: e.field } }
     throw e

@@ -36,6 +36,8 @@ export * as Samples from "./Samples.js"
 /** @since 0.1.0 */
 export * as Server from "./Server.js"
 /** @since 0.1.0 */
+export * as Snapshots from "./Snapshots.js"
+/** @since 0.1.0 */
 export * as WebhookDeliveries from "./WebhookDeliveries.js"
 /** @since 0.1.0 */
 export * as Wire from "./Wire.js"

@@ -312,7 +312,7 @@ const getAssetsByOwner: Handler = {
       const owned = WorldAssets.ownedAssets(world, owner, params.options?.showFungible === true)
       const members = progression(indexesOf(ctx.dataset).owners.get(owner))
       if (owned.length === 0) return listPage(ctx, `owner:${owner}`, members, params)
-      return listPage(ctx, `owner:${owner}:world${world.transactions().length}:${owned.length}`, members, params, {
+      return listPage(ctx, `owner:${owner}:world${world.version()}:${owned.length}`, members, params, {
         ids: owned.map((a) => a.id),
         text: (j) => Wire.stringify(owned[j]!.json())
       })
@@ -354,7 +354,7 @@ const getAssetsByGroup: Handler = {
       const world = World.of(ctx.state)
       const minted = collection === undefined ? [] : WorldAssets.collectionAssets(world, collection)
       if (minted.length === 0) return listPage(ctx, key, members, params)
-      return listPage(ctx, `${key}:world${world.transactions().length}`, members, params, {
+      return listPage(ctx, `${key}:world${world.version()}`, members, params, {
         ids: minted.map((a) => a.id),
         text: (j) => Wire.stringify(minted[j]!.json())
       })

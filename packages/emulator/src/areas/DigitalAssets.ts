@@ -1064,7 +1064,7 @@ export const makeGetTokenAccounts = (
       }
       const w = yield* windowOf(
         ctx,
-        recent.length === 0 ? key : `${key}:world${world.transactions().length}`,
+        recent.length === 0 ? key : `${key}:world${world.version()}`,
         view,
         params
       )
@@ -1210,7 +1210,7 @@ const getSignaturesForAsset: Handler = {
         const view = naturalView(txs.length, (k) => txs[k]!.signature, descending)
         const w = yield* windowOf(
           ctx,
-          `sig:${params.id}:${descending}:world${world.transactions().length}`,
+          `sig:${params.id}:${descending}:world${world.version()}`,
           view,
           params
         )

@@ -163,7 +163,7 @@ export const compressedProof = (world: World.World, id: string, slot: number) =>
   if (c === undefined) return undefined
   let built = trees.get(world)
   if (built === undefined) trees.set(world, built = new Map())
-  const at = world.transactions().length
+  const at = world.version()
   let cached = built.get(c.tree)
   if (cached === undefined || cached.at !== at) {
     built.set(c.tree, cached = { at, tree: MerkleProof.buildTree(world.leavesOf(c.tree), World.TREE_DEPTH) })
