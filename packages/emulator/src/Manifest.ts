@@ -91,7 +91,10 @@ export const served: Readonly<Record<string, Entry>> = {
     "exact",
     "as getAccountInfo; a scan of more than 10,000 accounts (either token program unfiltered) is refused with -32010 unless a memcmp of the owner (offset 32) or mint (offset 0) narrows it"
   ],
-  getTokenAccountsByOwner: accounts,
+  getTokenAccountsByOwner: [
+    "exact",
+    "as getAccountInfo; an owner of more than 10,000 token accounts (the 100,000-asset owner) is refused with -32010: DAS getTokenAccounts pages them"
+  ],
   getTokenAccountsByDelegate: accounts,
   getTokenAccountBalance: accounts,
   getTokenSupply: ["exact", "the mint's supply: the sum of its token accounts"],
@@ -179,6 +182,14 @@ export const served: Readonly<Record<string, Entry>> = {
   "GET /v1/wallet/:wallet/history": wallet,
   "GET /v1/wallet/:wallet/transfers": wallet,
   "GET /v1/wallet/:wallet/funded-by": wallet,
+  "POST /v0/transactions": [
+    "seeded",
+    "the ledger's transactions (landed and seeded) enhanced by the builder enhanced webhooks use"
+  ],
+  "GET /v0/addresses/:address/transactions": [
+    "seeded",
+    "the address's history as getSignaturesForAddress lists it, enhanced; filters by type, source, slot, time"
+  ],
   "GET /v0/webhooks": webhook,
   "POST /v0/webhooks": webhook,
   "GET /v0/webhooks/:webhookID": webhook,
