@@ -26,7 +26,8 @@ const COMPARISONS = [
   "bundles",
   "notifications",
   "world",
-  "kit"
+  "kit",
+  "rpcreads"
 ] as const
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
