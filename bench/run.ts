@@ -27,7 +27,8 @@ const COMPARISONS = [
   "notifications",
   "world",
   "kit",
-  "rpcreads"
+  "rpcreads",
+  "studio"
 ] as const
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
