@@ -23,7 +23,9 @@ import * as BundleCommands from "./commands/Bundle.js"
 import * as Das from "./commands/Das.js"
 import * as Demo from "./commands/Demo.js"
 import * as EmulatorCommand from "./commands/Emulator.js"
+import * as FeesCommand from "./commands/Fees.js"
 import * as Metadata from "./commands/Metadata.js"
+import * as TxCommands from "./commands/Tx.js"
 import * as WalletCommands from "./commands/Wallet.js"
 import * as Watch from "./commands/Watch.js"
 import * as WebhooksCommand from "./commands/Webhooks.js"
@@ -46,6 +48,8 @@ export const command = root.pipe(
     BundleCommands.command,
     WalletCommands.command,
     Metadata.command,
+    FeesCommand.command,
+    TxCommands.command,
     ...Admin.commands,
     WebhooksCommand.command,
     Watch.command,

@@ -56,13 +56,13 @@ describe("helius-sdk 3.2.0's fee, history and enhanced calls against the emulato
         sent.signature
       ])
       expect((read.history as any).paginationToken).toBeNull()
-      expect(read.parsed.map((t) => t.signature)).toEqual([sent.signature])
+      expect(read.parsed.map((t: any) => t.signature)).toEqual([sent.signature])
       expect(read.parsed[0]!.nativeTransfers).toEqual([{
         fromUserAccount: owner,
         toUserAccount: other,
         amount: 250_000_000
       }])
-      expect(read.listed.map((t) => t.signature)).toEqual(
+      expect(read.listed.map((t: any) => t.signature)).toEqual(
         [sent.signature, expect.any(String)].slice(0, read.listed.length)
       )
       expect(read.listed[0]!.signature).toBe(sent.signature)
