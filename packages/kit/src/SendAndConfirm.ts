@@ -383,12 +383,23 @@ const poll = (
     )
   })
   // Bounded by the chain itself: the block height passes the last valid one, and the tick then ends it.
-  const loop: Effect.Effect<Landed, SendAndConfirmError> = Effect.flatMap(
-    tick,
-    Option.match({ onSome: Effect.succeed, onNone: () => Effect.zipRight(Effect.sleep(every), loop) })
-  )
-  return loop
+  // A tick that fails (the node busy, a timeout) is tried again at the next; `MAX_FAILED_POLLS` in a row end it.
+  const loop = (failed: number): Effect.Effect<Landed, SendAndConfirmError> =>
+    Effect.flatMap(Effect.either(tick), (result) => {
+      if (result._tag === "Right") {
+        return Option.isSome(result.right)
+          ? Effect.succeed(result.right.value)
+          : Effect.zipRight(Effect.sleep(every), loop(0))
+      }
+      const e = result.left
+      if (e._tag === "BlockhashExpired" || failed + 1 >= MAX_FAILED_POLLS) return Effect.fail(e)
+      return Effect.zipRight(Effect.sleep(every), loop(failed + 1))
+    })
+  return loop(0)
 }
+
+/** Polls that fail in a row before the confirmation gives up with the last failure. */
+const MAX_FAILED_POLLS = 5
 
 /** The logs of a landed transaction (its meta's `logMessages`), read a few times while it becomes visible. */
 const logsOf = (solana: SolanaRpcShape, signature: Signature, commitment: Commitment) =>

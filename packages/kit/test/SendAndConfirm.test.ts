@@ -48,6 +48,8 @@ interface Chain {
   simulated: Array<unknown>
   sent: Array<string>
   configs: Array<{ readonly maxRetries?: number; readonly skipPreflight?: boolean }>
+  /** getBlockHeight answers this many JSON-RPC errors first. */
+  heightErrors: number
 }
 
 const chainOf = (o: Partial<Chain> = {}): Chain => ({
@@ -61,6 +63,7 @@ const chainOf = (o: Partial<Chain> = {}): Chain => ({
   simulated: [],
   sent: [],
   configs: [],
+  heightErrors: 0,
   ...o
 })
 
@@ -94,6 +97,10 @@ const handlerOf = (chain: Chain): HttpTesting.Handler => (req) => {
       })
     }
     case "getBlockHeight":
+      if (chain.heightErrors > 0) {
+        chain.heightErrors--
+        return HttpTesting.rpcError(req, -32600, "request timeout")
+      }
       return HttpTesting.rpcResult(req, Number(chain.blockHeight))
     case "getTransaction":
       return HttpTesting.rpcResult(req, { slot: 49, meta: { err: chain.err, logMessages: ["Program log: boom"] } })
@@ -143,14 +150,26 @@ describe("SendAndConfirm (over a fake RPC)", () => {
   })
 
   it.live("past lastValidBlockHeight without landing: BlockhashExpired, and the sends stop", () => {
-    const chain = chainOf({ landsOnSend: undefined, blockHeight: 101n })
+    // Two polls fail first (a busy node): the next ones go on.
+    const chain = chainOf({ landsOnSend: undefined, blockHeight: 101n, heightErrors: 2 })
     return Effect.gen(function*() {
       const tx = yield* txOf(yield* Effect.promise(() => message(100n)))
       const e = yield* Effect.flip(SendAndConfirm.sendAndConfirm(tx as never, fast))
       expect(e).toMatchObject({ _tag: "BlockhashExpired", lastValidBlockHeight: 100n, blockHeight: 101n })
+      expect(chain.heightErrors).toBe(0)
       const after = chain.sends
       yield* Effect.sleep("100 millis")
       expect(chain.sends).toBe(after)
+    }).pipe(Effect.provide(layerOf(chain)))
+  })
+
+  it.live("polls failing 5 times in a row: the confirmation ends with the last failure", () => {
+    const chain = chainOf({ landsOnSend: undefined, heightErrors: 100 })
+    return Effect.gen(function*() {
+      const tx = yield* txOf(yield* Effect.promise(() => message()))
+      const e = yield* Effect.flip(SendAndConfirm.sendAndConfirm(tx as never, fast))
+      expect(e).toMatchObject({ _tag: "JsonRpcError", code: -32600 })
+      expect(chain.heightErrors).toBe(95)
     }).pipe(Effect.provide(layerOf(chain)))
   })
 
