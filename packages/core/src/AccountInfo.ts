@@ -11,6 +11,7 @@
  * info.value?.lamports // bigint
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { Count } from "./internal/schema.js"
 import { Address, U64 } from "./Primitives.js"

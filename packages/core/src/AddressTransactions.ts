@@ -13,6 +13,7 @@
  * page.data.map((t) => `${t.slot} ${t.signature}`)
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { Count, nullable } from "./internal/schema.js"
 import { Address, Signature, U64 } from "./Primitives.js"

@@ -9,6 +9,7 @@
  * value.lastValidBlockHeight // the last block height at which the blockhash is valid
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { Count } from "./internal/schema.js"
 import { Address, Base64String, Hash32, U64 } from "./Primitives.js"

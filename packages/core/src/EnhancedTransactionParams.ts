@@ -14,6 +14,7 @@
  * const page = yield* enhanced.addressTransactions(address, { type: "TRANSFER", limit: 50 })
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { Address, Signature } from "./Primitives.js"
 import { TransactionType } from "./Webhook.js"

@@ -10,6 +10,7 @@
  * supply.value.amount // "1000" (raw units)
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { Count } from "./internal/schema.js"
 import { Address } from "./Primitives.js"

@@ -15,6 +15,7 @@
  * WebhookDelivery.encode([item]) // the wire shape both webhooks and the API send
  * @since 0.1.0
  */
+
 import { encodeBase58 } from "@solfx/core/Primitives"
 import type * as WebhookDelivery from "@solfx/core/WebhookDelivery"
 import type { AreaContext } from "./Area.js"

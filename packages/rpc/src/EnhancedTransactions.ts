@@ -21,6 +21,7 @@
  *   .pipe(Stream.take(20), Stream.runCollect)
  * @since 0.1.0
  */
+
 import { validateInput } from "@solfx/core/Decode"
 import * as Endpoints from "@solfx/core/Endpoints"
 import type * as EnhancedTransactionParams from "@solfx/core/EnhancedTransactionParams"

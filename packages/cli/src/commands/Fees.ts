@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { PRIORITY_LEVELS } from "@solfx/core/PriorityFeeEstimate"

@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"

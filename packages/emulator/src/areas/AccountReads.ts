@@ -13,6 +13,7 @@
  *
  * @since 0.1.0
  */
+
 import type * as AccountInfo from "@solfx/core/AccountInfo"
 import * as Endpoints from "@solfx/core/Endpoints"
 import { decodeBase58 } from "@solfx/core/Primitives"

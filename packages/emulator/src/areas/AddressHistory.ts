@@ -18,6 +18,7 @@
  *
  * @since 0.1.0
  */
+
 import * as AddressTransactions from "@solfx/core/AddressTransactions"
 import { validateInput } from "@solfx/core/Decode"
 import * as Endpoints from "@solfx/core/Endpoints"

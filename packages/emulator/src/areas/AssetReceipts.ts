@@ -11,6 +11,7 @@
  *
  * @since 0.1.0
  */
+
 import { decodeBase58, encodeBase58 } from "@solfx/core/Primitives"
 import * as Dataset from "../Dataset.js"
 import * as World from "../World.js"

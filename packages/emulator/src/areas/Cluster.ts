@@ -10,6 +10,7 @@
  *
  * @since 0.1.0
  */
+
 import * as Endpoints from "@solfx/core/Endpoints"
 import * as Transaction from "@solfx/core/Transaction"
 import * as Effect from "effect/Effect"

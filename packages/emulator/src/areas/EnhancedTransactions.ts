@@ -13,6 +13,7 @@
  *
  * @since 0.1.0
  */
+
 import * as Endpoints from "@solfx/core/Endpoints"
 import * as EnhancedTransactionParams from "@solfx/core/EnhancedTransactionParams"
 import { base58ByteLength } from "@solfx/core/Primitives"
