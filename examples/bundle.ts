@@ -39,11 +39,17 @@ const build = async (payer: kit.TransactionSigner, blockhash: kit.Blockhash, ix:
  * Sends `lamports` from `payer` to `recipient` plus a tip in one bundle; the outcome once it lands,
  * fails (the payer cannot pay: nothing lands), or times out.
  */
-export const main = (payer: kit.KeyPairSigner, recipient: string, lamports = 25_000n, tip = 10_000n) =>
+export const main = (
+  payer: kit.KeyPairSigner,
+  recipient: string,
+  latestBlockhash: string,
+  lamports = 1_000_000n,
+  tip = 10_000n
+) =>
   Effect.gen(function*() {
     const bundles = yield* Bundles.Bundles
-    // In an app: a fresh blockhash from your RPC (`getLatestBlockhash`).
-    const blockhash = kit.blockhash("EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N")
+    // A recent blockhash (your RPC's `getLatestBlockhash`): valid for 150 blocks, about a minute.
+    const blockhash = kit.blockhash(latestBlockhash)
     const txs = yield* Effect.promise(() =>
       Promise.all([
         build(payer, blockhash, transfer(payer, kit.address(recipient), lamports)),
@@ -68,7 +74,7 @@ if (isMain(import.meta.url)) {
     Effect.gen(function*() {
       const payer = yield* Effect.promise(() => kit.generateKeyPairSigner())
       yield* emulator.world.fund({ address: payer.address, lamports: 1_000_000_000n })
-      return yield* main(payer, emulator.samples.wallet)
+      return yield* main(payer, emulator.samples.wallet, emulator.ledger.bank.blockhash().blockhash)
     })
   )
 }

@@ -186,13 +186,14 @@ describe("examples", () => {
 
       const payer = yield* Effect.promise(() => kit.generateKeyPairSigner())
       yield* emu.world.fund({ address: payer.address, lamports: 1_000_000_000n })
-      const sent = yield* bundleExample.main(payer, emu.samples.wallet)
+      const sent = yield* bundleExample.main(payer, emu.samples.wallet, emu.ledger.bank.blockhash().blockhash)
 
       expect(sent.id).toBe(Bundle.bundleId(sent.signatures))
       expect(sent.outcome._tag).toBe("Landed")
       if (sent.outcome._tag === "Landed") expect(sent.outcome.bundle.transactions).toEqual(sent.signatures)
       expect(emu.count("sendBundle")).toBe(1)
-    }).pipe(Effect.provide(emulatorLayer({ slotMs: 20 }))))
+      // Slots of 200 ms: a blockhash lives 30 s (150 blocks), time enough to sign under load.
+    }).pipe(Effect.provide(emulatorLayer({ slotMs: 200, sizes: { "bundles.confirmDepth": 1 } }))))
 
   it.live("6. tracing: one span per request, under the app's span, no key in any attribute", () => {
     const exporter = new InMemorySpanExporter()

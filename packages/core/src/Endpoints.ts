@@ -28,6 +28,7 @@ import * as Request from "./CompressionRequest.js"
 import * as CompressionSignature from "./CompressionSignature.js"
 import * as CompressionTransaction from "./CompressionTransaction.js"
 import * as CompressionTransactionV2 from "./CompressionTransactionV2.js"
+import * as ConfirmedTransaction from "./ConfirmedTransaction.js"
 import * as DigitalAsset from "./DigitalAsset.js"
 import * as Endpoint from "./Endpoint.js"
 import * as EnhancedTransactionParams from "./EnhancedTransactionParams.js"
@@ -37,10 +38,12 @@ import { Address, BundleId, ProjectId } from "./Primitives.js"
 import * as PriorityFeeEstimate from "./PriorityFeeEstimate.js"
 import * as ProjectUsage from "./ProjectUsage.js"
 import * as SignatureStatus from "./SignatureStatus.js"
+import * as Simulation from "./Simulation.js"
 import type { CursorPage, WithContext } from "./SlotContext.js"
 import * as TokenAccount from "./TokenAccount.js"
 import * as TokenAmount from "./TokenAmount.js"
 import * as TokenMetadata from "./TokenMetadataRecord.js"
+import * as TransactionSubmission from "./TransactionSubmission.js"
 import * as ValidityProof from "./ValidityProof.js"
 import * as ValidityProofV2 from "./ValidityProofV2.js"
 import * as WalletParams from "./WalletParams.js"
@@ -739,6 +742,80 @@ export const accountReads = {
  */
 export const standardRpcReads = { ...clusterReads, ...accountReads } as const
 
+const transactionRpc = { area: "transactions", cost: { credits: 1, usage: "rpc" }, bucket: "rpc" } as const
+
+/**
+ * sendTransaction: `[transaction, { encoding, skipPreflight, preflightCommitment, maxRetries,
+ * minContextSlot }]`, the transaction's signature. Not retried by the SDK once sent (it may have
+ * landed); a failed preflight is error -32002 with the simulation as its data.
+ *
+ * @since 0.1.0
+ * @category transactions
+ */
+export const sendTransaction = Endpoint.rpc({
+  ...transactionRpc,
+  method: "sendTransaction",
+  positional: "transaction",
+  params: TransactionSubmission.SendTransactionParams,
+  result: TransactionSubmission.TransactionSignature,
+  idempotent: false,
+  bucket: "sendTransaction"
+})
+
+/**
+ * simulateTransaction: `[transaction, { encoding, sigVerify, replaceRecentBlockhash, commitment,
+ * accounts, innerInstructions, minContextSlot }]`, the runtime's result with nothing kept.
+ *
+ * @since 0.1.0
+ * @category transactions
+ */
+export const simulateTransaction = Endpoint.rpc({
+  ...transactionRpc,
+  method: "simulateTransaction",
+  positional: "transaction",
+  params: Simulation.SimulateTransactionParams,
+  result: Simulation.SimulateTransactionResult
+})
+
+/**
+ * requestAirdrop: `[address, lamports, { commitment }]`, the airdrop's signature.
+ *
+ * @since 0.1.0
+ * @category transactions
+ */
+export const requestAirdrop = Endpoint.rpc({
+  ...transactionRpc,
+  method: "requestAirdrop",
+  positional: ["address", "lamports"],
+  params: TransactionSubmission.RequestAirdropParams,
+  result: TransactionSubmission.TransactionSignature,
+  idempotent: false
+})
+
+/**
+ * getTransaction: `[signature, { encoding, commitment, maxSupportedTransactionVersion }]`, the
+ * landed transaction with its meta, or null.
+ *
+ * @since 0.1.0
+ * @category transactions
+ */
+export const getTransaction = Endpoint.rpc({
+  ...transactionRpc,
+  method: "getTransaction",
+  positional: "signature",
+  params: ConfirmedTransaction.GetTransactionParams,
+  result: ConfirmedTransaction.GetTransactionResult
+})
+
+/**
+ * The standard RPC's transaction entries, by method name: the emulator's transactions area is
+ * declared from this record.
+ *
+ * @since 0.1.0
+ * @category transactions
+ */
+export const transactions = { sendTransaction, simulateTransaction, requestAirdrop, getTransaction } as const
+
 // -- Token metadata (REST, v0 host) -------------------------------------------
 
 /**
@@ -1178,6 +1255,8 @@ export const all: ReadonlyArray<Endpoint.Endpoint> = [
   getBundleStatuses,
   ...Object.values(signatures),
   ...Object.values(standardRpcReads),
+
+  ...Object.values(transactions),
   tokenMetadata,
   walletIdentity,
   walletBatchIdentity,

@@ -80,6 +80,12 @@ export * as CompressionTransaction from "./CompressionTransaction.js"
 /** @since 0.1.0 */
 export * as SignatureStatus from "./SignatureStatus.js"
 /** @since 0.1.0 */
+export * as Simulation from "./Simulation.js"
+/** @since 0.1.0 */
+export * as TransactionSubmission from "./TransactionSubmission.js"
+/** @since 0.1.0 */
+export * as ConfirmedTransaction from "./ConfirmedTransaction.js"
+/** @since 0.1.0 */
 export * as SlotContext from "./SlotContext.js"
 /** @since 0.1.0 */
 export * as SubscriptionEndpoints from "./SubscriptionEndpoints.js"

@@ -15,15 +15,18 @@ import * as CompressedAccountV2 from "@solfx/core/CompressedAccountV2"
 import * as CompressionSignature from "@solfx/core/CompressionSignature"
 import * as CompressionTransaction from "@solfx/core/CompressionTransaction"
 import * as CompressionTransactionV2 from "@solfx/core/CompressionTransactionV2"
+import * as ConfirmedTransaction from "@solfx/core/ConfirmedTransaction"
 import * as DigitalAsset from "@solfx/core/DigitalAsset"
 import * as EnhancedTransactionParams from "@solfx/core/EnhancedTransactionParams"
 import * as Json from "@solfx/core/Json"
 import * as PriorityFeeEstimate from "@solfx/core/PriorityFeeEstimate"
 import * as ProjectUsage from "@solfx/core/ProjectUsage"
 import * as SignatureStatus from "@solfx/core/SignatureStatus"
+import * as Simulation from "@solfx/core/Simulation"
 import * as TokenAccount from "@solfx/core/TokenAccount"
 import * as TokenAmount from "@solfx/core/TokenAmount"
 import * as TokenMetadata from "@solfx/core/TokenMetadataRecord"
+import * as TransactionSubmission from "@solfx/core/TransactionSubmission"
 import * as ValidityProof from "@solfx/core/ValidityProof"
 import * as ValidityProofV2 from "@solfx/core/ValidityProofV2"
 import * as WalletRecords from "@solfx/core/WalletRecords"
@@ -147,19 +150,43 @@ const served: Record<string, Entry> = {
     schema: Schema.Union(EnhancedTransactionParams.EnhancedTransactionList, WebhookDelivery.EnhancedTransaction),
     shape: "body"
   },
-  "enhanced-address-transactions": { schema: EnhancedTransactionParams.EnhancedTransactionList, shape: "body" }
+  "enhanced-address-transactions": { schema: EnhancedTransactionParams.EnhancedTransactionList, shape: "body" },
+  // -- transactions executed by the bank (issue 37): core's TransactionSubmission, Simulation, ConfirmedTransaction --
+  // A signature, or a failed preflight: -32002 with the simulation as the error's data.
+  sendTransaction: {
+    schema: Schema.Union(
+      Schema.Struct({
+        jsonrpc: Schema.Literal("2.0"),
+        id: Schema.Unknown,
+        result: TransactionSubmission.TransactionSignature
+      }),
+      Schema.Struct({
+        jsonrpc: Schema.Literal("2.0"),
+        id: Schema.Unknown,
+        error: Schema.Struct({ code: Schema.Literal(-32002), message: Schema.String, data: Simulation.Simulation })
+      })
+    ),
+    shape: "body"
+  },
+  simulateTransaction: { schema: Simulation.SimulateTransactionResult, shape: "envelope" },
+  getTransaction: { schema: ConfirmedTransaction.GetTransactionResult, shape: "auto" },
+  // A block's transaction: getTransaction's without slot and blockTime.
+  "_block-transactions": {
+    schema: Schema.Struct({
+      transaction: Schema.Unknown,
+      meta: ConfirmedTransaction.TransactionMeta,
+      version: Schema.Union(Schema.Literal("legacy"), Schema.Literal(0))
+    }),
+    shape: "body"
+  }
 }
 
 /** Folders kept for reference only: neighbouring methods we do not serve. */
 const neighbours: Record<string, string> = {
   _errors: "error bodies, decoded by the transport's error mapping tests",
   "webhook-delivery": "webhook delivery payloads, decoded by the webhook receiver tests",
-  "_block-transactions": "transactions cut from a getBlock, decoded by the transaction encoding tests",
   // Methods this round serves (standard RPC, WebSocket, fees, history, enhanced transactions): each
   // moves to `served` with its Schema in the commit that lands it.
-  "getTransaction": "not served yet",
-  "sendTransaction": "not served yet",
-  "simulateTransaction": "not served yet",
   "ws-notifications": "not served yet"
 }
 

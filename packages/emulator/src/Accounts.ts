@@ -90,6 +90,11 @@ export interface Accounts {
   readonly save: () => ReadonlyArray<readonly [string, Account | undefined]>
   /** Forgets every write, then writes the saved ones again (a snapshot's restore). */
   readonly restore: (saved: ReadonlyArray<readonly [string, Account | undefined]>) => void
+  /**
+   * Drops the bank's write of an address (the world API changed it since): the account is
+   * derived again from the world.
+   */
+  readonly forget: (address: string) => void
   /** The token accounts a wallet owns now (any token program), oldest list first; or too many to list. */
   readonly tokenAccountsByOwner: (owner: string) => ReadonlyArray<string> | TooMany
   /** The token accounts that delegate to an address now. */
@@ -463,6 +468,7 @@ export const make = (options: Options): Accounts => {
       for (const map of [overlay, overlayByProgram, overlayByTokenOwner, overlayByMint, overlayByDelegate]) map.clear()
       for (const [address, account] of saved) write(address, account)
     },
+    forget: (address) => void overlay.delete(address),
     tokenAccountsByOwner,
     tokenAccountsByDelegate,
     tokenAccountsOfMint,

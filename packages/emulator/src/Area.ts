@@ -88,7 +88,13 @@ export interface AreaContext {
  */
 export class RpcFailure {
   readonly _tag = "RpcFailure"
-  constructor(readonly code: number, readonly message: string, readonly status: number = 200) {}
+  constructor(
+    readonly code: number,
+    readonly message: string,
+    readonly status: number = 200,
+    /** The error's `data` member (a failed preflight's simulation), if any. */
+    readonly data?: unknown
+  ) {}
 }
 
 /**

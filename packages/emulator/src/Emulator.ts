@@ -16,6 +16,7 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Bundle from "@solfx/core/Bundle"
 import * as SolfxConfig from "@solfx/core/Config"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -27,6 +28,7 @@ import type { Area, Project } from "./Area.js"
 import { areas as registry } from "./areas/index.js"
 import * as WalletArea from "./areas/Wallet.js"
 import * as WebhooksArea from "./areas/Webhooks.js"
+import type * as Bank from "./Bank.js"
 import * as Chain from "./Chain.js"
 import * as Cors from "./Cors.js"
 import * as Dataset from "./Dataset.js"
@@ -83,6 +85,12 @@ export interface Options {
   readonly faults?: Faults.FaultOptions | undefined
   /** Fixed delay added to every response, in milliseconds (default 0). */
   readonly latencyMs?: number | undefined
+  /**
+   * Programs loaded into the bank beside its default ones, as `solana-test-validator --bpf-program`
+   * does: an id and its ELF (`.so`), by path or bytes. A transaction calling a program the bank
+   * does not have fails as on a validator (`ProgramAccountNotFound`).
+   */
+  readonly programs?: ReadonlyArray<Bank.Program> | undefined
   /** Areas served next to the registry's (tests add their own). */
   readonly extraAreas?: ReadonlyArray<Area> | undefined
   /** Replace the registry's areas entirely (default: every area of `areas/index.ts`). */
@@ -146,6 +154,10 @@ export interface Timeouts {
 }
 
 const SYSTEM_PROGRAM = "11111111111111111111111111111111"
+const TIP_ACCOUNTS: ReadonlySet<string> = new Set(Bundle.JITO_TIP_ACCOUNTS)
+/** At least what a tip account holds on the real cluster (a few SOL, collected every epoch). */
+const TIP_ACCOUNT_LAMPORTS = 1_000_000_000n
+
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
 const DEFAULT_ITEM_CACHE_CHARS = 64 * 1024 * 1024
 
@@ -434,20 +446,34 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
     }
     const listening = yield* Effect.makeLatch(false)
     state("events:slots", () => Events.makePublisher<Events.SlotTick>(() => listening.unsafeOpen()))
+    // The chain's accounts are derived from the world, and the world's bank reads and writes them.
+    let accountsRef: Accounts.Accounts | undefined
+    let chainRef: Chain.Chain | undefined
     const world = World.make({
       dataset,
       now,
       slotMs,
       state,
-      seededLamports: (address) => WalletArea.seededLamports(dataset, address)
+      // Seeded wallets, and Jito's tip accounts, which exist on the real cluster: a tip is a
+      // transfer to a funded account, not one the runtime would refuse as below rent exemption.
+      seededLamports: (address) =>
+        TIP_ACCOUNTS.has(address)
+          ? TIP_ACCOUNT_LAMPORTS + BigInt(dataset.int(`tip:${address}`, 1_000_000_000))
+          : WalletArea.seededLamports(dataset, address),
+      programs: options.programs,
+      accounts: () => accountsRef!,
+      blockHeight: (slot) => chainRef!.blockHeight(slot)
     })
     const chainAccounts = Accounts.make({ dataset, world })
+    accountsRef = chainAccounts
     const snapshots = Snapshots.make()
     snapshots.register("world", { save: world.save, restore: (saved) => world.restore(saved as World.Saved) })
     snapshots.register("accounts", {
       save: chainAccounts.save,
       restore: (saved) => chainAccounts.restore(saved as ReturnType<typeof chainAccounts.save>)
     })
+    // The bank holds no history of its own: after a restore it reads every account again.
+    snapshots.register("bank", { save: () => null, restore: () => world.bank.forgetAll() })
     // The bundle area's statuses and token metadata's cache live in the instance's state by key.
     const bundles = state<{ readonly bundles: Map<string, unknown> }>("bundles", () => ({ bundles: new Map() }))
     snapshots.register("bundles", {
@@ -479,6 +505,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
         })
       }
       world.setLamports(a.address, a.lamports)
+      world.bank.forget(a.address)
       return { slot: world.slot() }
     }
     const controlCalls: Readonly<Record<string, (body: unknown) => unknown>> = {
@@ -493,6 +520,9 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       }
     }
     const chain = Chain.make({ dataset, world })
+    chainRef = chain
+    // Every area's blockhashes are the bank's: what getLatestBlockhash gives, the SVM accepts.
+    chain.useBlockhashes({ latest: () => world.bank.blockhash(), isValid: world.bank.isBlockhashValid })
     const manifest = Manifest.make(areas)
     const planLimits = options.plan === undefined ? undefined : PlanLimits.make()
     for (const origin of options.corsOrigins ?? []) {

@@ -25,6 +25,7 @@
  */
 import type * as Transaction from "@solfx/core/Transaction"
 import type { AreaContext } from "./Area.js"
+import type { RawAccount } from "./Bank.js"
 
 /**
  * A simple synchronous publish/subscribe channel.
@@ -99,7 +100,13 @@ export interface AccountChange {
     readonly decimals: number
     readonly amountBefore: bigint
     readonly amountAfter: bigint
+    /** The transaction made this token account (it was none before). */
+    readonly created?: boolean | undefined
+    /** The transaction closed this token account. */
+    readonly closed?: boolean | undefined
   } | undefined
+  /** For a transaction the bank executed: the account as it left it (undefined: no account). */
+  readonly after?: RawAccount | undefined
 }
 
 /**
@@ -167,11 +174,39 @@ export interface LandedTransaction {
   readonly tokenTransfers: ReadonlyArray<TokenTransfer>
   /** Every program it called. */
   readonly programs: ReadonlyArray<string>
-  /** "bundle" for a landed bundle's transaction, "world" for a call of the world API. */
-  readonly source: "bundle" | "world"
+  /**
+   * "bundle" for a landed bundle's transaction, "rpc" for one sent with `sendTransaction`, "world"
+   * for a call of the world API (or `requestAirdrop`).
+   */
+  readonly source: "bundle" | "rpc" | "world"
   readonly bundleId?: string | undefined
-  /** The wire transaction, for a bundle's. */
+  /** The wire transaction, for a signed one (a bundle's, a sent one). */
   readonly wire?: Transaction.ParsedTransaction | undefined
+  /** What the bank's run reported, for a transaction the SVM executed. */
+  readonly execution?: Execution | undefined
+}
+
+/**
+ * What the SVM reported of a transaction it executed, beyond the balances: what `getTransaction`
+ * shows in its `meta`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Execution {
+  readonly unitsConsumed: bigint
+  readonly innerInstructions: ReadonlyArray<{
+    readonly index: number
+    readonly instructions: ReadonlyArray<{
+      readonly programIdIndex: number
+      readonly accounts: ReadonlyArray<number>
+      readonly data: Uint8Array
+      readonly stackHeight: number
+    }>
+  }>
+  readonly returnData: { readonly programId: string; readonly data: Uint8Array } | null
+  /** Lookup-table entries the transaction loaded. */
+  readonly loaded: { readonly writable: ReadonlyArray<string>; readonly readonly: ReadonlyArray<string> }
 }
 
 /**

@@ -565,7 +565,7 @@ const app = (instance: Instance, routes: Routes) => {
       const failure = Cause.failureOption(exit.cause)
       if (failure._tag === "Some") {
         const e = failure.value
-        return yield* fail(e.status, e.code, e.message)
+        return yield* fail(e.status, e.code, e.message, e.data)
       }
       if (Cause.isInterruptedOnly(exit.cause)) return yield* Effect.interrupt
       return yield* fail(500, -32603, "Internal error", describeDefect(exit.cause))

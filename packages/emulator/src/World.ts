@@ -30,11 +30,16 @@ import * as MerkleProof from "@solfx/core/MerkleProof"
 import { base58ByteLength } from "@solfx/core/Primitives"
 import * as Transaction from "@solfx/core/Transaction"
 import * as Either from "effect/Either"
+import type * as Accounts from "./Accounts.js"
 import type { AreaContext } from "./Area.js"
+import * as Bank from "./Bank.js"
 import { type Dataset, fieldElement } from "./Dataset.js"
 import * as Events from "./Events.js"
+import * as AccountLayout from "./internal/AccountLayout.js"
 import * as Base58 from "./internal/Base58.js"
 import * as Bubblegum from "./internal/Bubblegum.js"
+import * as Landing from "./internal/Landing.js"
+import * as TransactionError from "./internal/TransactionError.js"
 
 /** The System program, owner of wallets. */
 const SYSTEM_PROGRAM = Transaction.SYSTEM_PROGRAM as string
@@ -112,6 +117,15 @@ export const pastBlockTime = (dataset: Dataset, slot: number): number =>
  * @category data
  */
 export const baseSlotOf = (dataset: Dataset): number => 300_000_000 + dataset.int("slot:base", 50_000_000)
+
+/**
+ * The blockhash of the world's first slot: valid for the first 150 blocks of every emulator of
+ * this dataset, so a test can sign before its emulator starts (`@solfx/testing/Kit`'s default).
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const firstBlockhash = (dataset: Dataset): string => Bank.blockhashAt(dataset, baseSlotOf(dataset))
 
 /**
  * A mint the world made: fungible (any decimals) or an NFT (decimals 0, supply 1).
@@ -301,6 +315,15 @@ export interface World {
   readonly landed: (signature: string) => boolean
   /** Publishes ticks up to the current slot (called as time passes). */
   readonly tick: () => void
+  /**
+   * The commitment a transaction landed at `slot` has reached now, and the blocks since it
+   * (`confirmations`, null once finalized): confirmed after `bundles.confirmDepth` slots (default
+   * 1), finalized after `bundles.finalizeDepth` (default 32). Every status reads this one rule.
+   */
+  readonly confirmation: (slot: number) => {
+    readonly status: "processed" | "confirmed" | "finalized"
+    readonly confirmations: number | null
+  }
   /** Applies a bundle's wire transactions atomically: all land, or none and why. */
   readonly landBundle: (
     transactions: ReadonlyArray<Transaction.ParsedTransaction>,
@@ -319,6 +342,16 @@ export interface World {
   readonly restore: (saved: Saved) => void
   /** Sets an account's lamports, as the cheat code `setAccount` does (no transaction). */
   readonly setLamports: (address: string, lamports: bigint) => void
+  /** The SVM that executes signed transactions, over this world's accounts. */
+  readonly bank: Bank.Bank
+  /**
+   * Records transactions the bank executed and that landed, in order, at the current slot (or,
+   * for a bundle, the next), and publishes them; the ledger's model takes their post-state.
+   */
+  readonly landExecuted: (
+    runs: ReadonlyArray<{ readonly wire: Transaction.ParsedTransaction; readonly run: Bank.Executed }>,
+    options?: { readonly bundleId?: string | undefined }
+  ) => ReadonlyArray<Events.LandedTransaction>
 }
 
 /**
@@ -438,6 +471,16 @@ export interface Options {
   readonly state: AreaContext["state"]
   /** Lamports an address holds in the seeded world (0 when unknown). */
   readonly seededLamports: (address: string) => bigint
+  /** Programs the bank loads besides its default ones. */
+  readonly programs?: ReadonlyArray<Bank.Program> | undefined
+  /**
+   * The chain's accounts (`Accounts`, made from this world once it exists): the bank reads its
+   * accounts there and writes what it executes there; a change of the world API drops the bank's
+   * write of an address, so the account is derived again.
+   */
+  readonly accounts: () => Pick<Accounts.Accounts, "get" | "write" | "forget">
+  /** Block height of a slot, from the cluster's clock (`Chain`, made from this world once it exists). */
+  readonly blockHeight: (slot: number) => number
 }
 
 const U64_MAX = 2n ** 64n - 1n
@@ -611,6 +654,16 @@ export const make = (options: Options): World => {
   const slot = () => baseSlot + Math.floor((now() - startedAt) / slotMs) + offset
   const blockTimeOf = (s: number) => blockTimeAt(baseSlot, slotMs, s)
   const lamports = (address: string) => lamportsOf.get(address) ?? options.seededLamports(address)
+  const bank = Bank.make({
+    dataset,
+    slot: () => slot(),
+    blockTimeOf: (s) => blockTimeOf(s),
+    baseSlot,
+    blockHeight: (s) => options.blockHeight(s),
+    // The ledger's state of an address, as the chain holds it (what the bank wrote, else derived).
+    source: (address) => options.accounts().get(address),
+    programs: options.programs
+  })
   const landedPublisher = Events.worldLanded(state)
   const slotPublisher = Events.slots(state)
 
@@ -691,8 +744,17 @@ export const make = (options: Options): World => {
     supply: (m: string) => d.supply.get(m) ?? (d.mints.get(m) ?? mintsOf.get(m))?.supply ?? 0n
   })
 
-  const commit = (d: Draft) => {
+  /** Applies a draft. A change the bank did not make (the world API's) is read again by the bank. */
+  const commit = (d: Draft, byBank = false) => {
     version++
+    if (!byBank) {
+      for (const m of [d.lamports, d.amounts, d.accounts, d.mints, d.supply]) {
+        for (const a of m.keys()) {
+          options.accounts().forget(a)
+          bank.forget(a)
+        }
+      }
+    }
     for (const [a, v] of d.lamports) lamportsOf.set(a, v)
     for (const m of d.mints.values()) mintsOf.set(m.address, m)
     for (const t of d.accounts.values()) {
@@ -730,6 +792,14 @@ export const make = (options: Options): World => {
   /** The slot the next landing uses: one past the current, which the world then reaches. */
   const nextSlot = () => {
     offset += 1
+    const s = slot()
+    if (s !== lastLandedSlot) indexInSlot = 0
+    lastLandedSlot = s
+    return s
+  }
+
+  /** The slot a sent transaction lands in: the current one, which can hold many. */
+  const currentSlot = () => {
     const s = slot()
     if (s !== lastLandedSlot) indexInSlot = 0
     lastLandedSlot = s
@@ -1241,106 +1311,100 @@ export const make = (options: Options): World => {
 
   // -- bundles ------------------------------------------------------------------------------
 
-  const landBundle: World["landBundle"] = (wire, bundleId) => {
+  /** A mint a transaction made, as the ledger's model keeps it: a fungible token without metadata. */
+  const executedMint = (address: string, m: AccountLayout.Mint, s: number): Mint => ({
+    address,
+    kind: "fungible",
+    decimals: m.decimals,
+    supply: m.supply,
+    authority: m.mintAuthority ?? "",
+    name: "",
+    symbol: "",
+    uri: "",
+    collection: null,
+    interface: "FungibleToken",
+    createdSlot: s
+  })
+
+  const landExecuted: World["landExecuted"] = (runs, landing = {}) => {
     const d = emptyDraft()
     const r = read(d)
-    const pending: Array<Omit<Events.LandedTransaction, "slot" | "blockTime" | "index">> = []
+    const written = new Map<string, Bank.RawAccount | undefined>()
+    const s = landing.bundleId === undefined ? currentSlot() : nextSlot()
+    const landed = runs.map(({ run, wire }): Events.LandedTransaction => {
+      const described = Landing.describe(wire, run, (m) => r.mint(m)?.decimals ?? 0)
+      for (const [i, address] of run.keys.entries()) {
+        if (!run.writable[i]) continue
+        const post = run.post[i]
+        // The exact state for the chain's accounts; the model keeps a wallet's lamports (a token
+        // account's or a mint's are their rent-exempt reserve, which the accounts derive).
+        written.set(address, post)
+        if (post === undefined || post.owner === SYSTEM_PROGRAM) d.lamports.set(address, post?.lamports ?? 0n)
+        if (post === undefined) continue
+        const token = Landing.tokenAccountOf(post)
+        // A seeded token account (one before this run, not the model's) moves in the chain's
+        // accounts only: the model's lists would show it twice.
+        const seeded = r.account(address) === undefined && Landing.tokenAccountOf(run.pre[i]) !== undefined
+        if (token !== undefined && !seeded) {
+          if (r.account(address) === undefined) {
+            d.accounts.set(address, { address, mint: token.mint, owner: token.owner, amount: token.amount })
+          }
+          d.amounts.set(address, token.amount)
+        }
+        const mint = Landing.mintOf(post)
+        if (mint !== undefined) {
+          if (r.mint(address) === undefined) d.mints.set(address, executedMint(address, mint, s))
+          d.supply.set(address, mint.supply)
+        }
+      }
+      return {
+        signature: run.signature,
+        slot: s,
+        blockTime: blockTimeOf(s),
+        index: indexInSlot++,
+        feePayer: run.keys[0]!,
+        fee: run.fee,
+        err: run.err,
+        logs: run.logs,
+        ...described,
+        source: landing.bundleId === undefined ? "rpc" : "bundle",
+        ...(landing.bundleId === undefined ? {} : { bundleId: landing.bundleId }),
+        wire,
+        execution: {
+          unitsConsumed: run.unitsConsumed,
+          innerInstructions: run.innerInstructions,
+          returnData: run.returnData,
+          loaded: run.loaded
+        }
+      }
+    })
+    commit(d, true)
+    for (const [a, v] of written) options.accounts().write(a, v)
+    record(landed, landing.bundleId)
+    return landed
+  }
+
+  // -- bundles ------------------------------------------------------------------------------
+
+  const landBundle: World["landBundle"] = (wire, bundleId) => {
+    // The bank has no rollback: the first pre-state of every account the bundle wrote is put back
+    // when a transaction fails, so a bundle that does not land leaves no trace.
+    const touched = new Map<string, Bank.RawAccount | undefined>()
+    const runs: Array<{ readonly wire: Transaction.ParsedTransaction; readonly run: Bank.Executed }> = []
     for (const [t, tx] of wire.entries()) {
-      const before = snapshot(d)
-      const feePayer = tx.staticKeys[0]!
-      const fee = FEE_PER_SIGNATURE * BigInt(tx.signatures.length)
-      const payer = r.lamports(feePayer)
-      if (payer < fee) {
+      const run = bank.execute(tx)
+      for (const [i, k] of run.keys.entries()) if (run.writable[i] && !touched.has(k)) touched.set(k, run.pre[i])
+      if (run.err !== null) {
+        bank.restore(touched)
         return Either.left({
           transaction: t,
-          err: "InsufficientFundsForFee",
-          message: `transaction #${t}: fee payer cannot pay the fee`
+          err: run.err,
+          message: `transaction #${t}: ${TransactionError.display(run.err)}`
         })
       }
-      d.lamports.set(feePayer, payer - fee)
-      const native: Array<Events.NativeTransfer> = []
-      const token: Array<Events.TokenTransfer> = []
-      const logs: Array<string> = []
-      for (const [i, ix] of tx.instructions.entries()) {
-        const overdraw = (message: string) =>
-          Either.left<BundleFailure>({
-            transaction: t,
-            err: { InstructionError: [i, { Custom: 1 }] },
-            message: `transaction #${t}: ${message}`
-          })
-        logs.push(`Program ${ix.programId} invoke [1]`)
-        const sys = Transaction.systemTransfer(ix)
-        if (sys !== undefined) {
-          const from = Transaction.addressOf(sys.from)
-          const to = Transaction.addressOf(sys.to)
-          if (from !== undefined && to !== undefined) {
-            const have = r.lamports(from)
-            if (have < sys.lamports) return overdraw(`transfer: insufficient lamports ${have}, need ${sys.lamports}`)
-            d.lamports.set(from, have - sys.lamports)
-            d.lamports.set(to, r.lamports(to) + sys.lamports)
-            native.push({ from, to, lamports: sys.lamports })
-          }
-        }
-        const spl = Transaction.tokenTransfer(ix)
-        if (spl !== undefined) {
-          const source = Transaction.addressOf(spl.source)
-          const destination = Transaction.addressOf(spl.destination)
-          if (source !== undefined && destination !== undefined) {
-            const src = r.account(source)
-            const dst = r.account(destination)
-            if (src === undefined || dst === undefined || src.mint !== dst.mint) {
-              return Either.left({
-                transaction: t,
-                err: { InstructionError: [i, "InvalidAccountData"] },
-                message: `transaction #${t}: token account not found or of another mint`
-              })
-            }
-            const have = r.amount(source)
-            if (have < spl.amount) return overdraw(`insufficient funds: ${have}, need ${spl.amount}`)
-            d.amounts.set(source, have - spl.amount)
-            d.amounts.set(destination, r.amount(destination) + spl.amount)
-            token.push({
-              from: src.owner,
-              to: dst.owner,
-              fromTokenAccount: source,
-              toTokenAccount: destination,
-              mint: src.mint,
-              amount: spl.amount,
-              decimals: r.mint(src.mint)?.decimals ?? 0
-            })
-          }
-        }
-        logs.push(`Program ${ix.programId} success`)
-      }
-      const signers = new Set(tx.staticKeys.slice(0, tx.header.numRequiredSignatures))
-      const writable = new Set(
-        tx.staticKeys.filter((_, k) =>
-          k < tx.header.numRequiredSignatures
-            ? k < tx.header.numRequiredSignatures - tx.header.numReadonlySigned
-            : k < tx.staticKeys.length - tx.header.numReadonlyUnsigned
-        )
-      )
-      pending.push({
-        signature: tx.signatures[0]!,
-        feePayer,
-        fee,
-        err: null,
-        logs,
-        type: native.length > 0 || token.length > 0 ? "TRANSFER" : "UNKNOWN",
-        accounts: changesOf(before, r, tx.staticKeys, signers, writable),
-        nativeTransfers: native,
-        tokenTransfers: token,
-        programs: [...new Set(tx.instructions.map((ix) => ix.programId as string))],
-        source: "bundle",
-        bundleId,
-        wire: tx
-      })
+      runs.push({ wire: tx, run })
     }
-    const s = nextSlot()
-    const landed = pending.map((p) => ({ ...p, slot: s, blockTime: blockTimeOf(s), index: indexInSlot++ }))
-    commit(d)
-    record(landed, bundleId)
-    return Either.right(landed)
+    return Either.right(landExecuted(runs, { bundleId }))
   }
 
   const world: World = {
@@ -1372,6 +1436,14 @@ export const make = (options: Options): World => {
         return m !== undefined && m.kind === "nft" && t.amount === 1n ? [m] : []
       }),
     transactionsOf: (address) => [...(byAddress.get(address) ?? [])].reverse(),
+    confirmation: (landedAt) => {
+      const depth = slot() - landedAt
+      const finalized = depth >= dataset.size("bundles.finalizeDepth", 32)
+      return {
+        status: finalized ? "finalized" : depth >= dataset.size("bundles.confirmDepth", 1) ? "confirmed" : "processed",
+        confirmations: finalized ? null : Math.max(0, depth)
+      }
+    },
     transaction: (s) => bySignature.get(s),
     transactions: () => txs,
     landed: (s) => bySignature.has(s),
@@ -1384,7 +1456,9 @@ export const make = (options: Options): World => {
     setLamports: (address, amount) => {
       version++
       lamportsOf.set(address, amount)
-    }
+    },
+    bank,
+    landExecuted
   }
   state(WORLD_KEY, () => world)
   return world

@@ -8,7 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Billing from "@solfx/core/Billing"
 import type * as Endpoint from "@solfx/core/Endpoint"
 import * as Endpoints from "@solfx/core/Endpoints"
-import { build, signer, TIP, transfer } from "@solfx/testing/Kit"
+import { build, memo, signer, TIP, transfer } from "@solfx/testing/Kit"
 import * as Effect from "effect/Effect"
 import * as Emulator from "../src/Emulator.js"
 import { get, post, type Reply, rpc, send } from "./support/Http.js"
@@ -73,6 +73,25 @@ const calls: Readonly<Record<string, Call>> = {
       (tx) => rpc(emu, "sendBundle", [[tx.base64], { encoding: "base64" }], 1)
     ),
   getBundleStatuses: (emu) => rpc(emu, "getBundleStatuses", [["0".repeat(64)]]),
+  sendTransaction: (emu) =>
+    Effect.flatMap(
+      Effect.promise(async () => {
+        const payer = await signer()
+        return { payer, tx: await build({ version: 0, payer, instructions: [memo("charged")] }) }
+      }),
+      ({ payer, tx }) =>
+        Effect.zipRight(
+          Effect.orDie(emu.world.fund({ address: payer.address, lamports: 1_000_000_000n })),
+          rpc(emu, "sendTransaction", [tx.base64, { encoding: "base64" }])
+        )
+    ),
+  simulateTransaction: (emu) =>
+    Effect.flatMap(
+      Effect.promise(() => tipped),
+      (tx) => rpc(emu, "simulateTransaction", [tx.base64, { encoding: "base64" }])
+    ),
+  requestAirdrop: (emu) => rpc(emu, "requestAirdrop", [emu.dataset.address("charging:airdrop"), 1_000_000_000]),
+  getTransaction: (emu) => rpc(emu, "getTransaction", ["1".repeat(64), { encoding: "json" }]),
   getSignaturesForAddress: (emu) => rpc(emu, "getSignaturesForAddress", [emu.samples["wallet"], { limit: 1 }]),
   getSignatureStatuses: (emu) => rpc(emu, "getSignatureStatuses", [["1".repeat(64)]]),
   "POST /v0/token-metadata": (emu) =>

@@ -548,7 +548,8 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
         Kit.build({
           version: 0,
           payer,
-          instructions: [Kit.transfer(payer, address(wallet), 250_000_000n), Kit.transfer(payer, Kit.TIP, 10_000n)]
+          instructions: [Kit.transfer(payer, address(wallet), 250_000_000n), Kit.transfer(payer, Kit.TIP, 10_000n)],
+          blockhash: emu.ledger.bank.blockhash().blockhash
         })
       )
       const sent = yield* call(emu, "sendBundle", [[tx.base64], { encoding: "base64" }])
@@ -571,7 +572,11 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
           transfers: Effect.map(get(emu, `/v1/wallet/${address}/transfers`), (r) => r.json.data as Array<any>)
         })
       yield* property(
-        fc.record({ lamports: fc.bigInt({ min: 1n, max: 10n ** 9n }), tip: fc.bigInt({ min: 1_000n, max: 100_000n }) }),
+        // A new recipient gets at least the rent-exempt minimum of an account (890,880 lamports), or the runtime refuses.
+        fc.record({
+          lamports: fc.bigInt({ min: 890_880n, max: 10n ** 9n }),
+          tip: fc.bigInt({ min: 1_000n, max: 100_000n })
+        }),
         ({ lamports, tip }) =>
           Effect.gen(function*() {
             const payer = yield* Effect.promise(() => Kit.signer())
@@ -585,7 +590,8 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
               Kit.build({
                 version: 0,
                 payer,
-                instructions: [Kit.transfer(payer, recipient, lamports), Kit.transfer(payer, Kit.TIP, tip)]
+                instructions: [Kit.transfer(payer, recipient, lamports), Kit.transfer(payer, Kit.TIP, tip)],
+                blockhash: emu.ledger.bank.blockhash().blockhash
               })
             )
             const sent = yield* call(emu, "sendBundle", [[tx.base64], { encoding: "base64" }])
@@ -611,10 +617,20 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
 
             // Overdrawing: the first transaction alone could land, the second cannot; neither does.
             const first = yield* Effect.promise(() =>
-              Kit.build({ version: 0, payer, instructions: [Kit.transfer(payer, recipient, 1n)] })
+              Kit.build({
+                version: 0,
+                payer,
+                instructions: [Kit.transfer(payer, recipient, 1n)],
+                blockhash: emu.ledger.bank.blockhash().blockhash
+              })
             )
             const second = yield* Effect.promise(() =>
-              Kit.build({ version: 0, payer, instructions: [Kit.transfer(payer, Kit.TIP, funds)] })
+              Kit.build({
+                version: 0,
+                payer,
+                instructions: [Kit.transfer(payer, Kit.TIP, funds)],
+                blockhash: emu.ledger.bank.blockhash().blockhash
+              })
             )
             const failed = yield* call(emu, "sendBundle", [[first.base64, second.base64], { encoding: "base64" }])
             expect((yield* call(emu, "getBundleStatuses", [[failed]])).value[0].err).not.toEqual({ Ok: null })

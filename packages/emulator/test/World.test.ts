@@ -122,18 +122,19 @@ describe("world", () => {
       const emu = yield* Emulator.make({ slotMs: 60_000 })
       const payer = yield* Effect.promise(() => signer())
       const bob = emu.dataset.address("test:bob")
-      yield* emu.world.fund({ address: payer.address, lamports: 1_000_000n })
+      yield* emu.world.fund({ address: payer.address, lamports: 10_000_000n })
+      // Bob's new account gets at least the rent-exempt minimum (890,880 lamports), as the runtime requires.
       const good = yield* Effect.promise(() =>
         build({
           version: 0,
           payer,
-          instructions: [transfer(payer, bob as never, 300_000n), transfer(payer, TIP, 10_000n)]
+          instructions: [transfer(payer, bob as never, 3_000_000n), transfer(payer, TIP, 10_000n)]
         })
       )
       const sent = yield* rpc(emu, "sendBundle", [[good.base64], { encoding: "base64" }])
       expect(sent.json.result).toBe(bundleIdOf([good.signature]))
-      expect(emu.ledger.lamports(payer.address)).toBe(1_000_000n - 300_000n - 10_000n - 5_000n)
-      expect(emu.ledger.lamports(bob)).toBe(300_000n)
+      expect(emu.ledger.lamports(payer.address)).toBe(10_000_000n - 3_000_000n - 10_000n - 5_000n)
+      expect(emu.ledger.lamports(bob)).toBe(3_000_000n)
       expect(emu.ledger.transaction(good.signature)).toMatchObject({
         source: "bundle",
         err: null,
@@ -145,7 +146,7 @@ describe("world", () => {
         build({ version: 0, payer, instructions: [transfer(payer, bob as never, 100_000n)] })
       )
       const second = yield* Effect.promise(() =>
-        build({ version: "legacy", payer, instructions: [transfer(payer, TIP, 10_000_000n)] })
+        build({ version: "legacy", payer, instructions: [transfer(payer, TIP, 100_000_000n)] })
       )
       const before = [emu.ledger.lamports(payer.address), emu.ledger.lamports(bob), emu.ledger.transactions().length]
       const failed = yield* rpc(emu, "sendBundle", [[first.base64, second.base64], { encoding: "base64" }])

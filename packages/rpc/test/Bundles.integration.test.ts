@@ -17,21 +17,27 @@ const NO_TIP = "Bundles must write lock at least one tip account to be eligible 
 
 const layerFor = (options: Emulator.Options) => Loopback.layer(Bundles.layer, options)
 
-const fixtures = (async () => {
+/** Transactions signed over the emulator's current blockhash (its slots are short: an early one expires). */
+const fixtures = async (blockhash: string) => {
   const alice = await signer()
   const bob = await signer()
   const [swap, pay, tip, untipped] = await Promise.all([
-    build({ version: 0, payer: alice, instructions: [memo("swap"), transfer(alice, bob.address, 25_000n)] }),
-    build({ version: "legacy", payer: bob, instructions: [transfer(bob, alice.address, 1n)] }),
-    build({ version: "legacy", payer: alice, instructions: [memo("tip"), transfer(alice, TIP, 10_000n)] }),
-    build({ version: 0, payer: bob, instructions: [memo("no tip")] })
+    build({ version: 0, payer: alice, instructions: [memo("swap"), transfer(alice, bob.address, 25_000n)], blockhash }),
+    build({ version: "legacy", payer: bob, instructions: [transfer(bob, alice.address, 1n)], blockhash }),
+    build({
+      version: "legacy",
+      payer: alice,
+      instructions: [memo("tip"), transfer(alice, TIP, 10_000n)],
+      blockhash
+    }),
+    build({ version: 0, payer: bob, instructions: [memo("no tip")], blockhash })
   ])
   return { swap, pay, tip, untipped, payers: [alice.address, bob.address] }
-})()
+}
 /** The fixtures, their payers funded in the emulator's world (unfunded payers cannot pay fees). */
 const kit = Effect.gen(function*() {
-  const k = yield* Effect.promise(() => fixtures)
   const emu = yield* Emulator.EmulatorHandle
+  const k = yield* Effect.promise(() => fixtures(emu.ledger.bank.blockhash().blockhash))
   yield* Effect.forEach(k.payers, (address) => Effect.orDie(emu.world.fund({ address, lamports: 1_000_000_000n })))
   return k
 })
@@ -70,7 +76,9 @@ describe("Bundles against the emulator", () => {
       })
       expect(emu.count("sendBundle")).toBe(2)
       expect(emu.requests.find((r) => r.operation === "sendBundle")).toBeDefined()
-    }).pipe(Effect.provide(layerFor({ slotMs: 20 }))))
+      // Slots of 200 ms keep a blockhash valid for 30 s (150 blocks) while signing under load;
+      // finalized after 4 of them.
+    }).pipe(Effect.provide(layerFor({ slotMs: 200, sizes: { "bundles.finalizeDepth": 4 } }))))
 
   it.live("an untipped bundle sent raw, past the pre-flight check, gets the block engine's rejection", () =>
     Effect.gen(function*() {

@@ -56,7 +56,8 @@ const land = (emu: Emulator.Emulator, transfers: ReadonlyArray<readonly [string,
   Effect.gen(function*() {
     const tx = yield* Effect.promise(async () =>
       Kit.buildTransfers(await Kit.signer(), [...transfers.map(([a, l]) => [a as any, l] as const), [Kit.TIP, 2000n]], {
-        version: "legacy"
+        version: "legacy",
+        blockhash: emu.ledger.bank.blockhash().blockhash
       })
     )
     const body = yield* Loopback.sendBundle(emu, [tx.base64])
@@ -112,8 +113,14 @@ describe("Subscriptions against the emulator over loopback WebSocket", () => {
       yield* emu.world.fund({ address: payer.address, lamports: 1_000_000_000n })
       const [tx, other] = yield* Effect.promise(() =>
         Promise.all([
-          Kit.buildTransfers(payer, [[Kit.TIP, 2000n]], { version: "legacy" }),
-          Kit.buildTransfers(payer, [[Kit.TIP, 3000n]], { version: "legacy" })
+          Kit.buildTransfers(payer, [[Kit.TIP, 2000n]], {
+            version: "legacy",
+            blockhash: emu.ledger.bank.blockhash().blockhash
+          }),
+          Kit.buildTransfers(payer, [[Kit.TIP, 3000n]], {
+            version: "legacy",
+            blockhash: emu.ledger.bank.blockhash().blockhash
+          })
         ])
       )
       // The same landing is watched with backfill and without: both see the Gap, only one is told.
@@ -180,7 +187,12 @@ describe("Subscriptions against the emulator over loopback WebSocket", () => {
       const subs = yield* Subscriptions.Subscriptions
       const payer = yield* Effect.promise(() => Kit.signer())
       yield* emu.world.fund({ address: payer.address, lamports: 1_000_000_000n })
-      const tx = yield* Effect.promise(() => Kit.buildTransfers(payer, [[Kit.TIP, 2000n]], { version: "legacy" }))
+      const tx = yield* Effect.promise(() =>
+        Kit.buildTransfers(payer, [[Kit.TIP, 2000n]], {
+          version: "legacy",
+          blockhash: emu.ledger.bank.blockhash().blockhash
+        })
+      )
       const fiber = yield* Effect.fork(Stream.runCollect(subs.signature(tx.signature)))
       yield* until(() => emu.pubsub.subscriptions() === 1)
       yield* Effect.promise(() =>
@@ -245,7 +257,8 @@ describe("Subscriptions against the emulator over loopback WebSocket", () => {
       expect(emu.faultsHit.stall).toBe(1)
       expect(emu.pubsub.accepted()).toBe(2)
       emu.setFaults({ rate: 1, kinds: ["malformedFrame"], only: ["accountNotification"], times: 1 })
-      yield* land(emu, [[wallet, 5n]])
+      // A new account gets at least its rent-exempt minimum (890,880 lamports), or the runtime refuses it.
+      yield* land(emu, [[wallet, 1_000_005n]])
       yield* until(() => account.seen().length === 2)
       yield* land(emu, [[wallet, 6n]])
       yield* until(() => account.seen().length === 3)

@@ -11,6 +11,8 @@
  * @since 0.1.0
  */
 import * as kit from "@solana/kit"
+import * as Dataset from "@solfx/emulator/Dataset"
+import * as World from "@solfx/emulator/World"
 import { createHash } from "node:crypto"
 
 /** The System Program. */
@@ -24,8 +26,12 @@ export const MEMO = kit.address("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr")
 /** The Address Lookup Table program. */
 export const LOOKUP_TABLE = kit.address("AddressLookupTab1e1111111111111111111111111")
 
-/** The blockhash of every built transaction unless `blockhash` is given. */
-export const BLOCKHASH = "EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N"
+/**
+ * The blockhash of every built transaction unless `blockhash` is given: the one a seed-42
+ * emulator (the default seed) issues at its first slot, valid for its first 150 blocks. Another
+ * seed, or a later transaction, takes the emulator's own (`getLatestBlockhash`).
+ */
+export const BLOCKHASH = World.firstBlockhash(Dataset.make(42))
 
 /** What an unsigned slot of a partially signed transaction reads as: 64 zero bytes in base58. */
 const NO_SIGNATURE = "1111111111111111111111111111111111111111111111111111111111111111"

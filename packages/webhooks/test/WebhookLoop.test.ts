@@ -22,12 +22,17 @@ import * as Redacted from "effect/Redacted"
 const AUTH = "Bearer loop-test-secret"
 
 /** A tipped bundle of two transactions: the first pays `wallet`, the second does not touch it. */
-const bundleFor = (wallet: Address) =>
+const bundleFor = (wallet: Address, emu: Emulator.Emulator) =>
   Effect.promise(async () => {
     const payer = await Kit.signer()
     const other = await Kit.signer()
-    const toWallet = await Kit.buildTransfers(payer, [[wallet, 1_500_000n]], { version: "legacy" })
-    const elsewhere = await Kit.buildTransfers(payer, [[other.address, 7n], [Kit.TIP, 2000n]], { version: "legacy" })
+    const blockhash = emu.ledger.bank.blockhash().blockhash
+    const toWallet = await Kit.buildTransfers(payer, [[wallet, 1_500_000n]], { version: "legacy", blockhash })
+    // A new account gets at least its rent-exempt minimum (890,880 lamports), or the runtime refuses it.
+    const elsewhere = await Kit.buildTransfers(payer, [[other.address, 1_000_000n], [Kit.TIP, 2000n]], {
+      version: "legacy",
+      blockhash
+    })
     return {
       transactions: [toWallet.base64, elsewhere.base64],
       walletSignature: toWallet.signature,
@@ -71,7 +76,7 @@ describe("webhook loop: emulator -> receiver", () => {
       })
       const usageBefore = emu.usage().usage.webhook
 
-      const bundle = yield* bundleFor(wallet)
+      const bundle = yield* bundleFor(wallet, emu)
       const sent = yield* Loopback.sendBundle(emu, bundle.transactions)
       expect(sent.error).toBeUndefined()
       yield* emu.webhookDeliveries.idle
@@ -116,7 +121,7 @@ describe("webhook loop: emulator -> receiver", () => {
         }],
         webhookDelivery: { retrySpacing: "20 millis" }
       })
-      const bundle = yield* bundleFor(wallet)
+      const bundle = yield* bundleFor(wallet, emu)
       expect((yield* Loopback.sendBundle(emu, bundle.transactions)).error).toBeUndefined()
       yield* emu.webhookDeliveries.idle
       expect(emu.webhookDeliveries.attempts().map((a) => a.status)).toEqual([401, 401, 401, 401])
@@ -143,7 +148,7 @@ describe("webhook loop: emulator -> receiver", () => {
       const before = yield* listWebhooks(emu)
       expect(before.map((h) => h.active)).toEqual([true])
       for (let i = 0; i < 2; i++) {
-        const bundle = yield* bundleFor(wallet)
+        const bundle = yield* bundleFor(wallet, emu)
         expect((yield* Loopback.sendBundle(emu, bundle.transactions)).error).toBeUndefined()
         yield* emu.webhookDeliveries.idle
       }

@@ -22,10 +22,11 @@ const AUTH_A = "Bearer management-test-a"
 const AUTH_B = "Bearer management-test-b"
 
 /** A bundle of one kit-signed transaction paying each of `to` and the tip account. */
-const bundleTo = (to: ReadonlyArray<Address>) =>
+const bundleTo = (to: ReadonlyArray<Address>, blockhash: string) =>
   Effect.promise(async () =>
     Kit.buildTransfers(await Kit.signer(), [...to.map((a) => [a, 1_000_000n] as const), [Kit.TIP, 2000n]], {
-      version: "legacy"
+      version: "legacy",
+      blockhash
     })
   )
 
@@ -54,7 +55,7 @@ describe("webhook management: SDK -> emulator -> receiver", () => {
       const webhooks = Context.get(sdk, Webhooks.Webhooks)
       const landed = (to: ReadonlyArray<Address>) =>
         Effect.gen(function*() {
-          const built = yield* bundleTo(to)
+          const built = yield* bundleTo(to, emu.ledger.bank.blockhash().blockhash)
           expect((yield* Loopback.sendBundle(emu, [built.base64])).error).toBeUndefined()
           yield* emu.webhookDeliveries.idle
           yield* a.receiver.idle

@@ -141,8 +141,8 @@ const getBundleStatuses = (params: unknown, ctx: AreaContext) =>
 
 /**
  * The commitment a transaction landed at `slot` has reached now, and the blocks since it
- * (`confirmations`, null once finalized): confirmed after `bundles.confirmDepth` slots, finalized
- * after `bundles.finalizeDepth`. Bundle statuses and signature statuses both read it.
+ * (`confirmations`, null once finalized): the world's one rule (`World.confirmation`: confirmed
+ * after `bundles.confirmDepth` slots, finalized after `bundles.finalizeDepth`).
  *
  * @since 0.1.0
  * @category status
@@ -150,14 +150,8 @@ const getBundleStatuses = (params: unknown, ctx: AreaContext) =>
 export const confirmationOf = (
   ctx: AreaContext,
   slot: number
-): { readonly status: "processed" | "confirmed" | "finalized"; readonly confirmations: number | null } => {
-  const depth = ctx.slot() - slot
-  const finalized = depth >= ctx.dataset.size("bundles.finalizeDepth", 32)
-  return {
-    status: finalized ? "finalized" : depth >= ctx.dataset.size("bundles.confirmDepth", 1) ? "confirmed" : "processed",
-    confirmations: finalized ? null : Math.max(0, depth)
-  }
-}
+): { readonly status: "processed" | "confirmed" | "finalized"; readonly confirmations: number | null } =>
+  World.of(ctx.state).confirmation(slot)
 
 /**
  * @since 0.1.0

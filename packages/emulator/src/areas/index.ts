@@ -16,6 +16,7 @@ import * as EnhancedTransactions from "./EnhancedTransactions.js"
 import * as PriorityFees from "./PriorityFees.js"
 import * as Signatures from "./Signatures.js"
 import * as TokenMetadata from "./TokenMetadata.js"
+import * as Transactions from "./Transactions.js"
 import * as Wallet from "./Wallet.js"
 import * as Webhooks from "./Webhooks.js"
 
@@ -36,6 +37,7 @@ export const areas: ReadonlyArray<Area> = [
   PriorityFees.area,
   Signatures.area,
   TokenMetadata.area,
+  Transactions.area,
   Wallet.area,
   Webhooks.area
 ]
