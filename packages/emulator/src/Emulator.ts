@@ -20,6 +20,7 @@ import * as Bundle from "@solfx/core/Bundle"
 import * as SolfxConfig from "@solfx/core/Config"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import * as Http from "node:http"
@@ -42,6 +43,7 @@ import * as RequestLog from "./RequestLog.js"
 import * as Samples from "./Samples.js"
 import * as Server from "./Server.js"
 import * as Snapshots from "./Snapshots.js"
+import * as StateFile from "./StateFile.js"
 import * as Studio from "./Studio.js"
 import * as WebhookDeliveries from "./WebhookDeliveries.js"
 import * as Wire from "./Wire.js"
@@ -95,6 +97,11 @@ export interface Options {
   readonly extraAreas?: ReadonlyArray<Area> | undefined
   /** Replace the registry's areas entirely (default: every area of `areas/index.ts`). */
   readonly areas?: ReadonlyArray<Area> | undefined
+  /**
+   * A state file (`StateFile`): read on start when it exists (refused, and the emulator not
+   * started, when it is corrupt, of another version or of another seed), written on exit.
+   */
+  readonly state?: string | undefined
   /** Milliseconds per slot (default 400). */
   readonly slotMs?: number | undefined
   /**
@@ -491,6 +498,16 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
         for (const [mint, slot] of saved as Array<[string, number]>) metadataCache.set(mint, slot)
       }
     })
+    if (options.state !== undefined) {
+      const path = options.state
+      const loaded = StateFile.read(path, seed)
+      if (Either.isLeft(loaded)) {
+        return yield* Effect.dieMessage(`emulator: --state ${path} ${loaded.left}; nothing was changed`)
+      }
+      if (loaded.right !== undefined) snapshots.load(loaded.right)
+      // Written on exit (the scope's close), after the server stopped taking requests.
+      yield* Effect.addFinalizer(() => Effect.sync(() => StateFile.write(path, seed, snapshots.save())))
+    }
     const setAccount = (input: unknown) => {
       const a = World.accountInput(input)
       // A plain system account is its lamports, which the world holds (and later transfers move);

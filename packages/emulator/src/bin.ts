@@ -10,6 +10,7 @@
  * (default 5,000), `--max-connections` (default 1,024), the WebSocket bounds `--ws-max-frame-bytes` (1 MiB),
  * `--ws-max-subscriptions` (per connection, 4,096), `--ws-max-connections-per-key` (256),
  * `--ws-max-buffered-bytes` (per socket, 16 MiB), `--shutdown-grace-ms` (1,000),
+ * `--state FILE` (what happened, written on exit and read on start: `StateFile`),
  * `--plan free|developer|business|professional`
  * (the default project's plan, and the plans' rate limits enforced; default: business, not enforced),
  * `--cors-origin http://localhost:5173` (repeatable: only these origins may call it from a browser; default:
@@ -80,6 +81,7 @@ export const parseFlags = (args: ReadonlyArray<string>): Emulator.Options => {
       "ws-max-buffered-bytes": { type: "string" },
       "shutdown-grace-ms": { type: "string" },
       plan: { type: "string" },
+      state: { type: "string" },
       "cors-origin": { type: "string", multiple: true },
       // Read by the program itself (`--info` prints the manifest instead of starting).
       info: { type: "boolean" }
@@ -109,7 +111,8 @@ export const parseFlags = (args: ReadonlyArray<string>): Emulator.Options => {
       maxBufferedBytes: int("ws-max-buffered-bytes", values["ws-max-buffered-bytes"])
     },
     shutdownGraceMs: int("shutdown-grace-ms", values["shutdown-grace-ms"]),
-    corsOrigins: corsOrigins(values["cors-origin"])
+    corsOrigins: corsOrigins(values["cors-origin"]),
+    state: values.state
   }
 }
 

@@ -38,6 +38,8 @@ export * as Server from "./Server.js"
 /** @since 0.1.0 */
 export * as Snapshots from "./Snapshots.js"
 /** @since 0.1.0 */
+export * as StateFile from "./StateFile.js"
+/** @since 0.1.0 */
 export * as WebhookDeliveries from "./WebhookDeliveries.js"
 /** @since 0.1.0 */
 export * as Wire from "./Wire.js"

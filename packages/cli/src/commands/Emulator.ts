@@ -2,7 +2,7 @@
  * `solfx emulator [--port 8899] [--host 127.0.0.1] [--seed N] [--api-key K] [--faults SPEC] [--plan P]
  * [--project-id ID] [--latency-ms N] [--sizes knob=n,...] [--max-body-bytes N] [--item-cache-chars N]
  * [--idle-timeout-ms N] [--max-connections N] [--ws-max-frame-bytes N] [--ws-max-subscriptions N]
- * [--ws-max-connections-per-key N] [--ws-max-buffered-bytes N] [--shutdown-grace-ms N] [--cors-origin ORIGIN ...] [--info]`: the emulator in the foreground until Ctrl-C, with
+ * [--ws-max-connections-per-key N] [--ws-max-buffered-bytes N] [--shutdown-grace-ms N] [--cors-origin ORIGIN ...] [--state FILE] [--info]`: the emulator in the foreground until Ctrl-C, with
  * every flag of the emulator's own program; `--info` prints what it serves, each method with its fidelity, and exits. Its start line `{url, apiKey, projectId, samples, studio}` is
  * the first line on stdout.
  *
@@ -114,6 +114,12 @@ export const command = Command.make(
       }),
       Options.withDefault([])
     ),
+    state: Options.file("state").pipe(
+      Options.withDescription(
+        "A state file: what happened is written there on exit and read on start (refused when corrupt or of another seed)"
+      ),
+      Options.optional
+    ),
     info: Options.boolean("info").pipe(
       Options.withDescription("Print every method and route the emulator serves with its fidelity, and exit")
     )
@@ -136,6 +142,7 @@ export const command = Command.make(
         apiKey: Option.getOrUndefined(Option.map(globals.apiKey, Redacted.value)),
         faults: Option.getOrUndefined(o.faults),
         plan: Option.getOrUndefined(o.plan),
+        state: Option.getOrUndefined(o.state),
         projectId: Option.getOrUndefined(o.projectId),
         latencyMs: Option.getOrUndefined(o.latencyMs),
         sizes: Option.getOrUndefined(o.sizes),
