@@ -356,6 +356,42 @@ const taggedMembers = (ast: AST.Union): readonly [string, ReadonlyMap<string, AS
   return key === undefined ? undefined : [key as string, byTag]
 }
 
+/** The property names of an object node on its encoded side: `[required, all]`; undefined when not an object. */
+const propertyNames = (ast: AST.AST): readonly [ReadonlySet<PropertyKey>, ReadonlySet<PropertyKey>] | undefined => {
+  switch (ast._tag) {
+    case "TypeLiteral":
+      return ast.indexSignatures.length > 0 ? undefined : [
+        new Set(ast.propertySignatures.filter((ps) => !ps.isOptional).map((ps) => ps.name)),
+        new Set(ast.propertySignatures.map((ps) => ps.name))
+      ]
+    case "Refinement":
+    case "Transformation":
+      return propertyNames(ast.from)
+    default:
+      return undefined
+  }
+}
+
+/**
+ * A union of objects told apart by which keys they hold (`{ signature, ... } | { transaction, ... }`):
+ * every member requires a string key that no other member has, even optional. ParseResult tries the
+ * members in order, and a member without its own key surely fails, so the first member whose key the
+ * input holds is the first that may succeed: the members in order, each with its key.
+ */
+const keyedMembers = (ast: AST.Union): ReadonlyArray<readonly [string, AST.AST]> | undefined => {
+  const names = ast.types.map(propertyNames)
+  if (names.some((n) => n === undefined)) return undefined
+  const out: Array<readonly [string, AST.AST]> = []
+  for (let i = 0; i < ast.types.length; i++) {
+    const own = [...names[i]![0]].find((k): k is string =>
+      typeof k === "string" && names.every((other, j) => j === i || !other![1].has(k))
+    )
+    if (own === undefined) return undefined
+    out.push([own, ast.types[i]!])
+  }
+  return out
+}
+
 /**
  * A cheap test that is true only when Schema surely rejects the input for this
  * node: a value of a kind the node never takes, or an array whose first element
@@ -466,6 +502,14 @@ export const makeCompiler = (
       case "TupleType":
         if (ast.elements.length === 0 && ast.rest.length === 1) return generate ? generatedArray(ast) : array(ast)
         if (ast.rest.length === 0 && ast.elements.every((e) => !e.isOptional)) return tuple(ast)
+        if (
+          ast.elements.length === 1 && ast.rest.length === 1 && !ast.elements[0]!.isOptional &&
+          ast.elements[0]!.type === ast.rest[0]!.type
+        ) {
+          // A non-empty array (`[A, ...A[]]`, Schema.NonEmptyArray): the array of its items, one at least.
+          const items = array(ast)
+          return (u) => (Array.isArray(u) && u.length > 0 ? items(u) : BAIL)
+        }
         return delegate(ast, "tuple with optional elements or elements after a rest")
       case "Declaration":
         return declaration(ast)
@@ -785,8 +829,21 @@ export const makeCompiler = (
         return member === undefined ? BAIL : member(u)
       }
     }
-    if (ast.types.some((t) => kindsOf(t)?.includes("object") !== false)) {
+    const keyed = keyedMembers(ast)
+    if (keyed !== undefined) {
+      const members = keyed.map(([key, t]) => [key, compile(t)] as const)
+      return (u) => {
+        if (typeof u !== "object" || u === null || Array.isArray(u)) return BAIL
+        for (const [key, member] of members) if (hasOwn.call(u, key)) return member(u)
+        return BAIL
+      }
+    }
+    if (
+      ast.types.some((t) => kindsOf(t)?.includes("object") !== false) &&
+      ast.types.some((t) => literalTags(t).length > 0)
+    ) {
       // Object members may be picked by a literal key before their turn: Schema's order, not ours.
+      // Without a literal key in any member, Schema tries them in order, as below.
       return delegate(ast, "union with object members that share a JSON type")
     }
     const members = ast.types.map((t) => ({ decode: compile(t), rejects: surelyRejects(t) }))
