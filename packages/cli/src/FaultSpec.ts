@@ -15,6 +15,7 @@
  * @since 0.1.0
  */
 import * as Faults from "@solfx/emulator/Faults"
+import * as WebhookDeliveries from "@solfx/emulator/WebhookDeliveries"
 import * as Either from "effect/Either"
 
 /**
@@ -97,4 +98,41 @@ export const parse = (spec: string): Either.Either<Faults.FaultOptions, string> 
   }
   if (rate === undefined) return Either.left("rate=R is required")
   return Either.right({ rate, kinds, ...rest })
+}
+
+/**
+ * The syntax of `--delivery-faults`.
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const deliverySyntax = "duplicate=R,reorder=R,delay=R[,delay-ms=MS][,seed=N], each rate from 0 to 1"
+
+/**
+ * Parses a `--delivery-faults` spec (`duplicate=0.2,reorder=0.1`) into the emulator's delivery faults.
+ *
+ * @example
+ * FaultSpec.parseDelivery("duplicate=0.2,delay=0.05,delay-ms=300")
+ * // Either.right({ duplicate: 0.2, delay: 0.05, delayMs: 300 })
+ * @since 0.1.0
+ * @category parsing
+ */
+export const parseDelivery = (spec: string): Either.Either<WebhookDeliveries.DeliveryFaults, string> => {
+  const out: { -readonly [K in keyof WebhookDeliveries.DeliveryFaults]: number } = {}
+  for (const part of spec.split(",").map((p) => p.trim()).filter((p) => p !== "")) {
+    const eq = part.indexOf("=")
+    if (eq < 0) return Either.left(`expected key=value, got "${part}"`)
+    const key = part.slice(0, eq).trim()
+    const value = part.slice(eq + 1).trim()
+    const parsed = (WebhookDeliveries.deliveryFaultKinds as ReadonlyArray<string>).includes(key)
+      ? number(key, value, (n) => n >= 0 && n <= 1, "a number from 0 to 1")
+      : key === "delay-ms"
+      ? number(key, value, isInt(0), "a whole number of milliseconds")
+      : key === "seed"
+      ? number(key, value, isInt(0), "a non-negative integer")
+      : Either.left(`unknown key "${key}" (keys: ${WebhookDeliveries.deliveryFaultKinds.join(", ")}, delay-ms, seed)`)
+    if (Either.isLeft(parsed)) return Either.left(parsed.left)
+    out[key === "delay-ms" ? "delayMs" : key as keyof WebhookDeliveries.DeliveryFaults] = parsed.right
+  }
+  return Either.right(out)
 }

@@ -56,6 +56,18 @@ describe("Format", () => {
 })
 
 describe("FaultSpec", () => {
+  it("reads --delivery-faults, and names the key or the rule it refuses", () => {
+    expect(FaultSpec.parseDelivery("duplicate=0.2,reorder=0.1,delay=0.05,delay-ms=300,seed=7")).toEqual(
+      Either.right({ duplicate: 0.2, reorder: 0.1, delay: 0.05, delayMs: 300, seed: 7 })
+    )
+    expect(FaultSpec.parseDelivery("duplicate=1.5")).toEqual(
+      Either.left("duplicate must be a number from 0 to 1, got \"1.5\"")
+    )
+    expect(FaultSpec.parseDelivery("dupe=0.1")).toEqual(
+      Either.left("unknown key \"dupe\" (keys: duplicate, reorder, delay, delay-ms, seed)")
+    )
+  })
+
   it("reads the documented syntax", () => {
     expect(FaultSpec.parse("rate=0.2,kinds=429+500+reset")).toEqual(
       Either.right({ rate: 0.2, kinds: ["429", "500", "reset"] })

@@ -15,6 +15,11 @@
  * - Every attempt counts one in `usage.webhook` of the project owning the webhook.
  * - After `failureThreshold` consecutive failed attempts the webhook is set
  *   `active: false` (the list shows it) and nothing more is sent to it.
+ * - An answer after `attemptTimeout` counts as a failed attempt and is retried, though the receiver
+ *   may have processed it: the receiver then sees the transaction again.
+ * - `faults` make deliveries as the service's retries and network make them, each at its own rate
+ *   (seeded, so a run repeats): `duplicate` posts a delivery twice, `reorder` lets the next delivery
+ *   to the same webhook go first, `delay` posts it `delayMs` late. Receivers are tested against them.
  *
  * The payloads are built from the landed transaction (a bundle's from its wire form) and encoded with
  * core's `WebhookDelivery` schema, so what is sent is what the SDK decodes.
@@ -30,6 +35,7 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Json from "@solfx/core/Json"
 import { encodeBase58 } from "@solfx/core/Primitives"
 import * as WebhookDelivery from "@solfx/core/WebhookDelivery"
+import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as FiberSet from "effect/FiberSet"
@@ -40,6 +46,7 @@ import type { AreaContext, Project } from "./Area.js"
 import type { Dataset } from "./Dataset.js"
 import * as EnhancedTransactions from "./EnhancedTransactions.js"
 import * as Events from "./Events.js"
+import { prng } from "./Faults.js"
 
 /**
  * Delivery knobs.
@@ -56,6 +63,52 @@ export interface Options {
   readonly failureThreshold?: number | undefined
   /** Time allowed to one attempt (default 10 seconds). */
   readonly attemptTimeout?: Duration.DurationInput | undefined
+  /** Deliveries as retries and networks make them (none by default). */
+  readonly faults?: DeliveryFaults | undefined
+}
+
+/**
+ * The delivery faults: each a probability (0..1) per delivery, drawn from a generator seeded by
+ * `seed` (default: the emulator's seed).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface DeliveryFaults {
+  /** The delivery is posted a second time right after the first, whatever the first's answer. */
+  readonly duplicate?: number | undefined
+  /** The delivery waits until the next one to the same webhook has been posted (at most `delayMs`). */
+  readonly reorder?: number | undefined
+  /** The delivery is posted `delayMs` late. */
+  readonly delay?: number | undefined
+  /** How late a delayed delivery is, and how long a reordered one waits at most (default 1,000 ms). */
+  readonly delayMs?: number | undefined
+  readonly seed?: number | undefined
+}
+
+/**
+ * The delivery fault kinds, as `solfx emulator --delivery-faults` names them.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const deliveryFaultKinds = ["duplicate", "reorder", "delay"] as const
+
+/**
+ * What is wrong with delivery faults, if anything (a rate outside 0..1, a negative delay).
+ *
+ * @since 0.1.0
+ * @category validation
+ */
+export const deliveryFaultsProblem = (faults: DeliveryFaults): string | undefined => {
+  for (const kind of deliveryFaultKinds) {
+    const rate = faults[kind]
+    if (rate !== undefined && !(rate >= 0 && rate <= 1)) return `delivery fault ${kind} must be a rate from 0 to 1`
+  }
+  const delayMs = faults.delayMs
+  return delayMs !== undefined && !(Number.isFinite(delayMs) && delayMs >= 0)
+    ? "delivery fault delayMs must be a number of milliseconds, 0 or more"
+    : undefined
 }
 
 /**
@@ -118,6 +171,8 @@ export interface Attempt {
   readonly at: number
   /** From the request sent to its answer (or to giving up), in milliseconds. */
   readonly latencyMs: number
+  /** The delivery fault this attempt was made under, if any. */
+  readonly fault?: (typeof deliveryFaultKinds)[number] | undefined
 }
 
 /**
@@ -293,6 +348,16 @@ export const start = (params: {
     const maxRetries = Math.max(0, options.maxRetries ?? defaults.maxRetries)
     const threshold = Math.max(1, options.failureThreshold ?? defaults.failureThreshold)
     const timeout = Duration.decode(options.attemptTimeout ?? defaults.attemptTimeout)
+    const faults = options.faults ?? {}
+    const problem = deliveryFaultsProblem(faults)
+    if (problem !== undefined) throw new RangeError(problem)
+    const faultDelay = Duration.millis(faults.delayMs ?? 1_000)
+    const random = prng(faults.seed ?? params.dataset.int("webhook:delivery-faults", 2 ** 31))
+    const draw = (kind: (typeof deliveryFaultKinds)[number]) => (faults[kind] ?? 0) > 0 && random() < faults[kind]!
+    // A reordered delivery waits here until the next delivery to its webhook has been posted.
+    const held = new Map<string, Array<Deferred.Deferred<void>>>()
+    const posted = (webhookID: string) =>
+      Effect.forEach(held.get(webhookID)?.splice(0) ?? [], (d) => Deferred.succeed(d, undefined), { discard: true })
 
     // A dispatcher of our own: closing the scope closes its keep-alive sockets,
     // so a receiver's server is not held open by the emulator.
@@ -319,27 +384,45 @@ export const start = (params: {
         Effect.orElseSucceed(() => 0)
       )
 
-    const deliver = (job: Job) =>
+    const attempt = (job: Job, n: number, fault?: (typeof deliveryFaultKinds)[number]) =>
       Effect.gen(function*() {
         const { project, webhook } = job.owned
-        for (let attempt = 1; attempt <= maxRetries + 1; attempt++) {
+        project.usage.webhook = (project.usage.webhook ?? 0) + 1
+        const sentAt = params.now()
+        const status = yield* post(job)
+        yield* posted(webhook.webhookID)
+        const ok = status >= 200 && status < 300
+        const at = params.now()
+        attempts.push({
+          webhookID: webhook.webhookID,
+          signature: job.signature,
+          attempt: n,
+          status,
+          ok,
+          at,
+          latencyMs: at - sentAt,
+          ...(fault === undefined ? {} : { fault })
+        })
+        return ok
+      })
+
+    const deliver = (job: Job) =>
+      Effect.gen(function*() {
+        const { webhook } = job.owned
+        if (draw("reorder")) {
+          const turn = yield* Deferred.make<void>()
+          held.set(webhook.webhookID, [...(held.get(webhook.webhookID) ?? []), turn])
+          yield* Deferred.await(turn).pipe(Effect.timeout(faultDelay), Effect.ignore)
+        }
+        if (draw("delay")) yield* Effect.sleep(faultDelay)
+        const duplicate = draw("duplicate")
+        for (let n = 1; n <= maxRetries + 1; n++) {
           if (!webhook.active) return
-          if (attempt > 1) yield* Effect.sleep(spacing)
+          if (n > 1) yield* Effect.sleep(spacing)
           if (!webhook.active) return
-          project.usage.webhook = (project.usage.webhook ?? 0) + 1
-          const sentAt = params.now()
-          const status = yield* post(job)
-          const ok = status >= 200 && status < 300
-          const at = params.now()
-          attempts.push({
-            webhookID: webhook.webhookID,
-            signature: job.signature,
-            attempt,
-            status,
-            ok,
-            at,
-            latencyMs: at - sentAt
-          })
+          const ok = yield* attempt(job, n)
+          // The service resends what it thinks was lost: the receiver gets it twice.
+          if (n === 1 && duplicate) yield* attempt(job, n, "duplicate")
           if (ok) {
             failures.set(webhook.webhookID, 0)
             return

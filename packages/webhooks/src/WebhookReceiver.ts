@@ -12,7 +12,11 @@
  * 3. The body decoded with `WebhookDelivery.Delivery`: 400 naming the first bad
  *    path (`$[0].meta.fee`).
  * 4. Deduplication by signature within a window: the service retries on
- *    non-2xx and may deliver the same transaction twice.
+ *    non-2xx and may deliver the same transaction twice, late or out of order.
+ *    The signatures are claimed in a `DedupeStore`: this process's memory by
+ *    default, or Redis (`DedupeStoreRedis`) for several receivers behind one URL.
+ *    At-least-once in, once per window out. When the store cannot answer, the
+ *    answer is 503 and nothing reaches the app: the service retries, nothing is lost.
  * 5. The new items go to a bounded queue and the request is answered 200 at
  *    once; a fiber in the receiver's scope hands them to `onEvents`, in order.
  *    When the queue is full the answer is 503, so the service retries later.
@@ -39,7 +43,6 @@ import { utf8ToBytes } from "@noble/hashes/utils.js"
 import * as Json from "@solfx/core/Json"
 import * as WebhookDelivery from "@solfx/core/WebhookDelivery"
 import * as Cause from "effect/Cause"
-import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
@@ -51,6 +54,7 @@ import * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import * as DedupeStore from "./DedupeStore.js"
 
 /**
  * How a receiver checks, bounds and hands over deliveries; only `authHeader` and `onEvents` are required.
@@ -67,8 +71,10 @@ export interface Options<E = never, R = never> {
   readonly maxBodyBytes?: number | undefined
   /** How long a signature is remembered (default 15 minutes: the service's retries span about 3). */
   readonly dedupeWindow?: Duration.DurationInput | undefined
-  /** Most signatures remembered at once; the oldest are forgotten first (default 100,000). */
+  /** Most signatures remembered at once by the in-memory store; the oldest are forgotten first (default 100,000). */
   readonly dedupeCapacity?: number | undefined
+  /** Where signatures are claimed (default: this process's memory, `DedupeStore.memory`). */
+  readonly dedupeStore?: DedupeStore.DedupeStore | undefined
   /** Batches waiting for the handler before the receiver answers 503 (default 1024). */
   readonly queueCapacity?: number | undefined
   /**
@@ -103,6 +109,8 @@ export interface Counters {
   readonly malformed: number
   /** Requests answered 503 because the queue was full. */
   readonly queueFull: number
+  /** Requests answered 503 because the de-duplication store could not answer. */
+  readonly storeUnavailable: number
 }
 
 /**
@@ -215,17 +223,16 @@ export const make = <E, R>(options: Options<E, R>): Effect.Effect<Receiver, neve
       unauthorized: 0,
       tooLarge: 0,
       malformed: 0,
-      queueFull: 0
+      queueFull: 0,
+      storeUnavailable: 0
     }
 
-    // Signature -> expiry (epoch ms). Insertion order is expiry order (the window is fixed).
-    const seen = new Map<string, number>()
-    const prune = (now: number) => {
-      for (const [signature, expiresAt] of seen) {
-        if (expiresAt > now && seen.size <= dedupeCapacity) break
-        seen.delete(signature)
-      }
-    }
+    const store = options.dedupeStore ?? DedupeStore.memory({ capacity: dedupeCapacity })
+    // A release that fails leaves the claims to expire with the window: logged, never fatal.
+    const release = (signatures: ReadonlyArray<string>) =>
+      store.release(signatures).pipe(
+        Effect.catchAll((e) => Effect.logWarning(`webhook receiver: ${e.message}; the claims expire with the window`))
+      )
 
     const queue = yield* Queue.dropping<Job>(queueCapacity)
     let pending = 0
@@ -236,7 +243,7 @@ export const make = <E, R>(options: Options<E, R>): Effect.Effect<Receiver, neve
         if (ok) counters.handled += job.items.length
         else {
           counters.handlerFailures++
-          if (job.done !== undefined) { for (const s of job.signatures) seen.delete(s) }
+          if (job.done !== undefined) yield* release(job.signatures)
         }
         if (job.done !== undefined) yield* Deferred.succeed(job.done, ok)
         pending--
@@ -334,22 +341,21 @@ export const make = <E, R>(options: Options<E, R>): Effect.Effect<Receiver, neve
       const items = decoded.right
       counters.deliveries++
       counters.received += items.length
-      const now = yield* Clock.currentTimeMillis
-      prune(now)
+      const all = items.map(WebhookDelivery.signatureOf)
+      const claimed = yield* Effect.either(store.claim(all, windowMillis))
+      if (Either.isLeft(claimed)) {
+        counters.storeUnavailable++
+        yield* Effect.logWarning(`webhook receiver: ${claimed.left.message}; answered 503, the service retries`)
+        return json(503, { error: "receiver busy" }, { "retry-after": "1" })
+      }
       const fresh: Array<WebhookDelivery.DeliveryItem> = []
       const signatures: Array<string> = []
-      for (const item of items) {
-        const signature = WebhookDelivery.signatureOf(item)
-        const expiresAt = seen.get(signature)
-        if (expiresAt !== undefined && expiresAt > now) {
-          counters.duplicatesDropped++
-          continue
-        }
-        seen.delete(signature)
-        seen.set(signature, now + windowMillis)
-        fresh.push(item)
-        signatures.push(signature)
-      }
+      items.forEach((item, i) => {
+        if (claimed.right[i] === true) {
+          fresh.push(item)
+          signatures.push(all[i]!)
+        } else counters.duplicatesDropped++
+      })
       if (fresh.length === 0) return json(200, { accepted: 0, duplicates: items.length })
 
       const done = failureStatus === undefined ? undefined : yield* Deferred.make<boolean>()
@@ -359,7 +365,7 @@ export const make = <E, R>(options: Options<E, R>): Effect.Effect<Receiver, neve
       if (!offered) {
         pending--
         if (pending === 0) yield* idleLatch.open
-        for (const s of signatures) seen.delete(s)
+        yield* release(signatures)
         counters.queueFull++
         return json(503, { error: "receiver busy" }, { "retry-after": "1" })
       }

@@ -2,7 +2,8 @@
  * `solfx emulator [--port 8899] [--host 127.0.0.1] [--seed N] [--api-key K] [--faults SPEC] [--plan P]
  * [--project-id ID] [--latency-ms N] [--sizes knob=n,...] [--max-body-bytes N] [--item-cache-chars N]
  * [--idle-timeout-ms N] [--max-connections N] [--ws-max-frame-bytes N] [--ws-max-subscriptions N]
- * [--ws-max-connections-per-key N] [--ws-max-buffered-bytes N] [--shutdown-grace-ms N] [--cors-origin ORIGIN ...] [--state FILE] [--info]`: the emulator in the foreground until Ctrl-C, with
+ * [--ws-max-connections-per-key N] [--ws-max-buffered-bytes N] [--shutdown-grace-ms N] [--cors-origin ORIGIN ...]
+ * [--state FILE] [--delivery-faults SPEC] [--info]`: the emulator in the foreground until Ctrl-C, with
  * every flag of the emulator's own program; `--info` prints what it serves, each method with its fidelity, and exits. Its start line `{url, apiKey, projectId, samples, studio}` is
  * the first line on stdout.
  *
@@ -28,6 +29,17 @@ const faults = Options.text("faults").pipe(
   Options.mapEffect((spec) =>
     Either.match(FaultSpec.parse(spec), {
       onLeft: (message) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--faults: ${message}`))),
+      onRight: Effect.succeed
+    })
+  ),
+  Options.optional
+)
+
+const deliveryFaults = Options.text("delivery-faults").pipe(
+  Options.withDescription(`Webhook delivery faults: ${FaultSpec.deliverySyntax} (e.g. duplicate=0.2,reorder=0.2)`),
+  Options.mapEffect((spec) =>
+    Either.match(FaultSpec.parseDelivery(spec), {
+      onLeft: (message) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--delivery-faults: ${message}`))),
       onRight: Effect.succeed
     })
   ),
@@ -81,6 +93,7 @@ export const command = Command.make(
     host: Options.text("host").pipe(Options.withDescription("Interface to bind"), Options.withDefault("127.0.0.1")),
     seed: Options.integer("seed").pipe(Options.withDescription("Seed of the dataset (default 42)"), Options.optional),
     faults,
+    deliveryFaults,
     plan: Options.choice("plan", Object.keys(plans) as [keyof typeof plans, ...Array<keyof typeof plans>]).pipe(
       Options.withDescription("The project's plan, its rate limits enforced (default: business, not enforced)"),
       Options.optional
@@ -141,6 +154,10 @@ export const command = Command.make(
         seed: Option.getOrUndefined(o.seed),
         apiKey: Option.getOrUndefined(Option.map(globals.apiKey, Redacted.value)),
         faults: Option.getOrUndefined(o.faults),
+        ...Option.match(o.deliveryFaults, {
+          onNone: () => ({}),
+          onSome: (faults) => ({ webhookDelivery: { faults } })
+        }),
         plan: Option.getOrUndefined(o.plan),
         state: Option.getOrUndefined(o.state),
         projectId: Option.getOrUndefined(o.projectId),

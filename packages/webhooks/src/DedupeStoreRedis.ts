@@ -1,0 +1,107 @@
+/**
+ * The receiver's de-duplication in Redis (the same Redis the plan limits may use), so that several
+ * receiver processes behind one URL hand each transaction to the app once per window. A separate
+ * module so that only its users need `ioredis`.
+ *
+ * What it guarantees: at-least-once in (the service retries until a 2xx), once per window out, for
+ * as long as Redis keeps its keys. A claim is one script (`SET NX PX` per signature) that first checks
+ * its deadline against Redis' own clock, so a claim that reaches a slow or paused Redis after the
+ * receiver gave up does nothing: the receiver answered 503, the service retries, and the retry is
+ * not mistaken for a duplicate. While Redis is unreachable every claim fails at once with
+ * `DedupeUnavailable` (no offline queue, nothing resent after a reconnect): the receiver answers 503.
+ *
+ * @example
+ * const dedupeStore = yield* DedupeStoreRedis.make({ host: "127.0.0.1", port: 6379 })
+ * const receiver = yield* WebhookReceiver.make({ authHeader, onEvents, dedupeStore })
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
+import { Redis, type RedisOptions } from "ioredis"
+import { type DedupeStore, DedupeUnavailable } from "./DedupeStore.js"
+
+/**
+ * Options of the Redis store.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /** Prefix of the keys (default `solfx:webhooks:seen:`). */
+  readonly prefix?: string | undefined
+  /** How long one request to Redis may take, in ms (default 2,000); its deadline goes with it. */
+  readonly commandTimeoutMs?: number | undefined
+}
+
+// KEYS: the signatures' keys. ARGV: window ms, deadline (epoch ms). Returns -1 past the deadline
+// (nothing set), else 1 (claimed) or 0 (seen) per key.
+const CLAIM = `
+local t = redis.call('TIME')
+if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > tonumber(ARGV[2]) then return -1 end
+local out = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('SET', key, '1', 'NX', 'PX', ARGV[1]) then out[i] = 1 else out[i] = 0 end
+end
+return out
+`
+
+interface Scripted extends Redis {
+  solfxClaim(numKeys: number, ...args: Array<string | number>): Promise<Array<number> | number>
+}
+
+/**
+ * A store over one Redis connection, closed with the scope.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (redis: RedisOptions, options: Options = {}): Effect.Effect<DedupeStore, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const prefix = options.prefix ?? "solfx:webhooks:seen:"
+    const commandTimeout = options.commandTimeoutMs ?? 2_000
+    const client = yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        const c = new Redis({
+          ...redis,
+          enableOfflineQueue: false,
+          autoResendUnfulfilledCommands: false,
+          maxRetriesPerRequest: 0,
+          commandTimeout,
+          connectTimeout: redis.connectTimeout ?? commandTimeout,
+          // Reconnect by itself, at most 2 s apart.
+          retryStrategy: (times) => Math.min(times * 100, 2_000)
+        }) as Scripted
+        c.defineCommand("solfxClaim", { lua: CLAIM })
+        // Handled: a claim fails with DedupeUnavailable while it is down, and the receiver logs that.
+        c.on("error", () => {})
+        return c
+      }),
+      (c) => Effect.promise(() => c.quit().catch(() => c.disconnect()))
+    )
+    const unavailable = (what: string) => (cause: unknown) =>
+      new DedupeUnavailable({ message: `the de-duplication store (Redis) could not ${what}`, cause })
+    return {
+      claim: (signatures, windowMillis) =>
+        signatures.length === 0 ? Effect.succeed([]) : Effect.tryPromise({
+          try: () =>
+            client.solfxClaim(
+              signatures.length,
+              ...signatures.map((s) => prefix + s),
+              Math.max(1, Math.round(windowMillis)),
+              Date.now() + commandTimeout
+            ),
+          catch: unavailable("claim the signatures")
+        }).pipe(
+          Effect.flatMap((answer) =>
+            Array.isArray(answer)
+              ? Effect.succeed(answer.map((n) => n === 1))
+              : Effect.fail(unavailable("claim the signatures in time")(new Error("answered after its deadline")))
+          )
+        ),
+      release: (signatures) =>
+        signatures.length === 0 ? Effect.void : Effect.tryPromise({
+          try: () => client.del(...signatures.map((s) => prefix + s)),
+          catch: unavailable("release the signatures")
+        }).pipe(Effect.asVoid)
+    } satisfies DedupeStore
+  })
