@@ -58,14 +58,18 @@ describe("solfx watch", () => {
       expect((yield* Effect.promise(() => exited(child))).code).toBe(130)
     }).pipe(Effect.scoped), { timeout: 240_000 })
 
-  it.live("watch account with a bad address is a usage error naming the field and the rule, exit 2", () =>
-    Effect.gen(function*() {
-      const child = start(["watch", "account", "0OIl+/notBase58address!!", "--emulator"])
-      let stderr = ""
-      child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()))
-      const exit = yield* Effect.promise(() => exited(child))
-      expect(exit.code).toBe(2)
-      expect(stderr).toContain("address")
-      expect(stderr).toContain("32 bytes")
-    }), { timeout: 240_000 })
+  it.live(
+    "watch account with a bad address is a usage error naming the field and the rule, exit 2",
+    () =>
+      Effect.gen(function*() {
+        const child = start(["watch", "account", "0OIl+/notBase58address!!", "--emulator"])
+        let stderr = ""
+        child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()))
+        const exit = yield* Effect.promise(() => exited(child))
+        expect(exit.code).toBe(2)
+        expect(stderr).toContain("address")
+        expect(stderr).toContain("32 bytes")
+      }),
+    { timeout: 240_000 }
+  )
 })
