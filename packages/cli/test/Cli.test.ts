@@ -58,9 +58,13 @@ const delta = (emu: Emulator.Emulator, operation: string) => {
   return () => emu.count(operation) - before
 }
 
-// Simulated slots of 20 ms: a sent bundle finalizes (32 slots) in well under a second.
+// Simulated slots of 200 ms, finalized after 4: a sent bundle finalizes in about a second, and a
+// blockhash stays valid 30 s (150 blocks) while a child process starts under load.
 // Live services (excludeTestServices): the emulator and the children run on real time.
-layer(Emulator.layer({ slotMs: 20 }), { timeout: 300_000, excludeTestServices: true })("solfx", (it) => {
+layer(Emulator.layer({ slotMs: 200, sizes: { "bundles.finalizeDepth": 4 } }), {
+  timeout: 300_000,
+  excludeTestServices: true
+})("solfx", (it) => {
   describe("offline", () => {
     it.effect("bundle inspect gives a kit-built bundle's id with no request and no config", () =>
       Effect.gen(function*() {
@@ -341,12 +345,14 @@ layer(Emulator.layer({ slotMs: 20 }), { timeout: 300_000, excludeTestServices: t
       const payer = yield* Effect.promise(() => Kit.signer())
       // A fee payer needs lamports in the world, as on the chain: fund it first.
       yield* emu.world.fund({ address: payer.address, lamports: 1_000_000_000n })
+      // Signed over the emulator's current blockhash; the new account gets at least its rent-exempt minimum.
+      const blockhash = emu.ledger.bank.blockhash().blockhash
       const txs = yield* Effect.promise(async () => {
         const to = (await Kit.signer()).address
         return [
-          await Kit.buildTransfers(payer, [[to, 1_000n]]),
-          await Kit.buildTransfers(payer, [[to, 2_000n]]),
-          await Kit.buildTransfers(payer, [[Kit.TIP, 10_000n]])
+          await Kit.buildTransfers(payer, [[to, 1_000_000n]], { blockhash }),
+          await Kit.buildTransfers(payer, [[to, 2_000n]], { blockhash }),
+          await Kit.buildTransfers(payer, [[Kit.TIP, 10_000n]], { blockhash })
         ]
       })
       const expected = Kit.bundleIdOf(txs.map((t) => t.signature))
