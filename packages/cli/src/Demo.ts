@@ -218,10 +218,12 @@ const bundle = Effect.gen(function*() {
   const alice = WireTransaction.generateKeypair().address
   const bob = WireTransaction.generateKeypair().address
   const tipAccount = Bundle.JITO_TIP_ACCOUNTS[0]!
+  // A recent blockhash (getLatestBlockhash's): the emulator's SVM refuses any other, as a validator does.
+  const recent = Either.getOrThrow(Transaction.decodeText(emulator.chain.latestBlockhash().blockhash, "base58"))
   const transactions = [
-    WireTransaction.transferTransaction(payer, [{ to: alice, lamports: 1_000_000n }]),
-    WireTransaction.transferTransaction(payer, [{ to: bob, lamports: 2_000_000n }]),
-    WireTransaction.transferTransaction(payer, [{ to: tipAccount, lamports: 10_000n }])
+    WireTransaction.transferTransaction(payer, [{ to: alice, lamports: 1_000_000n }], recent),
+    WireTransaction.transferTransaction(payer, [{ to: bob, lamports: 2_000_000n }], recent),
+    WireTransaction.transferTransaction(payer, [{ to: tipAccount, lamports: 10_000n }], recent)
   ]
   const parsed = transactions.map((t) => Either.getOrThrow(Transaction.parseEither(t, "base64")))
   const localId = Bundle.bundleIdOf(parsed)
