@@ -39,17 +39,23 @@ const stack = (options: Subscriptions.Options = fast, emulator: Emulator.Options
   Subscriptions.layerWith(options).pipe(
     Layer.provide(sockets.layer),
     Layer.provideMerge(Loopback.config()),
-    Layer.provideMerge(Emulator.layer({ slotMs: 40, ...emulator }))
+    // Slots of 200 ms: a blockhash then lives 30 s (150 slots), time enough under load to build and
+    // send a bundle over it (at 40 ms it lived 6 s, and loaded runs sent expired bundles).
+    Layer.provideMerge(Emulator.layer({ slotMs: 200, ...emulator }))
   )
 
 /** The subscriptions and the `Signatures` service (over HTTP) of one emulator: a backfill source. */
 const withSignatures = () =>
   Loopback.layer(Layer.merge(Subscriptions.layerWith(fast).pipe(Layer.provide(tracked().layer)), Signatures.layer), {
-    slotMs: 40
+    slotMs: 200
   })
 
-/** Waits (polling the emulator) until `check` holds. */
-const until = (check: () => boolean) => Effect.sleep("5 millis").pipe(Effect.repeat({ until: check }), Effect.asVoid)
+/** Waits (polling the emulator) until `check` holds; after 2 minutes, a failure saying so. */
+const until = (check: () => boolean) =>
+  Effect.sleep("5 millis").pipe(
+    Effect.repeat({ until: check, times: 24_000 }),
+    Effect.flatMap(() => check() ? Effect.void : Effect.die(new Error("the awaited state never came (2 minutes)")))
+  )
 
 /** Lands a tipped bundle from a funded payer: one transaction paying each `[address, lamports]`. */
 const land = (emu: Emulator.Emulator, transfers: ReadonlyArray<readonly [string, bigint]>) =>
