@@ -247,9 +247,15 @@ describe.skipIf(missing !== undefined)(
           expect(atExit.leases).toEqual([])
           expect(atExit.queue).toEqual([])
           expect(atExit.live).toEqual([])
-          // A window later, none at all.
+          // A window later, none at all. Redis expires them on its own clock: under load the first look
+          // may come a moment early (a CI run saw one permit left), so look again for up to 5 s more.
           yield* Effect.sleep(Math.max(0, ...atExit.permits.map((p) => p.left)) + 50)
-          expect((yield* dasHeld(client, emu)).permits).toEqual([])
+          let later = yield* dasHeld(client, emu)
+          for (let i = 0; i < 50 && later.permits.length > 0; i++) {
+            yield* Effect.sleep("100 millis")
+            later = yield* dasHeld(client, emu)
+          }
+          expect(later.permits).toEqual([])
         }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)),
       120_000
     )
