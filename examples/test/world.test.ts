@@ -126,7 +126,7 @@ describe("one world", () => {
         expect(events).toHaveLength(1)
       }).pipe(
         Effect.provide(emulatorLayer({
-          slotMs: 20,
+          slotMs: 200, // a blockhash lives 150 slots: 30 s, time enough under load to build and send over it
           webhooks: [{
             webhookURL: `${base}/hook`,
             webhookType: "enhanced",
