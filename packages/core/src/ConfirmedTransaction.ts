@@ -11,6 +11,7 @@
  * tx?.meta?.err === null
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { Count, nullable } from "./internal/schema.js"
 import { Signature, U64 } from "./Primitives.js"

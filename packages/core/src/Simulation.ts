@@ -10,6 +10,7 @@
  * value.err === null ? value.unitsConsumed : value.logs
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { Count, nullable } from "./internal/schema.js"
 import { Address, U64 } from "./Primitives.js"

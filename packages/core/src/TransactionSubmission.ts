@@ -9,6 +9,7 @@
  * const airdrop = yield* rpc.requestAirdrop({ address, lamports: 1_000_000_000 })
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import { Count } from "./internal/schema.js"
 import { Address, Signature } from "./Primitives.js"

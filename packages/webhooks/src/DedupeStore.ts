@@ -9,6 +9,7 @@
  * const receiver = yield* WebhookReceiver.make({ authHeader, onEvents, dedupeStore: store })
  * @since 0.1.0
  */
+
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"

@@ -15,6 +15,7 @@
  *
  * @since 0.1.0
  */
+
 import * as Endpoints from "@solfx/core/Endpoints"
 import { base58ByteLength } from "@solfx/core/Primitives"
 import * as Transaction from "@solfx/core/Transaction"

@@ -7,6 +7,7 @@
  *
  * @internal
  */
+
 import * as Transaction from "@solfx/core/Transaction"
 import type * as Bank from "../Bank.js"
 import type * as Events from "../Events.js"
