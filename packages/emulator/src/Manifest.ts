@@ -126,6 +126,17 @@ export const served: Readonly<Record<string, Entry>> = {
   getSignaturesForAddress: ["seeded", "the address's seeded history and what the world landed, newest first"],
   getSignatureStatuses: ["seeded", "landed and seeded signatures; commitment by slots passed"],
   getTransactionsForAddress: ["seeded", "the address's seeded history and what the world landed"],
+  // -- standard RPC: transactions --
+  sendTransaction: [
+    "exact",
+    "executed by the real runtime (LiteSVM) over the world's accounts; a failed preflight is -32002 with the simulation"
+  ],
+  simulateTransaction: ["exact", "the real runtime's error, logs, compute units and accounts after; nothing kept"],
+  requestAirdrop: ["exact", "lamports from the world's faucet, executed by the real runtime as a local validator's"],
+  getTransaction: [
+    "exact",
+    "the ledger's landed transactions with the balances, logs and fee they ran with; json, jsonParsed, base64, base58"
+  ],
   // -- priority fees --
   getPriorityFeeEstimate: [
     "best-effort",
