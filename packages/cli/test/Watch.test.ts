@@ -46,17 +46,35 @@ describe("solfx watch", () => {
     { timeout: 240_000 }
   )
 
-  it.live("watch slot --json: one JSON line per notification", () =>
+  it.live(
+    "watch slot --json --count 2: one JSON line per notification, then exit 0 on its own",
+    () =>
+      Effect.gen(function*() {
+        const child = start(["watch", "slot", "--count", "2", "--emulator", "--json"])
+        yield* Effect.addFinalizer(() => Effect.sync(() => child.exitCode === null && child.kill("SIGKILL")))
+        const seen = lines(child)
+        let stderr = ""
+        child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()))
+        // "close", not "exit": the last stdout line is in once the pipes are closed.
+        const code = yield* Effect.promise(() => new Promise((resolve) => child.on("close", resolve)))
+        expect(code, stderr).toBe(0)
+        expect(seen).toHaveLength(2)
+        const parsed = seen.map((l) => JSON.parse(l))
+        expect(parsed[0]).toMatchObject({ type: "notification", value: { slot: parsed[0].slot } })
+        expect(BigInt(parsed[1].slot)).toBeGreaterThan(BigInt(parsed[0].slot))
+      }).pipe(Effect.scoped),
+    { timeout: 240_000 }
+  )
+
+  it.live("watch slot --count 0 is a usage error naming the rule, exit 2", () =>
     Effect.gen(function*() {
-      const child = start(["watch", "slot", "--emulator", "--json"])
-      yield* Effect.addFinalizer(() => Effect.sync(() => child.exitCode === null && child.kill("SIGKILL")))
-      const seen = lines(child)
-      yield* until("two JSON lines", () => seen.length >= 2, () => seen)
-      const parsed = seen.slice(0, 2).map((l) => JSON.parse(l))
-      expect(parsed[0]).toMatchObject({ type: "notification", value: { slot: parsed[0].slot } })
-      child.kill("SIGINT")
-      expect((yield* Effect.promise(() => exited(child))).code).toBe(130)
-    }).pipe(Effect.scoped), { timeout: 240_000 })
+      const child = start(["watch", "slot", "--count", "0", "--emulator"])
+      let stderr = ""
+      child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()))
+      const code = yield* Effect.promise(() => new Promise((resolve) => child.on("close", resolve)))
+      expect(code).toBe(2)
+      expect(stderr).toContain("--count must be a positive integer")
+    }), { timeout: 240_000 })
 
   it.live(
     "watch account with a bad address is a usage error naming the field and the rule, exit 2",

@@ -1,7 +1,7 @@
 /**
  * `solfx watch slot | account <address> | logs <address> | signature <signature>`: live
  * notifications over the service's WebSocket, one line each (`--json`: one JSON line each), until
- * Ctrl-C (exit 130) or, for a signature, its one notification. A reconnection shows as a gap line:
+ * Ctrl-C (exit 130), `--count N` notifications, or, for a signature, its one notification. A reconnection shows as a gap line:
  * notifications between the slot it names and the new subscription may be missing.
  *
  * @since 0.1.0
@@ -9,6 +9,7 @@
 
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
 import * as NodeSocket from "@effect/platform-node/NodeSocket"
 import type * as Notification from "@solfx/core/Notification"
 import type { Event } from "@solfx/subscriptions/SubscriptionEvent"
@@ -40,10 +41,31 @@ export const gapLine = (
 
 const errOf = (err: unknown) => (err === null || err === undefined ? "ok" : "failed")
 
+/** `--count N`: stop after N notifications (gap lines are not counted), so a script can watch and go on. */
+const count = Options.integer("count").pipe(
+  Options.filterMap(
+    (n) => n >= 1 ? Option.some(n) : Option.none(),
+    "--count must be a positive integer (the notifications to print before exiting)"
+  ),
+  Options.withDescription("Exit 0 after this many notifications (default: until Ctrl-C)"),
+  Options.optional
+)
+
+/** The events up to and including the `n`th notification; all of them without a count. */
+const upTo = <A>(n: Option.Option<number>) => <E>(events: Stream.Stream<Event<A>, E>) =>
+  Option.match(n, {
+    onNone: () => events,
+    onSome: (n) => {
+      let seen = 0
+      return StreamM.takeUntil(events, (event) => event._tag !== "Gap" && ++seen >= n)
+    }
+  })
+
 /** Runs a subscription's stream, printing each event; `human` gives a notification's line. */
 const watch = <A>(
   stream: (s: Subscriptions.Service) => Stream.Stream<Event<A>, Subscriptions.SubscriptionError>,
-  human: (a: A, slot: bigint) => string
+  human: (a: A, slot: bigint) => string,
+  limit: Option.Option<number> = Option.none()
 ) =>
   Effect.gen(function*() {
     const globals = yield* root
@@ -61,7 +83,7 @@ const watch = <A>(
     return yield* Effect.gen(function*() {
       const out = yield* Output.Output
       const subscriptions = yield* Subscriptions.Subscriptions
-      yield* StreamM.runForEach(stream(subscriptions), (event) =>
+      yield* StreamM.runForEach(upTo<A>(limit)(stream(subscriptions)), (event) =>
         event._tag === "Gap"
           ? out.value(
             { type: "gap", reason: event.reason, afterSlot: event.afterSlot, dropped: event.dropped },
@@ -76,22 +98,25 @@ const watch = <A>(
 
 const address = Args.text({ name: "address" }).pipe(Args.withDescription("Account address (base58)"))
 
-const slot = Command.make("slot", {}, () =>
+const slot = Command.make("slot", { count }, (o) =>
   watch<Notification.Slot>(
     (s) => s.slot(),
-    (n) => `slot ${n.slot}  parent ${n.parent}  root ${n.root}`
+    (n) => `slot ${n.slot}  parent ${n.parent}  root ${n.root}`,
+    o.count
   )).pipe(Command.withDescription("Every slot as it is processed"))
 
-const account = Command.make("account", { address }, (o) =>
+const account = Command.make("account", { address, count }, (o) =>
   watch<Notification.Account>(
     (s) => s.account(o.address),
-    (n, at) => `slot ${at}  lamports ${n.value.lamports}  owner ${n.value.owner}`
+    (n, at) => `slot ${at}  lamports ${n.value.lamports}  owner ${n.value.owner}`,
+    o.count
   )).pipe(Command.withDescription("An account's changes"))
 
-const logs = Command.make("logs", { address }, (o) =>
+const logs = Command.make("logs", { address, count }, (o) =>
   watch<Notification.Logs>(
     (s) => s.logs({ mentions: [o.address] }),
-    (n, at) => `slot ${at}  ${n.value.signature}  ${errOf(n.value.err)}  ${n.value.logs.length} log line(s)`
+    (n, at) => `slot ${at}  ${n.value.signature}  ${errOf(n.value.err)}  ${n.value.logs.length} log line(s)`,
+    o.count
   )).pipe(Command.withDescription("Logs of transactions that mention an address"))
 
 const signature = Command.make(
@@ -114,6 +139,8 @@ const signature = Command.make(
  * @category commands
  */
 export const command = Command.make("watch").pipe(
-  Command.withDescription("Live notifications, one line each, until Ctrl-C; a reconnection shows as a gap line"),
+  Command.withDescription(
+    "Live notifications, one line each, until Ctrl-C or --count N; a reconnection shows as a gap line"
+  ),
   Command.withSubcommands([slot, account, logs, signature])
 )
