@@ -80,11 +80,22 @@ describe("PriorityFees (integration, loopback emulator)", () => {
       const emu = yield* Emulator.EmulatorHandle
       const payer = yield* Effect.promise(() => Kit.signer())
       yield* emu.world.fund({ address: payer.address, lamports: 1_000_000_000n })
+      const rpc = (method: string, params: ReadonlyArray<unknown>) =>
+        Effect.promise(() =>
+          fetch(`${emu.url}/?api-key=${emu.apiKey}`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params })
+          }).then((r) => r.json() as Promise<{ result?: any; error?: unknown }>)
+        )
+      // The bank executes bundles: they must be signed over a blockhash it issued (this seed's).
+      const { blockhash } = (yield* rpc("getLatestBlockhash", [])).result.value
       const build = (price: bigint, n: number) =>
         Effect.promise(() =>
           Kit.build({
             version: 0,
             payer,
+            blockhash,
             instructions: [
               unitPrice(price) as unknown as Kit.Instruction,
               Kit.transfer(payer, Kit.TIP, 1_000n + BigInt(n))
@@ -105,19 +116,11 @@ describe("PriorityFees (integration, loopback emulator)", () => {
       // No traffic of the cluster locks the tip account: the bundles' fees are all of its recent fees.
       for (const n of [1, 2, 3]) {
         const tx = yield* build(price, n)
-        const id = yield* Effect.promise(() =>
-          fetch(`${emu.url}/?api-key=${emu.apiKey}`, {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify({
-              jsonrpc: "2.0",
-              id: 1,
-              method: "sendBundle",
-              params: [[tx.base64], { encoding: "base64" }]
-            })
-          }).then((r) => r.json())
-        )
-        expect(id.error).toBeUndefined()
+        const sent = yield* rpc("sendBundle", [[tx.base64], { encoding: "base64" }])
+        expect(sent.error).toBeUndefined()
+        // Accepted is not landed: a bundle the bank refused pays no fee (its status says why).
+        const status = (yield* rpc("getBundleStatuses", [[sent.result]])).result.value[0]
+        expect(status).toMatchObject({ transactions: [tx.signature], err: { Ok: null } })
       }
       const after = yield* fees.getPriorityFeeEstimate({
         accountKeys: [Kit.TIP],
