@@ -576,6 +576,14 @@ export const getBundleStatuses = Endpoint.rpc({
   bucket: "rpc"
 })
 
+/**
+ * The bundle methods, by name (what the emulator's bundle area routes).
+ *
+ * @since 0.1.0
+ * @category bundles
+ */
+export const bundles = { sendBundle, getBundleStatuses } as const
+
 // -- Standard Solana RPC (JSON-RPC, positional params, 1 credit, usage `rpc`) ------
 
 const standardRpc = { area: "signatures", cost: { credits: 1, usage: "rpc" }, bucket: "rpc" } as const

@@ -20,7 +20,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import type { Area, AreaContext } from "../Area.js"
-import { RpcFailure } from "../Area.js"
+import { RpcFailure, rpcOf } from "../Area.js"
 import * as World from "../World.js"
 
 interface Landed {
@@ -159,8 +159,8 @@ export const confirmationOf = (
  */
 export const area: Area = {
   name: "bundles",
-  rpc: {
-    sendBundle: { entry: Endpoints.sendBundle, handle: sendBundle },
-    getBundleStatuses: { entry: Endpoints.getBundleStatuses, handle: getBundleStatuses }
-  }
+  rpc: rpcOf(Endpoints.bundles, {
+    sendBundle: { handle: sendBundle },
+    getBundleStatuses: { handle: getBundleStatuses }
+  })
 }
