@@ -37,8 +37,8 @@ import * as Endpoints from "@solfx/core/Endpoints"
 import { base58ByteLength, encodeBase64 } from "@solfx/core/Primitives"
 import * as Transaction from "@solfx/core/Transaction"
 import * as Effect from "effect/Effect"
-import type { Area, AreaContext, RpcMethod } from "../Area.js"
-import { RpcFailure } from "../Area.js"
+import type { Area, AreaContext, Handler } from "../Area.js"
+import { RpcFailure, rpcOf } from "../Area.js"
 import * as Dataset from "../Dataset.js"
 import * as Base58 from "../internal/Base58.js"
 import * as Paging from "../Paging.js"
@@ -567,36 +567,26 @@ const page = <A>(ctx: AreaContext, params: Params, list: Dataset.LazyList<A>, sc
     return { context: { slot: ctx.slot() }, value }
   })
 
-/** Every handler, by method name: the area's method list is the table's (`area.rpc` below), not another list. */
-const handlers = new Map<string, RpcMethod>()
-
-const method = (
-  name: Endpoints.CompressionMethod,
-  handle: (params: unknown, ctx: AreaContext) => Effect.Effect<unknown, RpcFailure>
-): void => {
-  handlers.set(name, { entry: Endpoints.compression[name], handle })
-}
+/** A method's handler: `area.rpc` below pairs each with its entry of `Endpoints.compression`. */
+type Handle = Handler["handle"]
 
 const notFound = (what: string) => new RpcFailure(-32000, `Record Not Found: ${what}`)
 
 // ---------------------------------------------------------------------------
 // The methods.
 
-method(
-  "getCompressionSignaturesForAddress",
-  (raw, ctx) =>
-    Effect.gen(function*() {
-      const params = yield* paramsOf(raw, { required: ["address"], ...paging })
-      const address = yield* requiredPubkey(params, "address")
-      const n = addressIndex(ctx.dataset, address)
-      return yield* page(ctx, params, n === undefined ? arrayList([]) : addressSignatures(ctx.dataset, n), [
-        "getCompressionSignaturesForAddress",
-        address
-      ])
-    })
-)
+const getCompressionSignaturesForAddress: Handle = (raw, ctx) =>
+  Effect.gen(function*() {
+    const params = yield* paramsOf(raw, { required: ["address"], ...paging })
+    const address = yield* requiredPubkey(params, "address")
+    const n = addressIndex(ctx.dataset, address)
+    return yield* page(ctx, params, n === undefined ? arrayList([]) : addressSignatures(ctx.dataset, n), [
+      "getCompressionSignaturesForAddress",
+      address
+    ])
+  })
 
-method("getCompressedMintTokenHolders", (raw, ctx) =>
+const getCompressedMintTokenHolders: Handle = (raw, ctx) =>
   Effect.gen(function*() {
     const params = yield* paramsOf(raw, { required: ["mint"], ...paging })
     const mint = yield* requiredPubkey(params, "mint")
@@ -610,11 +600,11 @@ method("getCompressedMintTokenHolders", (raw, ctx) =>
         mint
       ]
     )
-  }))
+  })
 
 const NON_VOTING_PER_SLOT = 4
 
-method("getLatestNonVotingSignatures", (raw, ctx) =>
+const getLatestNonVotingSignatures: Handle = (raw, ctx) =>
   Effect.gen(function*() {
     const params = yield* paramsOf(raw, { required: [], ...paging })
     const limit = yield* limitOf(params)
@@ -638,89 +628,79 @@ method("getLatestNonVotingSignatures", (raw, ctx) =>
     const slice = yield* Paging.slice(list, cursor, limit, Request.MAX_LIMIT, "getLatestNonVotingSignatures")
     // Photon sends no cursor for this method.
     return { context: { slot: now }, value: { items: slice.items } }
-  }))
+  })
 
 /** The token accounts of an owner, V1 or V2 shaped: the same accounts in the same order. */
-const tokenAccountsByOwner = (
-  name: "getCompressedTokenAccountsByOwner" | "getCompressedTokenAccountsByOwnerV2",
-  shape: (entry: ReturnType<typeof tokenAccount>) => unknown
-) =>
-  method(name, (raw, ctx) =>
-    Effect.gen(function*() {
-      const params = yield* paramsOf(raw, { required: ["owner"], optional: ["mint", "cursor", "limit"] })
-      const owner = yield* requiredPubkey(params, "owner")
-      const mint = yield* pubkey(params, "mint")
-      const ds = ctx.dataset
-      const k = mint === undefined ? undefined : mintIndex(ds, mint)
-      const refs = mint !== undefined && k === undefined ? [] : ownerAccounts(ds, owner, k)
-      // After the seeded accounts, the ones the world opened (oldest first).
-      const recent = World.of(ctx.state).compressedTokenAccountsOf(owner).filter((c) =>
-        mint === undefined || c.mint === mint
-      )
-      return yield* page(
-        ctx,
-        params,
-        Dataset.lazyList(refs.length + recent.length, (x) => {
-          if (x >= refs.length) return shape(worldTokenAccount(ds, recent[x - refs.length]!))
-          const r = refs[x]!
-          return shape(tokenAccount(ds, r.k, r.i, r.a, false))
-        }),
-        // Both names share one scope: a cursor of either pages the other.
-        ["getCompressedTokenAccountsByOwner", owner, mint ?? ""]
-      )
-    }))
+const tokenAccountsByOwner = (shape: (entry: ReturnType<typeof tokenAccount>) => unknown): Handle => (raw, ctx) =>
+  Effect.gen(function*() {
+    const params = yield* paramsOf(raw, { required: ["owner"], optional: ["mint", "cursor", "limit"] })
+    const owner = yield* requiredPubkey(params, "owner")
+    const mint = yield* pubkey(params, "mint")
+    const ds = ctx.dataset
+    const k = mint === undefined ? undefined : mintIndex(ds, mint)
+    const refs = mint !== undefined && k === undefined ? [] : ownerAccounts(ds, owner, k)
+    // After the seeded accounts, the ones the world opened (oldest first).
+    const recent = World.of(ctx.state).compressedTokenAccountsOf(owner).filter((c) =>
+      mint === undefined || c.mint === mint
+    )
+    return yield* page(
+      ctx,
+      params,
+      Dataset.lazyList(refs.length + recent.length, (x) => {
+        if (x >= refs.length) return shape(worldTokenAccount(ds, recent[x - refs.length]!))
+        const r = refs[x]!
+        return shape(tokenAccount(ds, r.k, r.i, r.a, false))
+      }),
+      // Both names share one scope: a cursor of either pages the other.
+      ["getCompressedTokenAccountsByOwner", owner, mint ?? ""]
+    )
+  })
 
-tokenAccountsByOwner("getCompressedTokenAccountsByOwner", (e) => e)
+const getCompressedTokenAccountsByOwner = tokenAccountsByOwner((e) => e)
 
-method(
-  "getCompressedTokenBalancesByOwnerV2",
-  (raw, ctx) =>
-    Effect.gen(function*() {
-      const params = yield* paramsOf(raw, { required: ["owner"], optional: ["mint", "cursor", "limit"] })
-      const owner = yield* requiredPubkey(params, "owner")
-      const mint = yield* pubkey(params, "mint")
-      const ds = ctx.dataset
-      const k = mint === undefined ? undefined : mintIndex(ds, mint)
-      const positions = mint !== undefined && k === undefined
-        ? []
-        : positionsOf(ds, owner).filter((p) => k === undefined || p.k === k)
-      // After the seeded mints, the world's (one a mint, the sum of its accounts; no seeded mint is one).
-      const recent = new Map<string, bigint>()
-      for (const c of World.of(ctx.state).compressedTokenAccountsOf(owner)) {
-        if (mint === undefined || c.mint === mint) recent.set(c.mint, (recent.get(c.mint) ?? 0n) + c.amount)
-      }
-      const worldBalances = [...recent].map(([m, balance]) => ({ mint: m, balance }))
-      return yield* page(
-        ctx,
-        params,
-        Dataset.lazyList(positions.length + worldBalances.length, (x) => {
-          if (x >= positions.length) return worldBalances[x - positions.length]!
-          const p = positions[x]!
-          return { mint: mintAt(ds, p.k), balance: balanceOf(ds, p.k, p.i) }
-        }),
-        ["getCompressedTokenBalancesByOwnerV2", owner, mint ?? ""]
-      )
-    })
-)
+const getCompressedTokenBalancesByOwnerV2: Handle = (raw, ctx) =>
+  Effect.gen(function*() {
+    const params = yield* paramsOf(raw, { required: ["owner"], optional: ["mint", "cursor", "limit"] })
+    const owner = yield* requiredPubkey(params, "owner")
+    const mint = yield* pubkey(params, "mint")
+    const ds = ctx.dataset
+    const k = mint === undefined ? undefined : mintIndex(ds, mint)
+    const positions = mint !== undefined && k === undefined
+      ? []
+      : positionsOf(ds, owner).filter((p) => k === undefined || p.k === k)
+    // After the seeded mints, the world's (one a mint, the sum of its accounts; no seeded mint is one).
+    const recent = new Map<string, bigint>()
+    for (const c of World.of(ctx.state).compressedTokenAccountsOf(owner)) {
+      if (mint === undefined || c.mint === mint) recent.set(c.mint, (recent.get(c.mint) ?? 0n) + c.amount)
+    }
+    const worldBalances = [...recent].map(([m, balance]) => ({ mint: m, balance }))
+    return yield* page(
+      ctx,
+      params,
+      Dataset.lazyList(positions.length + worldBalances.length, (x) => {
+        if (x >= positions.length) return worldBalances[x - positions.length]!
+        const p = positions[x]!
+        return { mint: mintAt(ds, p.k), balance: balanceOf(ds, p.k, p.i) }
+      }),
+      ["getCompressedTokenBalancesByOwnerV2", owner, mint ?? ""]
+    )
+  })
 
-method(
-  "getCompressionSignaturesForTokenOwner",
-  (raw, ctx) =>
-    Effect.gen(function*() {
-      const params = yield* paramsOf(raw, { required: ["owner"], ...paging })
-      const owner = yield* requiredPubkey(params, "owner")
-      const ds = ctx.dataset
-      const items = ownerAccounts(ds, owner, undefined)
-        .map((r) => signatureItem(ds, seal(ds, 64, Kind.tokenTx, r.k, r.i, r.a), tokenTxSlot(ds, r.k, r.i, r.a)))
-        .sort((x, y) => y.slot - x.slot || (x.signature < y.signature ? -1 : 1))
-      // The world's transactions are newer than every seeded one: they come first.
-      const recent = worldTokenSignatures(World.of(ctx.state), owner)
-      return yield* page(ctx, params, arrayList([...recent, ...items]), [
-        "getCompressionSignaturesForTokenOwner",
-        owner
-      ])
-    })
-)
+const getCompressionSignaturesForTokenOwner: Handle = (raw, ctx) =>
+  Effect.gen(function*() {
+    const params = yield* paramsOf(raw, { required: ["owner"], ...paging })
+    const owner = yield* requiredPubkey(params, "owner")
+    const ds = ctx.dataset
+    const items = ownerAccounts(ds, owner, undefined)
+      .map((r) => signatureItem(ds, seal(ds, 64, Kind.tokenTx, r.k, r.i, r.a), tokenTxSlot(ds, r.k, r.i, r.a)))
+      .sort((x, y) => y.slot - x.slot || (x.signature < y.signature ? -1 : 1))
+    // The world's transactions are newer than every seeded one: they come first.
+    const recent = worldTokenSignatures(World.of(ctx.state), owner)
+    return yield* page(ctx, params, arrayList([...recent, ...items]), [
+      "getCompressionSignaturesForTokenOwner",
+      owner
+    ])
+  })
 
 interface ProofInput {
   readonly hash: string
@@ -818,7 +798,7 @@ const proofInputs = (raw: unknown, ctx: AreaContext, optional: ReadonlyArray<str
     }
   })
 
-method("getValidityProof", (raw, ctx) =>
+const getValidityProof: Handle = (raw, ctx) =>
   Effect.gen(function*() {
     const { accounts, addresses, compressedProof, rootIndexOf, rootOf } = yield* proofInputs(raw, ctx, [
       "hashes",
@@ -843,7 +823,7 @@ method("getValidityProof", (raw, ctx) =>
         merkleTrees: [...accounts.map((a) => a.tree), ...addresses.map((a) => a.tree)]
       }
     }
-  }))
+  })
 
 const withTokenData = (entry: ReturnType<typeof tokenAccount>) => ({
   account: entry.account,
@@ -910,28 +890,26 @@ const worldCompressionInfo = (ctx: AreaContext, signature: string) => {
 
 /** A transaction with compression info, V1 or V2 shaped: the same accounts. */
 const transactionWithCompressionInfo = (
-  name: "getTransactionWithCompressionInfo" | "getTransactionWithCompressionInfoV2",
   shape: (info: NonNullable<ReturnType<typeof compressionInfoOf>>, ds: Dataset.Dataset, signature: string) => unknown
-) =>
-  method(name, (raw, ctx) =>
-    Effect.gen(function*() {
-      const params = yield* paramsOf(raw, { required: ["signature"], optional: [] })
-      const signature = params["signature"]
-      if (typeof signature !== "string" || base58ByteLength(signature) !== 64) {
-        return yield* Effect.fail(
-          invalid(`invalid value: ${shown(signature)}, expected a base58-encoded 64-byte signature`)
-        )
-      }
-      const info = worldCompressionInfo(ctx, signature) ?? compressionInfoOf(ctx.dataset, signature)
-      return info === undefined
-        ? yield* Effect.fail(notFound(`transaction ${signature} not found`))
-        : shape(info, ctx.dataset, signature)
-    }))
+): Handle =>
+(raw, ctx) =>
+  Effect.gen(function*() {
+    const params = yield* paramsOf(raw, { required: ["signature"], optional: [] })
+    const signature = params["signature"]
+    if (typeof signature !== "string" || base58ByteLength(signature) !== 64) {
+      return yield* Effect.fail(
+        invalid(`invalid value: ${shown(signature)}, expected a base58-encoded 64-byte signature`)
+      )
+    }
+    const info = worldCompressionInfo(ctx, signature) ?? compressionInfoOf(ctx.dataset, signature)
+    return info === undefined
+      ? yield* Effect.fail(notFound(`transaction ${signature} not found`))
+      : shape(info, ctx.dataset, signature)
+  })
 
-transactionWithCompressionInfo(
-  "getTransactionWithCompressionInfo",
-  ({ transaction, ...compressionInfo }) => ({ compressionInfo, transaction })
-)
+const getTransactionWithCompressionInfo = transactionWithCompressionInfo((
+  { transaction, ...compressionInfo }
+) => ({ compressionInfo, transaction }))
 
 // ---------------------------------------------------------------------------
 // Photon's V2 methods (what stateless.js 0.23 calls by default): the V1 accounts, each with its
@@ -962,13 +940,13 @@ const accountV2 = <A extends { readonly tree: string }>({ tree, ...account }: A)
   merkleContext: contextOf(TreeType.stateV1, tree, STATE_QUEUE)
 })
 
-tokenAccountsByOwner(
-  "getCompressedTokenAccountsByOwnerV2",
-  ({ account, tokenData }) => ({ account: accountV2(account), tokenData })
-)
+const getCompressedTokenAccountsByOwnerV2 = tokenAccountsByOwner(({ account, tokenData }) => ({
+  account: accountV2(account),
+  tokenData
+}))
 
 /** The owner's current accounts: only the program owning the address accounts has compressed accounts of its own. */
-method("getCompressedAccountsByOwnerV2", (raw, ctx) =>
+const getCompressedAccountsByOwnerV2: Handle = (raw, ctx) =>
   Effect.gen(function*() {
     const params = yield* paramsOf(raw, { required: ["owner"], ...paging })
     const owner = yield* requiredPubkey(params, "owner")
@@ -977,7 +955,7 @@ method("getCompressedAccountsByOwnerV2", (raw, ctx) =>
       ? Dataset.lazyList(addressCount(ds), (n) => accountV2(addressAccount(ds, n, signatureCount(ds, n))))
       : arrayList([])
     return yield* page(ctx, params, list, ["getCompressedAccountsByOwnerV2", owner])
-  }))
+  })
 
 /** The current (unspent) account of a hash or an address, as getMultipleCompressedAccounts finds it. */
 const currentAccount = (ctx: AreaContext, key: string, by: "hash" | "address") => {
@@ -999,7 +977,7 @@ const currentAccount = (ctx: AreaContext, key: string, by: "hash" | "address") =
   return undefined
 }
 
-method("getMultipleCompressedAccountsV2", (raw, ctx) =>
+const getMultipleCompressedAccountsV2: Handle = (raw, ctx) =>
   Effect.gen(function*() {
     const params = yield* paramsOf(raw, { required: [], optional: ["hashes", "addresses"] })
     const hashes = params["hashes"] ?? undefined
@@ -1026,9 +1004,9 @@ method("getMultipleCompressedAccountsV2", (raw, ctx) =>
       return account === undefined ? null : accountV2(account)
     })
     return { context: { slot: ctx.slot() }, value: { items } }
-  }))
+  })
 
-method("getValidityProofV2", (raw, ctx) =>
+const getValidityProofV2: Handle = (raw, ctx) =>
   Effect.gen(function*() {
     const { accounts, addresses, compressedProof, rootIndexOf, rootOf } = yield* proofInputs(raw, ctx, [
       "hashes",
@@ -1053,28 +1031,29 @@ method("getValidityProofV2", (raw, ctx) =>
         }))
       }
     }
-  }))
-
-transactionWithCompressionInfo(
-  "getTransactionWithCompressionInfoV2",
-  ({ closedAccounts, openedAccounts, transaction }, ds, signature) => ({
-    compressionInfo: {
-      closedAccounts: closedAccounts.map(({ account, optionalTokenData }) => ({
-        account: {
-          account: accountV2(account),
-          nullifier: hash32(ds, `compression:nullifier:${account.hash}`),
-          txHash: hash32(ds, `compression:txhash:${signature}`)
-        },
-        optionalTokenData
-      })),
-      openedAccounts: openedAccounts.map(({ account, optionalTokenData }) => ({
-        account: accountV2(account),
-        optionalTokenData
-      }))
-    },
-    transaction
   })
-)
+
+const getTransactionWithCompressionInfoV2 = transactionWithCompressionInfo((
+  { closedAccounts, openedAccounts, transaction },
+  ds,
+  signature
+) => ({
+  compressionInfo: {
+    closedAccounts: closedAccounts.map(({ account, optionalTokenData }) => ({
+      account: {
+        account: accountV2(account),
+        nullifier: hash32(ds, `compression:nullifier:${account.hash}`),
+        txHash: hash32(ds, `compression:txhash:${signature}`)
+      },
+      optionalTokenData
+    })),
+    openedAccounts: openedAccounts.map(({ account, optionalTokenData }) => ({
+      account: accountV2(account),
+      optionalTokenData
+    }))
+  },
+  transaction
+}))
 
 /**
  * The owner of every address account (a program).
@@ -1159,22 +1138,19 @@ const programSignatures = (ds: Dataset.Dataset) => {
   })
 }
 
-method(
-  "getCompressionSignaturesForOwner",
-  (raw, ctx) =>
-    Effect.gen(function*() {
-      const params = yield* paramsOf(raw, { required: ["owner"], ...paging })
-      const owner = yield* requiredPubkey(params, "owner")
-      // Token accounts belong to the token program (their holders are `tokenData.owner`): its history is
-      // every token transaction; the address accounts belong to their program.
-      const list = owner === programOwner(ctx.dataset)
-        ? programSignatures(ctx.dataset)
-        : owner === TOKEN_PROGRAM
-        ? concat(worldTokenSignatures(World.of(ctx.state)), tokenProgramSignatures(ctx))
-        : arrayList([])
-      return yield* page(ctx, params, list, ["getCompressionSignaturesForOwner", owner])
-    })
-)
+const getCompressionSignaturesForOwner: Handle = (raw, ctx) =>
+  Effect.gen(function*() {
+    const params = yield* paramsOf(raw, { required: ["owner"], ...paging })
+    const owner = yield* requiredPubkey(params, "owner")
+    // Token accounts belong to the token program (their holders are `tokenData.owner`): its history is
+    // every token transaction; the address accounts belong to their program.
+    const list = owner === programOwner(ctx.dataset)
+      ? programSignatures(ctx.dataset)
+      : owner === TOKEN_PROGRAM
+      ? concat(worldTokenSignatures(World.of(ctx.state)), tokenProgramSignatures(ctx))
+      : arrayList([])
+    return yield* page(ctx, params, list, ["getCompressionSignaturesForOwner", owner])
+  })
 
 /** Photon's status methods take no params: stateless.js sends `[]`. */
 const noParams = (raw: unknown): Effect.Effect<void, RpcFailure> =>
@@ -1183,9 +1159,9 @@ const noParams = (raw: unknown): Effect.Effect<void, RpcFailure> =>
     ? Effect.void
     : Effect.fail(invalid("this method takes no params"))
 
-method("getIndexerSlot", (raw, ctx) => Effect.as(noParams(raw), ctx.slot()))
+const getIndexerSlot: Handle = (raw, ctx) => Effect.as(noParams(raw), ctx.slot())
 
-method("getIndexerHealth", (raw) => Effect.as(noParams(raw), "ok"))
+const getIndexerHealth: Handle = (raw) => Effect.as(noParams(raw), "ok")
 
 /**
  * The compression area.
@@ -1195,14 +1171,25 @@ method("getIndexerHealth", (raw) => Effect.as(noParams(raw), "ok"))
  */
 export const area: Area = {
   name: "compression",
-  // Every method of `Endpoints.compression`; one without a handler stops the emulator as it loads.
-  rpc: Object.fromEntries(
-    Object.keys(Endpoints.compression).map((name) => {
-      const handler = handlers.get(name)
-      if (handler === undefined) throw new Error(`the emulator's compression area has no handler for ${name}`)
-      return [name, handler]
-    })
-  ),
+  // Typed by the table: a method of `Endpoints.compression` without a handler does not compile.
+  rpc: rpcOf(Endpoints.compression, {
+    getCompressionSignaturesForAddress: { handle: getCompressionSignaturesForAddress },
+    getCompressedMintTokenHolders: { handle: getCompressedMintTokenHolders },
+    getLatestNonVotingSignatures: { handle: getLatestNonVotingSignatures },
+    getCompressedTokenAccountsByOwner: { handle: getCompressedTokenAccountsByOwner },
+    getValidityProof: { handle: getValidityProof },
+    getCompressedTokenBalancesByOwnerV2: { handle: getCompressedTokenBalancesByOwnerV2 },
+    getCompressionSignaturesForTokenOwner: { handle: getCompressionSignaturesForTokenOwner },
+    getTransactionWithCompressionInfo: { handle: getTransactionWithCompressionInfo },
+    getCompressionSignaturesForOwner: { handle: getCompressionSignaturesForOwner },
+    getCompressedTokenAccountsByOwnerV2: { handle: getCompressedTokenAccountsByOwnerV2 },
+    getCompressedAccountsByOwnerV2: { handle: getCompressedAccountsByOwnerV2 },
+    getMultipleCompressedAccountsV2: { handle: getMultipleCompressedAccountsV2 },
+    getValidityProofV2: { handle: getValidityProofV2 },
+    getTransactionWithCompressionInfoV2: { handle: getTransactionWithCompressionInfoV2 },
+    getIndexerSlot: { handle: getIndexerSlot },
+    getIndexerHealth: { handle: getIndexerHealth }
+  }),
   samples: (ds) => {
     const owner = featuredOwner(ds, 0)
     // Featured owner 0 is the top holder of mint 0; its last account there was opened by a transfer.
