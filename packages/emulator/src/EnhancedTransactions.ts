@@ -116,7 +116,7 @@ export const seededLanded = (signed: Wallet.SignedTransaction, index = 0): Event
   return {
     signature: signed.signature,
     slot: signed.slot,
-    blockTime: signed.blockTime ?? World.BASE_BLOCK_TIME,
+    blockTime: seeded.time,
     index,
     feePayer: entry.feePayer,
     fee,

@@ -834,6 +834,57 @@ const walk = (emu: Emulator.Emulator, wallet: string, list: "transfers" | "histo
   })
 
 describe.each(SEEDS)("one world agrees with itself (the six disagreements of issue 37), seed %i", (seed) => {
+  it.scopedLive(
+    "every signature a seeded history lists is found by signature: getSignatureStatuses and POST /v0/transactions (a seeded wallet with its NFT receipts, a counterparty, an owner of compressed NFTs)",
+    () =>
+      Effect.gen(function*() {
+        const emu = yield* Emulator.make({ seed })
+        const asset = yield* call(emu, "getAsset", { id: emu.samples.compressedNft })
+        const owners = [
+          emu.samples.wallet,
+          emu.dataset.address("wallet:0:counterparty:0"),
+          emu.samples.smallNftOwner,
+          asset.ownership.owner as string
+        ]
+        const checked = new Set<string>()
+        for (const owner of [...new Set(owners)]) {
+          const history = yield* walk(emu, owner, "history", 20_000)
+          expect(history.length, owner).toBeGreaterThan(0)
+          for (let k = 0; k < history.length; k += 100) {
+            const chunk = history.slice(k, k + 100)
+            const signatures = chunk.map((h) => h.signature as string)
+            const statuses = yield* call(emu, "getSignatureStatuses", [signatures, { searchTransactionHistory: true }])
+            const missing = signatures.filter((_, x) => statuses.value[x] === null)
+            expect(missing, `${owner}: signatures getSignatureStatuses does not find`).toEqual([])
+            for (const [x, h] of chunk.entries()) {
+              expect(big(statuses.value[x].slot)).toBe(big(h.slot))
+              expect(statuses.value[x].err === null).toBe(h.error === null)
+            }
+            // Confirmed: a seeded wallet's newest entry may be a few slots old at start.
+            const parsed = exact(
+              (yield* post(emu, { transactions: signatures }, { path: "/v0/transactions?commitment=confirmed" })).text
+            )
+            expect(parsed.map((t: any) => t.signature), `${owner}: POST /v0/transactions`).toEqual(signatures)
+            for (const t of parsed) checked.add(t.signature)
+            // One clock: where the history's timestamp is null (the real service has some), its slot's block time.
+            const times: Array<unknown> = []
+            for (const h of chunk) times.push(h.timestamp ?? (yield* call(emu, "getBlockTime", [h.slot])))
+            expect(parsed.map((t: any) => [big(t.slot), t.timestamp])).toEqual(
+              chunk.map((h, x) => [big(h.slot), times[x]])
+            )
+          }
+        }
+        // The compressed NFT's receipt (its newest transfer, else its mint) was among them.
+        const newest = (yield* call(emu, "getSignaturesForAsset", {
+          id: emu.samples.compressedNft,
+          page: 1,
+          limit: 10,
+          sortDirection: "desc"
+        })).items as Array<[string, string]>
+        expect(checked).toContain(newest.find(([, kind]) => kind !== "Delegate")![0])
+      })
+  )
+
   it.scopedLive("one clock: every area's slot gives one block time, later slots never earlier times", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed, slotMs: 60_000 })

@@ -7,7 +7,9 @@
  * `DA.shapeOf`); its compressed ones (`DA.isCompressed`, every fourth index) repeat with period four
  * in `k`, so the `j`-th compressed asset of an owner, and the position of a given asset among them,
  * are computed without a scan. A receipt's signature carries that position in its last four bytes
- * (as the Wallet API's activity signatures carry theirs), so a history cursor finds it in O(1).
+ * (as the Wallet API's activity signatures carry theirs), so a history cursor finds it in O(1), and
+ * its asset (the authority's number and the asset's index, the four bytes each before), so a
+ * signature alone finds its receipt (`receiptOfSignature`) without a scan of the owners.
  *
  * @since 0.1.0
  */
@@ -84,11 +86,31 @@ export const receiptCount = (run: OwnedRun): number => compressedBefore(run, run
 /** The place among an asset's signatures of its receipt: its last `Transfer`, else its mint (0). */
 const receiptIndex = (n: number) => n === 1 ? 0 : DA.signatureKind(n - 1) === "Transfer" ? n - 1 : n - 2
 
-const signatureOf = (ds: Dataset.Dataset, id: string, k: number, j: number) => {
+const signatureOf = (ds: Dataset.Dataset, id: string, k: number, at: AssetAt, j: number) => {
   const bytes = new Uint8Array(64)
-  bytes.set(ds.bytes(`das:sig:${id}:${k}`, 60), 0)
-  new DataView(bytes.buffer).setUint32(60, j)
+  bytes.set(ds.bytes(`das:sig:${id}:${k}`, 52), 0)
+  const view = new DataView(bytes.buffer)
+  view.setUint32(52, at.authorityNumber)
+  view.setUint32(56, at.index)
+  view.setUint32(60, j)
   return encodeBase58(bytes)
+}
+
+/** An asset by its authority's number (its place in `DA.authorities`) and its index. */
+interface AssetAt {
+  readonly authorityNumber: number
+  readonly index: number
+}
+
+const numbers = new WeakMap<Dataset.Dataset, ReadonlyMap<string, number>>()
+
+/** The place of an authority in `DA.authorities` (a few dozen, numbered once per dataset). */
+const authorityNumber = (ds: Dataset.Dataset, authority: string): number => {
+  let byAuthority = numbers.get(ds)
+  if (byAuthority === undefined) {
+    numbers.set(ds, byAuthority = new Map(DA.authorities(ds).map((a, r) => [a, r])))
+  }
+  return byAuthority.get(authority)!
 }
 
 /** Receipt `j` of a run (the run's `j`-th compressed NFT). */
@@ -103,7 +125,7 @@ const receiptAt = (ds: Dataset.Dataset, run: OwnedRun, j: number): Receipt & { r
   return {
     id,
     k,
-    signature: signatureOf(ds, id, k, j),
+    signature: signatureOf(ds, id, k, { authorityNumber: authorityNumber(ds, run.authority), index }, j),
     slot: World.baseSlotOf(ds) - OFFSET - spacing * j,
     type: k === 0 ? "COMPRESSED_NFT_MINT" : "TRANSFER",
     feePayer: k === 0 ? run.authority : ds.address(`das:sig:${id}:${k}:from`)
@@ -146,4 +168,29 @@ export const receiptOfAsset = (
 ): { readonly k: number; readonly signature: string } => {
   const { k, run } = runOf(ds, authority, index)
   return receiptAt(ds, run, compressedBefore(run, k))
+}
+
+/**
+ * The receipt a signature is, with its owner, or undefined for one that is no receipt: its asset
+ * and position are read from its bytes and the receipt there is compared whole.
+ *
+ * @since 0.1.0
+ * @category data
+ */
+export const receiptOfSignature = (
+  ds: Dataset.Dataset,
+  signature: string
+): { readonly receipt: Receipt; readonly owner: string } | undefined => {
+  const bytes = decodeBase58(signature)
+  if (bytes === undefined || bytes.length !== 64) return undefined
+  const view = new DataView(bytes.buffer, bytes.byteOffset)
+  const authority = DA.authorities(ds)[view.getUint32(52)]
+  const index = view.getUint32(56)
+  if (authority === undefined || index >= DA.assetCount(ds, authority) || !DA.isCompressed(index)) return undefined
+  const { k, run } = runOf(ds, authority, index)
+  const j = compressedBefore(run, k)
+  if (view.getUint32(60) !== j) return undefined
+  const receipt = receiptAt(ds, run, j)
+  if (receipt.signature !== signature) return undefined
+  return { receipt, owner: DA.ownerAt(ds, authority, run.start) }
 }

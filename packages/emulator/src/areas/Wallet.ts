@@ -37,7 +37,7 @@ import type * as Events from "../Events.js"
 import * as Paging from "../Paging.js"
 import * as World from "../World.js"
 import * as AQ from "./AssetQueries.js"
-import type * as AssetReceipts from "./AssetReceipts.js"
+import * as AssetReceipts from "./AssetReceipts.js"
 import * as DA from "./DigitalAssets.js"
 
 type Encoded<S extends { readonly Encoded: unknown }> = S["Encoded"]
@@ -1406,7 +1406,13 @@ export interface SignedTransaction {
   readonly blockTime: number | null
   readonly err: unknown
   /** A seeded entry's history as the Wallet API shows it (its fee payer, type and the address's changes). */
-  readonly seeded?: { readonly entry: HistoryEntry; readonly type: string; readonly wallet: string } | undefined
+  readonly seeded?: {
+    readonly entry: HistoryEntry
+    readonly type: string
+    readonly wallet: string
+    /** Its slot's block time, which the history may leave null (one clock for every area). */
+    readonly time: number
+  } | undefined
 }
 
 /** A seeded failed transaction's error as the runtime gives it (its history says "custom program error: 0x1"). */
@@ -1429,7 +1435,7 @@ export const signaturesOf = (
     if (x >= recent.length) {
       const e = own!.entries.get(x - recent.length)
       const entry = entryHistory(ctx.dataset, own!.i, e, "balanceChanged")
-      return { ...signedOf(entry), seeded: { entry, type: entryType(ctx.dataset, own!.i, e), wallet: address } }
+      return seededSigned(ctx.dataset, entry, entryType(ctx.dataset, own!.i, e), address)
     }
     const tx = recent[x]!
     return { signature: tx.signature, slot: tx.slot, blockTime: tx.blockTime, err: tx.err }
@@ -1445,16 +1451,25 @@ const signedOf = (e: HistoryEntry): SignedTransaction => ({
   err: e.error === null ? null : SEEDED_ERROR
 })
 
+/** A seeded history entry of `wallet` as a signature with its history. */
+const seededSigned = (ds: Dataset.Dataset, entry: HistoryEntry, type: string, wallet: string): SignedTransaction => ({
+  ...signedOf(entry),
+  seeded: { entry, type, wallet, time: timeOfSlot(ds, entry.slot) }
+})
+
 /** Entry `e` of seeded wallet `i`, as a signature with its history. */
 const signedEntry = (ds: Dataset.Dataset, i: number, e: Entry): SignedTransaction => {
   const entry = entryHistory(ds, i, e, "balanceChanged")
-  return { ...signedOf(entry), seeded: { entry, type: entryType(ds, i, e), wallet: walletAt(ds, i) } }
+  return seededSigned(ds, entry, entryType(ds, i, e), walletAt(ds, i))
 }
 
 /**
- * A seeded transaction by signature (an activity of a seeded wallet, a funding or a stake
- * withdrawal), or undefined. An activity signature carries its index: each wallet's is compared
- * by its bytes, without encoding (one hash per wallet).
+ * A seeded transaction by signature, or undefined: every signature a seeded history lists (an
+ * activity of a seeded wallet, which its counterparty lists too, a funding, a stake withdrawal, the
+ * receipt of a compressed NFT). The one lookup of a seeded signature that getSignatureStatuses,
+ * getTransaction and the enhanced transactions share. An activity signature carries its index:
+ * each wallet's is compared by its bytes, without encoding (one hash per wallet); a receipt's
+ * carries its asset (`AssetReceipts.receiptOfSignature`).
  *
  * @since 0.1.0
  * @category data
@@ -1477,7 +1492,10 @@ export const seededSignature = (ctx: AreaContext, signature: string): SignedTran
   for (const stake of plan.stakes.values()) {
     if (stake.signature === signature) return signedEntry(ds, stake.wallet, { stake })
   }
-  return undefined
+  const owned = AssetReceipts.receiptOfSignature(ds, signature)
+  if (owned === undefined) return undefined
+  const entry = entryHistory(ds, -1, { receipt: owned.receipt }, "balanceChanged")
+  return seededSigned(ds, entry, owned.receipt.type, owned.owner)
 }
 
 /** Funded-by of a wallet the seed did not fund: its first incoming SOL transfer in the world. */
