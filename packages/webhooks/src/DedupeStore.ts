@@ -24,6 +24,13 @@ import * as Effect from "effect/Effect"
 export class DedupeUnavailable extends Data.TaggedError("DedupeUnavailable")<{
   readonly message: string
   readonly cause?: unknown
+  /**
+   * Set on a failed `claim` when the store may have taken the claim though its answer never came
+   * (a timeout, a connection lost with the request in flight). For everyone else those signatures
+   * are now taken, so the service's retries are dropped as duplicates: whoever made this claim asks,
+   * once the store answers again, which of them it took, and hands those over itself.
+   */
+  readonly outcome?: Effect.Effect<ReadonlyArray<boolean>, DedupeUnavailable> | undefined
 }> {}
 
 /**
@@ -35,7 +42,8 @@ export class DedupeUnavailable extends Data.TaggedError("DedupeUnavailable")<{
 export interface DedupeStore {
   /**
    * Claims each signature for `windowMillis`: `true` where this call claimed it (no one had within
-   * the window), `false` for a duplicate. All or nothing: on failure none is claimed.
+   * the window), `false` for a duplicate. On failure either none is claimed, or the error's
+   * `outcome` tells which were.
    */
   readonly claim: (
     signatures: ReadonlyArray<string>,

@@ -17,6 +17,8 @@
  *    default, or Redis (`DedupeStoreRedis`) for several receivers behind one URL.
  *    At-least-once in, once per window out. When the store cannot answer, the
  *    answer is 503 and nothing reaches the app: the service retries, nothing is lost.
+ *    A claim the store took though its answer was lost (`DedupeUnavailable.outcome`)
+ *    is asked again once the store answers, and what it took is handed over then.
  * 5. The new items go to a bounded queue and the request is answered 200 at
  *    once; a fiber in the receiver's scope hands them to `onEvents`, in order.
  *    When the queue is full the answer is 503, so the service retries later.
@@ -52,6 +54,7 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
+import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as DedupeStore from "./DedupeStore.js"
@@ -111,6 +114,11 @@ export interface Counters {
   readonly queueFull: number
   /** Requests answered 503 because the de-duplication store could not answer. */
   readonly storeUnavailable: number
+  /**
+   * Transactions of a request answered 503 whose claim the store had taken though its answer was
+   * lost (a timeout): asked again once the store answered, and handed over.
+   */
+  readonly recovered: number
 }
 
 /**
@@ -224,7 +232,8 @@ export const make = <E, R>(options: Options<E, R>): Effect.Effect<Receiver, neve
       tooLarge: 0,
       malformed: 0,
       queueFull: 0,
-      storeUnavailable: 0
+      storeUnavailable: 0,
+      recovered: 0
     }
 
     const store = options.dedupeStore ?? DedupeStore.memory({ capacity: dedupeCapacity })
@@ -234,6 +243,7 @@ export const make = <E, R>(options: Options<E, R>): Effect.Effect<Receiver, neve
         Effect.catchAll((e) => Effect.logWarning(`webhook receiver: ${e.message}; the claims expire with the window`))
       )
 
+    const scope = yield* Effect.scope
     const queue = yield* Queue.dropping<Job>(queueCapacity)
     let pending = 0
     const idleLatch = yield* Effect.makeLatch(true)
@@ -307,6 +317,66 @@ export const make = <E, R>(options: Options<E, R>): Effect.Effect<Receiver, neve
       return json(400, { error: message })
     }
 
+    const freshOf = (
+      items: ReadonlyArray<WebhookDelivery.DeliveryItem>,
+      all: ReadonlyArray<string>,
+      claimed: ReadonlyArray<boolean>
+    ) => {
+      const fresh: Array<WebhookDelivery.DeliveryItem> = []
+      const signatures: Array<string> = []
+      items.forEach((item, i) => {
+        if (claimed[i] === true) {
+          fresh.push(item)
+          signatures.push(all[i]!)
+        } else counters.duplicatesDropped++
+      })
+      return { fresh, signatures }
+    }
+
+    /** Queues a claimed batch for the handler; when the queue is full, gives the claims back (false). */
+    const handOff = (job: Job) =>
+      Effect.gen(function*() {
+        pending++
+        yield* idleLatch.close
+        if (yield* Queue.offer(queue, job)) return true
+        pending--
+        if (pending === 0) yield* idleLatch.open
+        yield* release(job.signatures)
+        counters.queueFull++
+        return false
+      })
+
+    /**
+     * A claim whose answer was lost may have been taken in the store: the service's retries are now
+     * duplicates for every receiver, so this one asks the store (every second, within the window)
+     * which it took and hands those over itself, in a fiber of the receiver's scope. The request was
+     * answered 503; `idle` waits for the answer.
+     */
+    const recover = (
+      items: ReadonlyArray<WebhookDelivery.DeliveryItem>,
+      all: ReadonlyArray<string>,
+      outcome: Effect.Effect<ReadonlyArray<boolean>, DedupeStore.DedupeUnavailable>
+    ) =>
+      Effect.gen(function*() {
+        pending++
+        yield* idleLatch.close
+        yield* outcome.pipe(
+          Effect.retry({
+            schedule: Schedule.spaced(Duration.seconds(1)).pipe(Schedule.upTo(Duration.millis(windowMillis)))
+          }),
+          Effect.flatMap((claimed) => {
+            const { fresh, signatures } = freshOf(items, all, claimed)
+            counters.recovered += fresh.length
+            return fresh.length === 0 ? Effect.void : handOff({ items: fresh, signatures })
+          }),
+          Effect.catchAll((e) =>
+            Effect.logWarning(`webhook receiver: ${e.message}; a lost claim's signatures expire with the window`)
+          ),
+          Effect.ensuring(Effect.suspend(() => --pending === 0 ? idleLatch.open : Effect.void)),
+          Effect.forkIn(scope)
+        )
+      })
+
     const app: HttpApp.Default = Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       if (request.method !== "POST") return json(405, { error: "method not allowed" }, { allow: "POST" })
@@ -345,28 +415,16 @@ export const make = <E, R>(options: Options<E, R>): Effect.Effect<Receiver, neve
       const claimed = yield* Effect.either(store.claim(all, windowMillis))
       if (Either.isLeft(claimed)) {
         counters.storeUnavailable++
+        const outcome = claimed.left.outcome
+        if (outcome !== undefined) yield* recover(items, all, outcome)
         yield* Effect.logWarning(`webhook receiver: ${claimed.left.message}; answered 503, the service retries`)
         return json(503, { error: "receiver busy" }, { "retry-after": "1" })
       }
-      const fresh: Array<WebhookDelivery.DeliveryItem> = []
-      const signatures: Array<string> = []
-      items.forEach((item, i) => {
-        if (claimed.right[i] === true) {
-          fresh.push(item)
-          signatures.push(all[i]!)
-        } else counters.duplicatesDropped++
-      })
+      const { fresh, signatures } = freshOf(items, all, claimed.right)
       if (fresh.length === 0) return json(200, { accepted: 0, duplicates: items.length })
 
       const done = failureStatus === undefined ? undefined : yield* Deferred.make<boolean>()
-      pending++
-      yield* idleLatch.close
-      const offered = yield* Queue.offer(queue, { items: fresh, signatures, done })
-      if (!offered) {
-        pending--
-        if (pending === 0) yield* idleLatch.open
-        yield* release(signatures)
-        counters.queueFull++
+      if (!(yield* handOff({ items: fresh, signatures, done }))) {
         return json(503, { error: "receiver busy" }, { "retry-after": "1" })
       }
       const body = { accepted: fresh.length, duplicates: items.length - fresh.length }

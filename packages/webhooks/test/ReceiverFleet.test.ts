@@ -27,6 +27,8 @@ interface Receiver {
   readonly child: ChildProcess
   readonly port: number
   readonly handled: Array<string>
+  /** The end of its stderr (its warnings), for a failure's message. */
+  readonly stderr: () => string
 }
 
 /** A receiver process, killed at scope end. */
@@ -50,11 +52,12 @@ const receiverProcess = (redisPort: number) =>
           if (line.startsWith("HANDLED ")) handled.push(line.slice(8))
           else if (line.startsWith("LISTENING ") && !started) {
             started = true
-            resume(Effect.succeed({ child, port: Number(line.slice(10)), handled }))
+            resume(Effect.succeed({ child, port: Number(line.slice(10)), handled, stderr: () => stderr }))
           }
         }
       })
-      child.stderr!.resume()
+      let stderr = ""
+      child.stderr!.setEncoding("utf8").on("data", (d: string) => void (stderr = (stderr + d).slice(-1500)))
       child.on("exit", (code) => {
         if (!started) resume(Effect.fail(new Error(`receiver exited (${code}) before listening`)))
       })
@@ -95,8 +98,8 @@ const roundRobin = (ports: ReadonlyArray<number>) =>
   )
 
 /** Waits (polling, bounded) until `done()`; on timeout, fails with what it waited for. */
-const until = (what: string, done: () => boolean, seconds = 180) =>
-  Effect.suspend(() => done() ? Effect.void : Effect.fail(what)).pipe(
+const until = (what: string, done: () => boolean, seconds = 180, state: () => string = () => "") =>
+  Effect.suspend(() => done() ? Effect.void : Effect.fail(`${what} ${state()}`)).pipe(
     Effect.retry({ schedule: Schedule.spaced(Duration.millis(200)), times: seconds * 5 }),
     Effect.mapError((w) => new Error(`timed out waiting for ${w}`))
   )
@@ -163,7 +166,28 @@ describe.skipIf(missing !== undefined)(Servers.title("webhook receivers behind o
         yield* emu.webhookDeliveries.idle
         yield* Effect.logInfo(`deliveries idle: ${emu.webhookDeliveries.attempts().length} attempts`)
         const handled = () => receivers.flatMap((r) => r.handled)
-        yield* until(`${LANDINGS} handled transactions`, () => handled().length >= LANDINGS)
+        // On timeout, say which signatures are missing and what their deliveries were answered.
+        const missingState = () => {
+          const seen = new Set(handled())
+          const lost = signatures.filter((s) => !seen.has(s))
+          const attempts = emu.webhookDeliveries.attempts()
+          const start = attempts[0]?.at ?? 0
+          return `(handled ${handled().length}; missing ${lost.length}: ${
+            lost.slice(0, 5).map((s) =>
+              `${s.slice(0, 8)} [${
+                attempts.filter((a) => a.signature === s).map((a) =>
+                  `${a.status}${a.fault ? `/${a.fault}` : ""} at ${a.at - start} ms in ${a.latencyMs} ms`
+                ).join(", ")
+              }]`
+            ).join("; ")
+          }; receivers' stderr: ${receivers.map((r) => r.stderr().slice(-600)).join(" | ")})`
+        }
+        yield* until(
+          `${LANDINGS} handled transactions`,
+          () => handled().length >= LANDINGS,
+          180,
+          missingState
+        )
         // A last moment for a stray second hand-off to show up, if there were one.
         yield* Effect.sleep(Duration.millis(500))
 
