@@ -1,9 +1,11 @@
 /**
  * Every solfx service in one Layer, over ONE `HttpTransport`: one connection pool,
- * one retry policy, one timeout, one place where the API key is added and redacted.
+ * one retry policy, one timeout, one place where the API key is added and redacted;
+ * and the WebSocket subscriptions (one socket per endpoint, shared by every stream).
  *
- * On Node the HTTP client is undici (`NodeHttpClient.layerUndici`); any other
- * platform `HttpClient` layer (for example `FetchHttpClient.layer`) can be swapped in.
+ * On Node the HTTP client is undici (`NodeHttpClient.layerUndici`) and the sockets are
+ * `NodeSocket.layerWebSocketConstructor`'s; any other platform `HttpClient` layer (for
+ * example `FetchHttpClient.layer`) can be swapped in.
  *
  * @example
  * import { Solfx, Wallet } from "@solfx/sdk"
@@ -20,6 +22,7 @@
  */
 
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as NodeSocket from "@effect/platform-node/NodeSocket"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Config from "@solfx/core/Config"
 import type * as ConfigError from "effect/ConfigError"
@@ -84,10 +87,12 @@ export interface Options<E = never, R = never> extends Config.Options {
   readonly services?: ServiceOptions | undefined
   /** Plan-aware limits and a credit budget, optionally shared through Redis (see `SolfxNeutral.Options`). */
   readonly rateLimits?: SolfxNeutral.Options["rateLimits"]
+  /** How the subscriptions open a WebSocket: default `NodeSocket.layerWebSocketConstructor`. */
+  readonly webSocketConstructor?: SolfxNeutral.Options["webSocketConstructor"]
 }
 
 /**
- * Every service on Node's undici client; the config is still needed. The shortest
+ * Every service on Node's undici client and Node's WebSocket; the config is still needed. The shortest
  * way to run against an in-process emulator.
  *
  * @example
@@ -95,8 +100,8 @@ export interface Options<E = never, R = never> extends Config.Options {
  * @since 0.1.0
  * @category layers
  */
-export const layerNode: Layer.Layer<Exclude<Services, Config.SolfxConfig>, never, Config.SolfxConfig> = SolfxNeutral
-  .layerHttpClient(NodeHttpClient.layerUndici)
+export const layerNode: Layer.Layer<Services, never, Config.SolfxConfig> = SolfxNeutral
+  .layerHttpClient(NodeHttpClient.layerUndici, {}, NodeSocket.layerWebSocketConstructor)
 
 /**
  * Every service, configured from code. Node's undici client unless `httpClient` is given.
@@ -119,7 +124,11 @@ export const layer = <E = never, R = never>(
   options: Options<E, R>
 ): Layer.Layer<Services, E | ConfigError.ConfigError, R> => {
   const httpClient: Layer.Layer<HttpClient.HttpClient, E, R> = options.httpClient ?? NodeHttpClient.layerUndici
-  return SolfxNeutral.layer({ ...options, httpClient })
+  return SolfxNeutral.layer({
+    ...options,
+    httpClient,
+    webSocketConstructor: options.webSocketConstructor ?? NodeSocket.layerWebSocketConstructor
+  })
 }
 
 /**

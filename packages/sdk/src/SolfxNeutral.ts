@@ -1,5 +1,6 @@
 /**
- * Every solfx service in one Layer over any platform `HttpClient` layer: the
+ * Every solfx service in one Layer over any platform `HttpClient` layer, and the
+ * WebSocket subscriptions over the runtime's global `WebSocket`: the
  * platform-independent half of `Solfx`. Nothing here (nor anything it imports)
  * loads `@effect/platform-node`, so `@solfx/sdk/neutral` runs on fetch-only
  * runtimes (Deno, Bun, workers); `@solfx/sdk`'s `Solfx` adds Node's undici
@@ -15,6 +16,7 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Socket from "@effect/platform/Socket"
 import * as Admin from "@solfx/admin/Admin"
 import * as Webhooks from "@solfx/admin/Webhooks"
 import * as Config from "@solfx/core/Config"
@@ -28,12 +30,13 @@ import * as EnhancedTransactions from "@solfx/rpc/EnhancedTransactions"
 import * as PriorityFees from "@solfx/rpc/PriorityFees"
 import * as Signatures from "@solfx/rpc/Signatures"
 import * as TokenMetadata from "@solfx/rpc/TokenMetadata"
+import * as Subscriptions from "@solfx/subscriptions/Subscriptions"
 import * as Wallet from "@solfx/wallet/Wallet"
 import type * as ConfigError from "effect/ConfigError"
 import * as Layer from "effect/Layer"
 
 /**
- * Everything the umbrella layer provides: each API service and the shared transport.
+ * Everything the umbrella layer provides: each API service, the WebSocket subscriptions and the shared transport.
  * Not the config: it holds the key, which only the transport's send step reads.
  *
  * @example
@@ -56,10 +59,11 @@ export type Services =
   | PriorityFees.PriorityFees
   | AddressHistory.AddressHistory
   | EnhancedTransactions.EnhancedTransactions
+  | Subscriptions.Subscriptions
   | HttpTransport.HttpTransport
 
 /**
- * Options of the services that take some (cost tables, tip rules).
+ * Options of the services that take some (cost tables, tip rules, the sockets' keep-alive).
  *
  * @example
  * Solfx.layer({ apiKey, services: { bundles: { minTip: 5_000n } } })
@@ -70,6 +74,7 @@ export interface ServiceOptions {
   readonly digitalAssets?: DigitalAssets.Options | undefined
   readonly compression?: Compression.Options | undefined
   readonly bundles?: Bundles.Options | undefined
+  readonly subscriptions?: Subscriptions.Options | undefined
 }
 
 /**
@@ -92,11 +97,14 @@ export interface Options<E = never, R = never> extends Config.Options {
    * default in memory). Without it, only admin is limited (5/s) and 429s are retried.
    */
   readonly rateLimits?: RateLimits.ConfigOptions | undefined
+  /** How the subscriptions open a WebSocket: default the runtime's global `WebSocket` (`Socket.layerWebSocketConstructorGlobal`). */
+  readonly webSocketConstructor?: Layer.Layer<Socket.WebSocketConstructor> | undefined
 }
 
 /**
- * Every service, over whatever `HttpTransport` is provided: a real one, or
- * `HttpTesting.layerTransport` in unit tests.
+ * Every HTTP service, over whatever `HttpTransport` is provided: a real one, or
+ * `HttpTesting.layerTransport` in unit tests. Not the subscriptions, which speak WebSocket
+ * (`layerHttpClient` adds them).
  *
  * @example
  * const test = Solfx.services().pipe(Layer.provideMerge(HttpTesting.layerTransport(handler)))
@@ -106,7 +114,7 @@ export interface Options<E = never, R = never> extends Config.Options {
 export const services = (
   options: ServiceOptions = {}
 ): Layer.Layer<
-  Exclude<Services, HttpTransport.HttpTransport | Config.SolfxConfig>,
+  Exclude<Services, HttpTransport.HttpTransport | Subscriptions.Subscriptions>,
   never,
   HttpTransport.HttpTransport
 > =>
@@ -125,9 +133,10 @@ export const services = (
   )
 
 /**
- * Every service over one transport built on the given `HttpClient` layer; the
- * config is still needed (`Config.layer`, `Config.layerConfig`, or an emulator's
- * `Emulator.layerTest`).
+ * Every service over one transport built on the given `HttpClient` layer, and the
+ * subscriptions over the given `WebSocketConstructor` (default the runtime's global
+ * `WebSocket`); the config is still needed (`Config.layer`, `Config.layerConfig`, or an
+ * emulator's `Emulator.layerTest`).
  *
  * @example
  * import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
@@ -138,12 +147,19 @@ export const services = (
  */
 export const layerHttpClient = <E, R>(
   httpClient: Layer.Layer<HttpClient.HttpClient, E, R>,
-  options: ServiceOptions = {}
-): Layer.Layer<Exclude<Services, Config.SolfxConfig>, E, R | Config.SolfxConfig> =>
-  services(options).pipe(
-    // provideMerge: the one transport is shared by every service and also exposed.
-    Layer.provideMerge(HttpTransport.layer),
-    Layer.provide(httpClient)
+  options: ServiceOptions = {},
+  webSocketConstructor: Layer.Layer<Socket.WebSocketConstructor> = Socket.layerWebSocketConstructorGlobal
+): Layer.Layer<Services, E, R | Config.SolfxConfig> =>
+  Layer.merge(
+    services(options).pipe(
+      // provideMerge: the one transport is shared by every service and also exposed.
+      Layer.provideMerge(HttpTransport.layer),
+      Layer.provide(httpClient)
+    ),
+    // The subscriptions' one socket per endpoint opens with the first subscription, not here.
+    (options.subscriptions === undefined ? Subscriptions.layer : Subscriptions.layerWith(options.subscriptions)).pipe(
+      Layer.provide(webSocketConstructor)
+    )
   )
 
 /**
@@ -172,7 +188,7 @@ export const layerWith: typeof layerHttpClient = layerHttpClient
 export const layer = <E = never, R = never>(
   options: Options<E, R>
 ): Layer.Layer<Services, E | ConfigError.ConfigError, R> =>
-  layerHttpClient(options.httpClient, options.services).pipe(
+  layerHttpClient(options.httpClient, options.services, options.webSocketConstructor).pipe(
     // The transport reads the limiter when it is built; one limiter for every service.
     Layer.provide(options.rateLimits === undefined ? Layer.empty : RateLimits.layerConfig(options.rateLimits)),
     // provide, not provideMerge: the config holds the key, and no other service gets it.
@@ -190,6 +206,7 @@ export const layer = <E = never, R = never>(
  */
 export const layerConfig = <E, R>(
   httpClient: Layer.Layer<HttpClient.HttpClient, E, R>,
-  options: ServiceOptions = {}
+  options: ServiceOptions = {},
+  webSocketConstructor: Layer.Layer<Socket.WebSocketConstructor> = Socket.layerWebSocketConstructorGlobal
 ): Layer.Layer<Services, E | ConfigError.ConfigError, R> =>
-  layerHttpClient(httpClient, options).pipe(Layer.provide(Config.layerConfig))
+  layerHttpClient(httpClient, options, webSocketConstructor).pipe(Layer.provide(Config.layerConfig))

@@ -50,6 +50,10 @@ export * as Signatures from "@solfx/rpc/Signatures"
 /** @since 0.1.0 */
 export * as SignatureStatus from "@solfx/core/SignatureStatus"
 /** @since 0.1.0 */
+export * as SubscriptionEvent from "@solfx/subscriptions/SubscriptionEvent"
+/** @since 0.1.0 */
+export * as Subscriptions from "@solfx/subscriptions/Subscriptions"
+/** @since 0.1.0 */
 export * as TokenMetadata from "@solfx/rpc/TokenMetadata"
 /** @since 0.1.0 */
 export * as Walk from "@solfx/http/Walk"

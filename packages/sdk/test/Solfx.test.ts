@@ -17,6 +17,7 @@ import {
   DigitalAssets,
   HttpTransport,
   Solfx,
+  Subscriptions,
   TokenMetadata,
   Wallet,
   Webhooks
@@ -25,6 +26,7 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
 
 /** One call to each service; returns how many HTTP requests they made. */
 const callEveryService = Effect.gen(function*() {
@@ -132,6 +134,27 @@ describe("Solfx umbrella layer", () => {
       const error = yield* Effect.flip(Effect.provide(callEveryService, fromEnv(missing)))
       expect(String(error)).toContain("SOLFX_API_KEY")
     }).pipe(Effect.provide(Emulator.layer({ seed: 7 }))))
+})
+
+describe("Solfx umbrella layer's subscriptions", () => {
+  it.live("Solfx.layerNode includes Subscriptions: slots over the emulator's WebSocket, on one socket", () =>
+    Effect.gen(function*() {
+      const subscriptions = yield* Subscriptions.Subscriptions
+      const emu = yield* Emulator.EmulatorHandle
+      const start = emu.ledger.slot()
+      const events = yield* subscriptions.slot().pipe(
+        Stream.filter((event) => event._tag === "Notification"),
+        Stream.take(3),
+        Stream.runCollect
+      )
+      const slots = [...events].map((event) => event.value.slot)
+      expect(slots).toHaveLength(3)
+      // Each notification is a later slot of this emulator's ledger.
+      expect(slots[0]!).toBeGreaterThanOrEqual(start)
+      expect(slots[1]!).toBeGreaterThan(slots[0]!)
+      expect(slots[2]!).toBeGreaterThan(slots[1]!)
+      expect(subscriptions.opened()).toEqual({ standard: 1, enhanced: 0 })
+    }).pipe(Effect.provide(Solfx.layerNode.pipe(Layer.provideMerge(Emulator.layerTest({ seed: 7, slotMs: 200 }))))))
 })
 
 describe("Solfx.layer's rateLimits", () => {

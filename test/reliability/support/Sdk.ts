@@ -9,13 +9,14 @@ import type { FaultKind } from "@solfx/emulator/Faults"
 import * as HttpTesting from "@solfx/http/HttpTesting"
 import type * as HttpTransport from "@solfx/http/HttpTransport"
 import * as Solfx from "@solfx/sdk/Solfx"
+import type * as Subscriptions from "@solfx/subscriptions/Subscriptions"
 import * as Loopback from "@solfx/testing/Loopback"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 
 /** Every area service (not the transport or config). */
-export type Services = Exclude<Solfx.Services, HttpTransport.HttpTransport | SolfxConfig.SolfxConfig>
+export type Services = Exclude<Solfx.Services, HttpTransport.HttpTransport | Subscriptions.Subscriptions>
 
 /** The service layers, needing an `HttpTransport`. */
 export const services: Layer.Layer<Services, never, HttpTransport.HttpTransport> = Solfx.services()
