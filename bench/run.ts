@@ -27,6 +27,7 @@ const COMPARISONS = [
   "notifications",
   "world",
   "kit",
+  "history",
   "rpcreads",
   "studio"
 ] as const
