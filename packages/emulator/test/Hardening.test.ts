@@ -10,6 +10,7 @@ import * as Net from "node:net"
 import * as Compression from "../src/areas/Compression.js"
 import * as TokenMetadata from "../src/areas/TokenMetadata.js"
 import * as Emulator from "../src/Emulator.js"
+import * as CompressedState from "../src/seed/CompressedState.js"
 import { rpc } from "./support/Http.js"
 
 interface Answer {
@@ -228,7 +229,7 @@ describe("emulator hardening", () => {
       expect(otherMethod.json.error.code).toBe(-32602)
       expect(otherMethod.json.error.message).toContain("cursor")
       const otherMint = yield* rpc(emu, "getCompressedMintTokenHolders", {
-        mint: Compression.mintAt(emu.dataset, 1),
+        mint: CompressedState.mintAt(emu.dataset, 1),
         cursor
       })
       expect(otherMint.json.error.code).toBe(-32602)

@@ -36,8 +36,8 @@ import * as Schema from "effect/Schema"
 import type { Area, AreaContext } from "../Area.js"
 import { RestFailure, restRoute } from "../Area.js"
 import type * as Dataset from "../Dataset.js"
+import * as CompressedState from "../seed/CompressedState.js"
 import * as World from "../World.js"
-import * as Compression from "./Compression.js"
 import * as DA from "./DigitalAssets.js"
 import * as Wallet from "./Wallet.js"
 
@@ -115,7 +115,7 @@ export const failureOf = (dataset: Dataset.Dataset, mint: string): "none" | "met
   const draw = dataset.int(`tm:${mint}:failure`, 100)
   // A mint that token accounts (or compressed holders) hold is a mint account: it never fails whole.
   const held = draw >= 10 && draw < 12 &&
-    (isAccountMint(dataset, mint) || Compression.mintSupply(dataset, mint) !== undefined)
+    (isAccountMint(dataset, mint) || CompressedState.mintSupply(dataset, mint) !== undefined)
   return draw < 5 ? "metadata" : draw < 10 ? "offChain" : draw < 12 && !held ? "account" : "none"
 }
 
@@ -144,7 +144,7 @@ const isSeededMint = (dataset: Dataset.Dataset, mint: string): boolean => {
   if (set === undefined) {
     const all = new Set<string>([brokenMint(dataset), liveMint(dataset)])
     for (let i = 0; i < SEEDED_MINTS; i++) all.add(mintAt(dataset, i))
-    for (let k = 0; k < Compression.mintCount(dataset); k++) all.add(Compression.mintAt(dataset, k))
+    for (let k = 0; k < CompressedState.mintCount(dataset); k++) all.add(CompressedState.mintAt(dataset, k))
     seededIndex.set(dataset, set = all)
   }
   return set.has(mint) || isAccountMint(dataset, mint)
@@ -311,7 +311,7 @@ export const accountsSupply = (dataset: Dataset.Dataset, mint: string): bigint |
 export const seededMint = (dataset: Dataset.Dataset, mint: string, slot: number) => {
   const label = `tm:${mint}`
   const decimals = DA.mintDecimals(dataset, mint)
-  const held = Compression.mintSupply(dataset, mint) ?? accountsSupply(dataset, mint)
+  const held = CompressedState.mintSupply(dataset, mint) ?? accountsSupply(dataset, mint)
   // A mint no account holds (a metadata-only mint): a seeded supply, one for a mint of no decimals.
   // A fractional part too, as real supplies have: a large supply is then not a round double.
   const dust = decimals === 0 ? 0n : BigInt(dataset.int(`${label}:dust`, 10 ** decimals))
