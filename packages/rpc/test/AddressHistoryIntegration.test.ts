@@ -4,9 +4,11 @@
  * narrowed by filters, whole transactions for what landed, refusals before any request.
  */
 import { describe, expect, it } from "@effect/vitest"
+import * as kit from "@solana/kit"
 import * as Emulator from "@solfx/emulator/Emulator"
 import * as AddressHistory from "@solfx/rpc/AddressHistory"
 import * as Signatures from "@solfx/rpc/Signatures"
+import * as Kit from "@solfx/testing/Kit"
 import * as Loopback from "@solfx/testing/Loopback"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
@@ -110,6 +112,66 @@ describe("AddressHistory (integration, loopback emulator)", () => {
       })
       expect(wallet.data[0]).toMatchObject({ slot: BigInt(sent.slot) })
       expect(wallet.data[1]).toMatchObject({ meta: null })
+    }).pipe(Effect.provide(TestLayer)))
+
+  it.live("full honours encoding: each item is getTransaction's answer in it; v0 needs maxSupportedTransactionVersion", () =>
+    Effect.gen(function*() {
+      const { emu, history } = yield* setup
+      const rpc = (method: string, params: ReadonlyArray<unknown>) =>
+        Effect.promise(() =>
+          fetch(`${emu.url}/?api-key=${emu.apiKey}`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params })
+          }).then((r) => r.json() as Promise<{ result?: any; error?: { code: number } }>)
+        )
+      const payer = yield* Effect.promise(() => Kit.signer())
+      const to = emu.dataset.address("history:encodings")
+      yield* emu.world.fund({ address: payer.address, lamports: 1_000_000_000n })
+      const { blockhash } = (yield* rpc("getLatestBlockhash", [])).result.value
+      // Executed by the bank: a v0 transaction with its own bytes, signatures and logs.
+      const tx = yield* Effect.promise(() => Kit.buildTransfers(payer, [[kit.address(to), 2_000_000n]], { blockhash }))
+      expect((yield* rpc("sendTransaction", [tx.base64, { encoding: "base64" }])).result).toBe(tx.signature)
+      yield* emu.world.advanceSlots({ slots: 40 })
+      const v0 = { maxSupportedTransactionVersion: 0 }
+      for (const encoding of ["json", "jsonParsed", "base64", "base58"] as const) {
+        const page = (yield* rpc("getTransactionsForAddress", [to, { transactionDetails: "full", encoding, ...v0 }]))
+          .result
+        const one = (yield* rpc("getTransaction", [tx.signature, { encoding, ...v0 }])).result
+        expect(page.data).toHaveLength(1)
+        const { transactionIndex, ...item } = page.data[0]
+        expect(typeof transactionIndex).toBe("number")
+        expect(item).toEqual(one)
+        // Decoded by the SDK in every encoding.
+        const decoded = yield* history.getTransactionsForAddress({
+          address: to,
+          transactionDetails: "full",
+          encoding,
+          maxSupportedTransactionVersion: 0
+        })
+        expect(decoded.data[0]).toMatchObject({ slot: BigInt(one.slot), version: 0, meta: { fee: 5000n } })
+      }
+      const encoded = (yield* history.getTransactionsForAddress({
+        address: to,
+        transactionDetails: "full",
+        encoding: "base64",
+        maxSupportedTransactionVersion: 0
+      })).data[0] as { transaction: readonly [string, string] }
+      expect(encoded.transaction).toEqual([tx.base64, "base64"])
+      // As getTransaction: a v0 transaction is refused without maxSupportedTransactionVersion.
+      expect(yield* Effect.flip(history.getTransactionsForAddress({ address: to, transactionDetails: "full" })))
+        .toMatchObject({ _tag: "JsonRpcError", code: -32015 })
+      // A seeded entry in base64: its rebuilt message's bytes, signed by its signature; no meta.
+      const seeded = (yield* rpc("getTransactionsForAddress", [emu.samples.wallet, {
+        transactionDetails: "full",
+        encoding: "base64",
+        limit: 1
+      }])).result.data[0]
+      expect(seeded.meta).toBeNull()
+      expect(seeded.transaction[1]).toBe("base64")
+      const bytes = Buffer.from(seeded.transaction[0], "base64")
+      const signatures = (yield* rpc("getSignaturesForAddress", [emu.samples.wallet, { limit: 1 }])).result
+      expect(kit.getBase58Decoder().decode(bytes.subarray(1, 65))).toBe(signatures[0].signature)
     }).pipe(Effect.provide(TestLayer)))
 
   it.live("bad input is refused with the field and the rule, nothing sent", () =>

@@ -7,10 +7,14 @@
  * walk resumes correctly even when transactions land meanwhile.
  *
  * `commitment` (default `finalized`) keeps the transactions that reached it (`Bundles.confirmationOf`,
- * the rule of every status); `processed` is refused. `full` answers a landed transaction whole
- * (`json` encoding, the raw builder webhooks use); a seeded entry, dated before the emulator's
- * first slot, has no status meta (`meta: null`). Params are checked with core's schema, so the
- * emulator refuses what the SDK refuses (-32602, naming the field and the rule).
+ * the rule of every status); `processed` is refused. `full` answers a landed transaction whole, as
+ * getTransaction answers it in the same `encoding` (`json` by default, `jsonParsed`, `base64`,
+ * `base58`; one builder, `TransactionView`), a v0 transaction only with
+ * `maxSupportedTransactionVersion` (else -32015, as getTransaction). A seeded entry, dated before
+ * the emulator's first slot, has its message rebuilt from the wallet's history in that encoding and
+ * no status meta (`meta: null`: only its balance changes are known, and getTransaction does not
+ * know it). Params are checked with core's schema, so the emulator refuses what the SDK refuses
+ * (-32602, naming the field and the rule).
  *
  * `filters.tokenAccounts`: `none` (default) keeps what names the address itself; `balanceChanged`
  * adds the transactions that changed a token account it owns; `all` every transaction of its
@@ -22,12 +26,12 @@
 import * as AddressTransactions from "@solfx/core/AddressTransactions"
 import { validateInput } from "@solfx/core/Decode"
 import * as Endpoints from "@solfx/core/Endpoints"
-import * as WebhookDelivery from "@solfx/core/WebhookDelivery"
 import * as Effect from "effect/Effect"
 import type { Area, AreaContext } from "../Area.js"
 import { RpcFailure, rpcOf } from "../Area.js"
+import * as EnhancedTransactions from "../EnhancedTransactions.js"
 import type * as Events from "../Events.js"
-import * as WebhookDeliveries from "../WebhookDeliveries.js"
+import * as TransactionView from "../internal/TransactionView.js"
 import * as World from "../World.js"
 import { confirmationOf } from "./Bundles.js"
 import * as Wallet from "./Wallet.js"
@@ -87,10 +91,15 @@ const getTransactionsForAddress = (params: unknown, ctx: AreaContext) =>
       return yield* Effect.fail(new RpcFailure(-32016, "Minimum context slot has not been reached"))
     }
     const full = p.transactionDetails === "full"
-    if (full && p.encoding !== undefined && p.encoding !== "json") {
-      return yield* Effect.fail(invalid(`encoding: the emulator answers full transactions in json only`))
-    }
+    const encoding = p.encoding ?? "json"
     const world = World.of(ctx.state)
+    const view = (tx: Events.LandedTransaction) =>
+      TransactionView.confirmed(tx, {
+        encoding,
+        withVersion: p.maxSupportedTransactionVersion !== undefined,
+        blockhashOf: (slot) => world.bank.blockhash(slot).blockhash,
+        lamportsOf: (address) => world.bank.account(address)?.lamports ?? 0n
+      })
     const list = Wallet.signaturesOf(ctx, p.address)
     const landed = (s: Wallet.SignedTransaction) => s.seeded === undefined ? world.transaction(s.signature) : undefined
     // Newest first; the position in the slot: a landed transaction's own, else counted among its slot's.
@@ -166,36 +175,16 @@ const getTransactionsForAddress = (params: unknown, ctx: AreaContext) =>
           confirmationStatus: confirmation
         })
       } else if (tx !== undefined) {
-        // The raw builder webhooks use, written as they write it.
-        const raw = WebhookDelivery.encode([WebhookDeliveries.rawOf(tx, ctx.dataset)])[0] as {
-          readonly transaction: unknown
-          readonly meta: unknown
-          readonly version: unknown
+        // getTransaction's builder, in the encoding asked: a history item is that transaction whole.
+        if (tx.wire?.version === 0 && p.maxSupportedTransactionVersion === undefined) {
+          return yield* Effect.fail(new RpcFailure(-32015, TransactionView.UNSUPPORTED_VERSION))
         }
-        data.push({
-          slot: s.slot,
-          transactionIndex: key[1],
-          blockTime: s.blockTime,
-          transaction: raw.transaction,
-          meta: raw.meta,
-          ...(p.maxSupportedTransactionVersion === undefined ? {} : { version: raw.version })
-        })
+        const { blockTime, meta, slot, transaction, ...version } = view(tx)
+        data.push({ slot, transactionIndex: key[1], blockTime, transaction, meta, ...version })
       } else {
-        data.push({
-          slot: s.slot,
-          transactionIndex: key[1],
-          blockTime: s.blockTime,
-          transaction: {
-            signatures: [s.signature],
-            message: {
-              accountKeys: [s.seeded?.entry.feePayer ?? p.address],
-              header: { numRequiredSignatures: 1, numReadonlySignedAccounts: 0, numReadonlyUnsignedAccounts: 0 },
-              instructions: [],
-              recentBlockhash: "11111111111111111111111111111111"
-            }
-          },
-          meta: null
-        })
+        // A seeded entry: its message rebuilt in the encoding asked, no status meta (see above).
+        const { transaction } = view(EnhancedTransactions.seededLanded(s, key[1])!)
+        data.push({ slot: s.slot, transactionIndex: key[1], blockTime: s.blockTime, transaction, meta: null })
       }
     }
     return {

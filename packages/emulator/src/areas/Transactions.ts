@@ -278,10 +278,7 @@ const getTransaction = (params: unknown, ctx: AreaContext) =>
     const version = tx.wire?.version ?? "legacy"
     if (version === 0 && max === undefined) {
       return Effect.fail(
-        new RpcFailure(
-          -32015,
-          "Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: \"maxSupportedTransactionVersion\": 0"
-        )
+        new RpcFailure(-32015, TransactionView.UNSUPPORTED_VERSION)
       )
     }
     return Effect.succeed(

@@ -177,6 +177,14 @@ const headerJson = (h: Transaction.MessageHeader) => ({
 })
 
 /**
+ * The RPC's refusal of a v0 transaction asked without `maxSupportedTransactionVersion` (-32015).
+ *
+ * @internal
+ */
+export const UNSUPPORTED_VERSION =
+  "Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: \"maxSupportedTransactionVersion\": 0"
+
+/**
  * getTransaction's result for a landed transaction.
  *
  * @internal
