@@ -1,8 +1,10 @@
 /**
  * `solfx demo`: the main job. It starts an emulator in-process and tours every API
  * area through the SDK, printing a report section by section: digital assets and
- * their proofs, wallet balances, token metadata, compression, a bundle, webhooks,
- * and the project usage record with the credits the tour itself spent.
+ * their proofs, wallet balances, token metadata, compression, a bundle, one landing
+ * seen live (a WebSocket subscription, a webhook delivered to a `WebhookReceiver`
+ * served in-process, the signature RPC), webhooks, and the project usage record with
+ * the credits the tour itself spent.
  *
  * @example
  * // `solfx demo --json` from code: one JSON line per section
@@ -10,6 +12,7 @@
  * @since 0.1.0
  */
 
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Admin } from "@solfx/admin/Admin"
 import { Webhooks } from "@solfx/admin/Webhooks"
 import * as Bundle from "@solfx/core/Bundle"
@@ -19,16 +22,23 @@ import * as Emulator from "@solfx/emulator/Emulator"
 import { Bundles } from "@solfx/rpc/Bundles"
 import { Compression } from "@solfx/rpc/Compression"
 import { DigitalAssets } from "@solfx/rpc/DigitalAssets"
+import { Signatures } from "@solfx/rpc/Signatures"
 import { TokenMetadata } from "@solfx/rpc/TokenMetadata"
+import { Subscriptions, WebhookReceiver } from "@solfx/sdk"
 import { Wallet } from "@solfx/wallet/Wallet"
 import * as Arr from "effect/Array"
 import * as Chunk from "effect/Chunk"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Order from "effect/Order"
+import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
+import * as Http from "node:http"
 import { isDeepStrictEqual } from "node:util"
 import { usageLines, webhookColumns } from "./commands/Admin.js"
 import { assetColumns } from "./commands/Das.js"
@@ -250,6 +260,84 @@ const bundle = Effect.gen(function*() {
   } satisfies SectionReport
 })
 
+/** How long the live section waits for the socket's notification and the webhook's delivery. */
+const LIVE_TIMEOUT = Duration.seconds(60)
+
+const live = Effect.scoped(Effect.gen(function*() {
+  const emulator = yield* Emulator.EmulatorHandle
+  const subscriptions = yield* Subscriptions.Subscriptions
+  const hooks = yield* Webhooks
+  const signatures = yield* Signatures
+  const watched = WireTransaction.generateKeypair().address
+  // The receiving end of a webhook, served in-process on a free port: it checks this header.
+  const secret = Redacted.make("Bearer solfx-demo-secret")
+  const delivered = yield* Deferred.make<number>()
+  const receiver = yield* WebhookReceiver.make({
+    authHeader: secret,
+    onEvents: (events) => Deferred.succeed(delivered, events.length)
+  })
+  const server = yield* NodeHttpServer.make(() => Http.createServer(), { port: 0, host: "127.0.0.1" })
+  yield* server.serve(receiver.app)
+  const port = server.address._tag === "TcpAddress" ? server.address.port : 0
+  const hook = yield* hooks.create({
+    webhookURL: `http://127.0.0.1:${port}/webhook`,
+    webhookType: "enhanced",
+    accountAddresses: [watched],
+    transactionTypes: ["ANY"],
+    authHeader: secret
+  })
+  // The account subscription is made before anything lands; a landing before the service has
+  // acknowledged it would not be pushed, so the world funds the address until one is (bounded).
+  const notified = yield* subscriptions.account(watched).pipe(
+    Stream.filter((event) => event._tag === "Notification"),
+    Stream.runHead,
+    Effect.fork
+  )
+  const landings: Array<string> = []
+  const land = emulator.world.fund({ address: watched, lamports: 1_000_000_000n }).pipe(
+    Effect.tap((receipt) => Effect.sync(() => landings.push(receipt.signature)))
+  )
+  const notification = yield* land.pipe(
+    Effect.zipRight(Effect.sleep("500 millis")),
+    Effect.forever,
+    Effect.raceFirst(Fiber.join(notified)),
+    Effect.timeoutFail({
+      duration: LIVE_TIMEOUT,
+      onTimeout: () => new Error(`no account notification for ${watched} after ${landings.length} landing(s)`)
+    }),
+    Effect.flatMap(Effect.orElseFail(() => new Error(`the account subscription of ${watched} ended empty`)))
+  )
+  const items = yield* Deferred.await(delivered).pipe(
+    Effect.timeoutFail({
+      duration: LIVE_TIMEOUT,
+      onTimeout: () => new Error(`no webhook delivery to the receiver for ${watched}`)
+    })
+  )
+  const listed = yield* signatures.getSignaturesForAddress({ address: watched })
+  const statuses = yield* signatures.getSignatureStatuses({ signatures: listed.map((s) => s.signature) })
+  const counters = yield* receiver.counters
+  return {
+    lines: [
+      `WebSocket accountSubscribe ${watched}: notified at slot ${notification.slot}, ${
+        Format.integer(notification.value.value.lamports)
+      } lamports (${landings.length} landing(s) through the world API)`,
+      `webhook ${hook.webhookID} -> WebhookReceiver at 127.0.0.1:${port}: ${items} transaction(s) in the first ` +
+      `delivery (auth header checked, deduplicated by signature; ${counters.deliveries} delivery(ies) so far)`,
+      `getSignaturesForAddress: ${listed.length} signature(s), newest ${listed[0]?.signature ?? "(none)"}; ` +
+      `getSignatureStatuses: ${statuses.value.map((s) => s?.confirmationStatus ?? "unknown").join(", ")}`
+    ],
+    data: {
+      address: watched,
+      landings: landings.length,
+      notifiedSlot: notification.slot,
+      webhookID: hook.webhookID,
+      delivered: items,
+      signatures: listed.length,
+      landed: landings.every((signature) => listed.some((s) => s.signature === signature))
+    }
+  } satisfies SectionReport
+}))
+
 const webhooks = Effect.gen(function*() {
   const list = yield* (yield* Webhooks).list()
   return {
@@ -285,9 +373,13 @@ export const tour = Effect.gen(function*() {
   yield* Effect.flatMap(section(3, `Token metadata: ${METADATA_MINTS} mints`, metadata), add)
   yield* Effect.flatMap(section(4, "Compression: mint holders and a validity proof", compression), add)
   yield* Effect.flatMap(section(5, "Bundle: build, tip, send, await", bundle), add)
-  yield* Effect.flatMap(section(6, "Webhooks", webhooks), add)
+  yield* Effect.flatMap(
+    section(6, "Live: one landing seen by a WebSocket subscription, a webhook receiver and the signature RPC", live),
+    add
+  )
+  yield* Effect.flatMap(section(7, "Webhooks", webhooks), add)
   yield* section(
-    7,
+    8,
     "Project usage",
     Effect.gen(function*() {
       const usage = yield* (yield* Admin).getProjectUsage(emulator.projectId)

@@ -427,8 +427,8 @@ layer(Emulator.layer({ slotMs: 200, sizes: { "bundles.finalizeDepth": 4 } }), {
     Effect.gen(function*() {
       const result = ok(yield* solfx(["demo", "--json"]), "demo")
       const sections = jsonLines(result.stdout, Json.parse)
-      expect(sections.map((s) => s.section)).toHaveLength(7)
-      const [das, wallet, metadata, zk, bundle, webhooks, usage] = sections
+      expect(sections.map((s) => s.section)).toHaveLength(8)
+      const [das, wallet, metadata, zk, bundle, live, webhooks, usage] = sections
       expect(das).toMatchObject({ assets: 10_000, distinct: 10_000 })
       expect(das.verifiedProofs).toBe(das.compressed)
       expect(wallet.balances).toBeGreaterThan(100)
@@ -437,7 +437,14 @@ layer(Emulator.layer({ slotMs: 200, sizes: { "bundles.finalizeDepth": 4 } }), {
       expect(zk.descending).toBe(true)
       expect(bundle.bundleId).toBe(bundle.localId)
       expect(bundle.outcome).toBe("Landed")
-      expect(webhooks.webhooks).toBeGreaterThanOrEqual(0)
+      // One landing seen three ways: the socket's notification, the receiver's delivery, the signature RPC.
+      expect(live.landings).toBeGreaterThanOrEqual(1)
+      expect(live.delivered).toBeGreaterThanOrEqual(1)
+      expect(live.landed).toBe(true)
+      expect(live.signatures).toBeGreaterThanOrEqual(live.landings)
+      expect(webhooks.webhooks).toBeGreaterThanOrEqual(1)
+      expect(usage.usage.usage.websocket).toBeGreaterThan(0)
+      expect(usage.usage.usage.webhook).toBeGreaterThan(0)
       expect(usage.usage.creditsUsed).toBeGreaterThanOrEqual(usage.tourCredits)
       expect(usage.tourCredits).toBeGreaterThan(0)
     }))
