@@ -25,7 +25,7 @@ import type * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
 import * as Stream from "effect/Stream"
 import { type AttemptHooks, HttpTransport, type HttpTransportShape } from "./HttpTransport.js"
-import { requestOf, traced } from "./internal/wire.js"
+import { emptyParams, keyedWalk, requestOf, traced } from "./internal/wire.js"
 import * as RateLimits from "./RateLimits.js"
 import * as Walk from "./Walk.js"
 
@@ -117,59 +117,91 @@ export const fromTransport = <P, A, Item, PI>(
   t: HttpTransportShape,
   entry: Endpoint.Endpoint<P, A, Item, PI>,
   options: ClientOptions = {}
-): Client<P, A, Item, PI> => {
+): Client<P, A, Item, PI> => interpret(t, entry, options) as unknown as Client<P, A, Item, PI>
+
+/**
+ * The one interpreter of the table: an entry's call is `execute(requestOf(entry, validated))`
+ * (`send`), and its pages are `Walk.entryPages` over that same `send`, the params validated once.
+ * `Operations` hands these functions out as the operations themselves (no wrapper in between);
+ * `key` gives them a keyed service's arguments (`(wallet, options)`).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const interpret = (
+  t: HttpTransportShape,
+  entry: Endpoint.Endpoint,
+  options: ClientOptions & { readonly key?: string | undefined } = {}
+) => {
   const hooks = attemptHooks(t, entry, options)
   const validate = validateInput(entry.params, "", t.redactor.redact)
   const spanName = `solfx.${entry.area}.${options.name ?? entry.name}`
   const isRest = entry._tag === "Rest"
+  const key = options.key
+  // What an operation called without params sends: `[]` for positional params, `{}` otherwise.
+  const empty = emptyParams(entry)
 
-  // The one attempt of either wire format: the request is built when the call runs (a JSON-RPC id per run).
-  const sendOnce = (params: P, call?: CallOptions) =>
-    Effect.suspend(() => t.execute(requestOf(entry, params, { ...hooks, headers: call?.headers }), entry.result))
-  // Already-validated params (a service that checks its own input): `.send`, under the service method's span.
-  const send = traced(`${spanName}.send`, sendOnce)
+  // The one attempt of either wire format. Only ever run inside a running effect (a span, a flatMap),
+  // so the request is built as the call runs: a JSON-RPC id per run.
+  const execute = (params: unknown, headers: CallOptions["headers"]) =>
+    t.execute(requestOf(entry, params, headers === undefined ? hooks : { ...hooks, headers }), entry.result)
+  // A 404 is an answer only where the entry documents it so (REST): a JSON-RPC 404 stays an error.
+  const executeOption = (params: unknown) =>
+    Effect.catchIf(
+      Effect.asSome(execute(params, undefined)),
+      (e): e is HttpError => isRest && e._tag === "HttpError" && e.status === 404,
+      () => Effect.succeedNone
+    )
+  // Already-validated params (a page, a service that checks its own input): `.send`, in its own span.
+  const send = traced(`${spanName}.send`, (params: unknown, call?: CallOptions) => execute(params, call?.headers))
   // One span for the call: the transport's span of the request sits right under it.
-  const call = traced(
-    `${spanName}.call`,
-    (input: PI, call?: CallOptions) => Effect.flatMap(validate(input), (params) => sendOnce(params, call))
-  )
-  const callOption = traced(
-    `${spanName}.call`,
-    (input: PI) =>
-      Effect.flatMap(validate(input), (params) =>
-        Effect.catchIf(
-          Effect.asSome(sendOnce(params)),
-          // A 404 is an answer only where the entry documents it so (REST): a JSON-RPC 404 stays an error.
-          (e): e is HttpError => isRest && e._tag === "HttpError" && e.status === 404,
-          () => Effect.succeedNone
-        ))
-  )
+  const call = key === undefined
+    ? traced(
+      `${spanName}.call`,
+      (input?: unknown, call?: CallOptions) =>
+        Effect.flatMap(validate(input ?? empty), (params) => execute(params, call?.headers))
+    )
+    : traced(
+      `${spanName}.call`,
+      (value: unknown, rest?: unknown) =>
+        Effect.flatMap(validate({ ...(rest as object), [key]: value }), (params) => execute(params, undefined))
+    )
+  const callOption = key === undefined
+    ? traced(`${spanName}.call`, (input?: unknown) => Effect.flatMap(validate(input ?? empty), executeOption))
+    : traced(
+      `${spanName}.call`,
+      (value: unknown, rest?: unknown) => Effect.flatMap(validate({ ...(rest as object), [key]: value }), executeOption)
+    )
 
-  const pages = <Position = string | number>(
-    input: PI,
-    o: PagesOptions<Position> = {}
-  ): Stream.Stream<ResultPage<Item, Position, A>, ApiError | InvalidRequest> =>
-    Stream.unwrap(
+  // The params validated once, with the entry's largest page unless they name one; a keyed walk's one
+  // options object holds the walk's own `start` and `concurrency` beside the params.
+  const pages = (
+    a?: unknown,
+    b?: unknown
+  ): Stream.Stream<Pagination.Page<unknown, unknown>, ApiError | InvalidRequest> => {
+    const [input, o] = key === undefined ? [a ?? empty, (b ?? {}) as PagesOptions<unknown>] : keyedWalk(key, a, b)
+    return Stream.unwrap(
       Effect.map(validate(withLimit(entry.paging, input)), (params) => Walk.entryPages(entry, params, send, o))
     )
+  }
 
   const batch = <I>(
     items: ReadonlyArray<I>,
-    rest?: Partial<P>,
+    rest?: unknown,
     o?: { readonly size?: number | undefined; readonly concurrency?: number | undefined }
   ) => {
     const rule = entry.batch ?? { field: 0, size: items.length || 1, concurrency: 1 }
     const chunks = Arr.chunksOf(items, Math.max(1, o?.size ?? rule.size))
     const paramsOf = (chunk: ReadonlyArray<I>) =>
-      (typeof rule.field === "number"
+      typeof rule.field === "number"
         ? Object.assign([...(Array.isArray(rest) ? rest : [])], { [rule.field]: chunk })
-        : { ...rest, [rule.field]: chunk }) as P
+        : { ...(rest as object), [rule.field]: chunk }
     return traced(
       `${spanName}.batch`,
       () =>
         Effect.forEach(
           chunks,
-          (chunk) => Effect.map(sendOnce(paramsOf(chunk)), (result) => ({ items: chunk, result })),
+          (chunk) => Effect.map(execute(paramsOf(chunk), undefined), (result) => ({ items: chunk, result })),
           { concurrency: o?.concurrency ?? rule.concurrency }
         )
     )()
@@ -182,7 +214,7 @@ export const fromTransport = <P, A, Item, PI>(
     call,
     callOption,
     pages,
-    stream: (input, o) => Pagination.flattenPages(pages(input, o)),
+    stream: (a?: unknown, b?: unknown) => Pagination.flattenPages(pages(a, b)),
     batch
   }
 }

@@ -27,6 +27,7 @@ import type * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as Derive from "./Derive.js"
 import type { HttpTransportShape } from "./HttpTransport.js"
+import { emptyParams, keyedWalk } from "./internal/wire.js"
 
 /**
  * The table entries of one service, by method name.
@@ -213,23 +214,10 @@ export interface Options<Key extends string = never> {
   readonly key?: Key | undefined
 }
 
-/** A keyed walk's one options object: the walk's own `start` and `concurrency`, the rest params. */
-const splitWalk = (key: string, value: unknown, options: unknown): [unknown, WalkOptions] => {
-  const { concurrency, start, ...params } = (options ?? {}) as WalkOptions & Record<string, unknown>
-  return [{ ...params, [key]: value }, { start, concurrency }]
-}
-
-/** What an operation called without params sends: `[]` for positional params, `{}` otherwise. */
-const emptyParams = (entry: Endpoint.Endpoint): unknown => entry.params.ast._tag === "TupleType" ? [] : {}
-
-const slotOf = (result: unknown): number | undefined => {
-  const context = (result as { context?: { slot?: unknown } } | null)?.context
-  return typeof context?.slot === "number" ? context.slot : undefined
-}
-
 /**
  * The operations of `entries`, each run by `run`: the one place where a call gets its
- * `.pages`, its `.stream` and its deprecated aliases.
+ * `.pages`, its `.stream` and its deprecated aliases. With `key`, `run`'s functions get a
+ * keyed call's arguments as one object (`{ ...options, [key]: value }`).
  *
  * @since 0.1.0
  * @category constructors
@@ -243,30 +231,45 @@ export const assemble = <
   entries: R,
   run: (entry: Endpoint.Endpoint, name: string) => Runner,
   { key }: Pick<Options<Key>, "key"> = {}
-): Operations<R, Position, O, Key> => {
-  const out: Record<string, unknown> = {}
-  for (const [name, entry] of Object.entries(entries)) {
+): Operations<R, Position, O, Key> =>
+  fromRunners(entries, (entry, name) => {
     const runner = run(entry, name)
     const empty = emptyParams(entry)
-    const call = key === undefined
-      ? (input?: unknown) => runner.call(input ?? empty)
-      : (value: unknown, rest?: unknown) => runner.call({ ...(rest as object), [key]: value })
-    out[name] = call
     const walk = runner.pages
-    if (entry.paging._tag === "None" || walk === undefined) continue
-    const pages = key === undefined
-      ? (input?: unknown, o?: unknown) => walk(input ?? empty, o)
-      : (value: unknown, o?: unknown) => walk(...splitWalk(key, value, o))
+    return {
+      call: key === undefined
+        ? (input?: unknown) => runner.call(input ?? empty)
+        : (value: unknown, rest?: unknown) => runner.call({ ...(rest as object), [key]: value }),
+      pages: walk === undefined ? undefined : key === undefined
+        ? (input?: unknown, o?: unknown) => walk(input ?? empty, o)
+        : (value: unknown, o?: unknown) => walk(...keyedWalk(key, value, o))
+    }
+  }) as Operations<R, Position, O, Key>
+
+/** The operations of `entries` from functions that take the operations' own arguments. */
+const fromRunners = (
+  entries: Entries,
+  run: (entry: Endpoint.Endpoint, name: string) => {
+    readonly call: (...args: Array<any>) => unknown
+    readonly pages?: ((...args: Array<any>) => Stream.Stream<Pagination.Page<unknown, unknown>, any>) | undefined
+  }
+): unknown => {
+  const out: Record<string, unknown> = {}
+  for (const [name, entry] of Object.entries(entries)) {
+    const { call, pages } = run(entry, name)
+    out[name] = call
+    if (entry.paging._tag === "None" || pages === undefined) continue
     const stream = (a?: unknown, b?: unknown) => Pagination.flattenPages(pages(a, b))
     Object.assign(call, { pages, stream })
     out[`${name}Stream`] = stream
     out[`${name}Pages`] = pages
   }
-  return out as Operations<R, Position, O, Key>
+  return out
 }
 
 /**
- * The operations of `entries` over the transport `t`, each derived from its entry (`Derive`).
+ * The operations of `entries` over the transport `t`: each is its entry's interpreter
+ * (`Derive.interpret`), its call and `.pages` handed out as they are.
  *
  * @since 0.1.0
  * @category constructors
@@ -276,18 +279,7 @@ export const make = <R extends Entries, Position = string | number, Key extends 
   entries: R,
   options: Options<Key> = {}
 ): Operations<R, Position, never, Key> =>
-  assemble(entries, (entry, name) => {
-    const client = Derive.fromTransport(t, entry, { credits: options.costs?.[name], name })
-    const rest = entry._tag === "Rest"
-    return {
-      call: entry._tag === "Rest" && entry.notFound === "answer" ? client.callOption : client.call,
-      pages: (input, o) =>
-        client.pages(input, o as Derive.PagesOptions<string | number>).pipe(Stream.map((page) => {
-          // A REST page carries its answer's fields too (`EntryPage`).
-          // (A bare array answer has no fields of its own.)
-          if (rest && !Array.isArray(page.result)) return { ...(page.result as object), ...page }
-          const slot = slotOf(page.result)
-          return slot === undefined ? page : { ...page, slot }
-        }))
-    }
-  }, options)
+  fromRunners(entries, (entry, name) => {
+    const op = Derive.interpret(t, entry, { credits: options.costs?.[name], name, key: options.key })
+    return { call: entry._tag === "Rest" && entry.notFound === "answer" ? op.callOption : op.call, pages: op.pages }
+  }) as Operations<R, Position, never, Key>

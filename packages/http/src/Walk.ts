@@ -52,7 +52,10 @@ export interface EntryPage<Item, Position, A> extends Page<Item, Position> {
 
 /**
  * The pages of `entry`. `params` are validated already, with their page size; `send` sends them
- * (one call: permit, credits, send, decode).
+ * (one call: permit, credits, send, decode). Each page is `send(withPosition(params, position))`:
+ * position after position through `walk` (its guards keep every walk finite), or, for numbered
+ * pages whose end a total tells, read ahead (`numberedPages`). A page carries its items, `next`,
+ * the whole answer, its `slot` when the answer has one, and a REST answer's own fields.
  *
  * @since 0.1.0
  * @category streams
@@ -64,61 +67,78 @@ export const entryPages = <P, A, Item, Position>(
   options: Options<Position> = {}
 ): Stream.Stream<EntryPage<Item, Position, A>, ApiError> => {
   const paging = entry.paging
+  const rest = entry._tag === "Rest"
+  // The caller chose `Position`: what a walk hands back is the position it was given, or its like.
+  type Out = Stream.Stream<EntryPage<Item, Position, A>, ApiError>
   if (paging._tag === "None") {
     return Stream.fromEffect(Effect.map(send(params), (result) => ({ items: [], next: undefined, result })))
   }
-  // The one place a position is set in the params: `param` names a field of the entry's params.
-  const at = (walked: Walked<A, Item>) => (position: unknown) => send({ ...params, [walked.param]: position } as P)
-  const go = (walked: Walked<A, Item>, start: unknown) =>
-    positioned(entry.name, walked, at(walked), Number(field(params, paging.limitParam)), start, options.concurrency)
+  // An entry with two modes (a DAS list's keyset): its positions name their own, `{ page }` or `{ cursor }`.
   const keyset = paging._tag === "PageNumber" ? paging.keyset : undefined
-  // The caller chose `Position`: what a walk hands back is the position it was given, or its like.
-  type Out = Stream.Stream<EntryPage<Item, Position, A>, ApiError>
-  if (keyset === undefined) return go(paging, options.start ?? field(params, paging.param)) as Out
-  // Two modes: the position names its own, `{ page }` or `{ cursor }`.
-  const start = options.start
-  const key = options.mode === "cursor" || field(start, "cursor") !== undefined ? "cursor" : "page"
-  const walked: Walked<A, Item> = key === "page" ? paging : {
+  const mode = keyset === undefined
+    ? undefined
+    : options.mode === "cursor" || field(options.start, "cursor") !== undefined
+    ? "cursor"
+    : "page"
+  const walked: Walked<A, Item> = mode !== "cursor" ? paging : {
     _tag: "Cursor",
-    param: keyset.param,
+    param: keyset!.param,
     limitParam: paging.limitParam,
     maxLimit: paging.maxLimit,
     items: paging.items,
-    next: keyset.next
+    next: keyset!.next
   }
-  return Stream.map(go(walked, field(start, key)), (page) => ({
-    ...page,
-    next: page.next === undefined ? undefined : { [key]: page.next }
-  })) as Out
+  const start = mode === undefined ? options.start ?? field(params, paging.param) : field(options.start, mode)
+  // The one place a position is set in the params: `param` names a field of the entry's params.
+  const withPosition = (position: unknown) => ({ ...params, [walked.param]: position }) as P
+  const pages: Stream.Stream<Page<Item, unknown> & { readonly result?: unknown }, ApiError> =
+    walked._tag === "PageNumber" && walked.hasMore === undefined
+      ? numberedPages(
+        (page) =>
+          Effect.map(
+            send(withPosition(page)),
+            (result) => ({ items: walked.items(result), total: walked.total?.(result), result })
+          ),
+        {
+          limit: Number(field(params, paging.limitParam)),
+          concurrency: options.concurrency,
+          startPage: typeof start === "number" ? start : undefined
+        }
+      )
+      : walk(
+        entry.name,
+        start,
+        (position) =>
+          Effect.flatMap(send(withPosition(position ?? (walked._tag === "PageNumber" ? 1 : undefined))), (result) => {
+            const page = read(entry.name, walked, result, position)
+            return page instanceof DecodeError ? Effect.fail(page) : Effect.succeed({ ...page, result })
+          })
+      )
+  return Stream.map(pages, (page) => shape(rest, mode, page)) as Out
 }
 
 const field = (value: unknown, key: string): unknown => Predicate.isRecord(value) ? value[key] : undefined
 
-/** One mode's walk: numbered pages read ahead when the end is known by count, else position after position. */
-const positioned = <A, Item>(
-  operation: string,
-  paging: Walked<A, Item>,
-  at: (position: unknown) => Effect.Effect<A, ApiError>,
-  limit: number,
-  start: unknown,
-  concurrency: number | undefined
-): Stream.Stream<Page<Item, unknown> & { readonly result?: unknown }, ApiError> => {
-  if (paging._tag === "PageNumber" && paging.hasMore === undefined) {
-    return numberedPages(
-      (page) =>
-        Effect.map(at(page), (result) => ({ items: paging.items(result), total: paging.total?.(result), result })),
-      { limit, concurrency, startPage: typeof start === "number" ? start : undefined }
-    )
-  }
-  return walk(
-    operation,
-    start,
-    (position) =>
-      Effect.flatMap(at(position ?? (paging._tag === "PageNumber" ? 1 : undefined)), (result) => {
-        const page = read(operation, paging, result, position)
-        return page instanceof DecodeError ? Effect.fail(page) : Effect.succeed({ ...page, result })
-      })
-  )
+const slotOf = (result: unknown): number | undefined => {
+  const context = (result as { context?: { slot?: unknown } } | null)?.context
+  return typeof context?.slot === "number" ? context.slot : undefined
+}
+
+/**
+ * A page as a caller reads it: a two-mode position named (`{ page }` / `{ cursor }`), the slot of an
+ * answer that says it, and a REST answer's own fields (the Wallet API's `pagination`, `nfts`): a REST
+ * answer is one object of named fields, while a JSON-RPC answer keeps its own under `result`.
+ */
+const shape = <Pg extends Page<unknown, unknown> & { readonly result?: unknown }>(
+  rest: boolean,
+  mode: "page" | "cursor" | undefined,
+  page: Pg
+): Pg => {
+  const out = mode === undefined || page.next === undefined ? page : { ...page, next: { [mode]: page.next } }
+  // (A bare array answer has no fields of its own.)
+  if (rest && Predicate.isRecord(page.result) && !Array.isArray(page.result)) return { ...page.result, ...out }
+  const slot = slotOf(page.result)
+  return slot === undefined ? out : { ...out, slot }
 }
 
 /**

@@ -74,6 +74,22 @@ const restRequest = (entry: Endpoint.Rest, params: Record<string, unknown>, opti
   }
 }
 
+/** What an operation called without params sends: `[]` for positional params, `{}` otherwise. */
+export const emptyParams = (entry: Endpoint.Endpoint): unknown => entry.params.ast._tag === "TupleType" ? [] : {}
+
+/**
+ * A keyed walk's arguments (`(wallet, options)`) as params and walk options: the one options object
+ * holds the walk's own `start` and `concurrency` beside the params.
+ */
+export const keyedWalk = (
+  key: string,
+  value: unknown,
+  options: unknown
+): [params: unknown, walk: { readonly start?: unknown; readonly concurrency?: number | undefined }] => {
+  const { concurrency, start, ...params } = (options ?? {}) as Record<string, unknown>
+  return [{ ...params, [key]: value }, { start, concurrency: concurrency as number | undefined }]
+}
+
 /** The request of `entry` with `params` (already validated), in the entry's wire format. */
 export const requestOf = (entry: Endpoint.Endpoint, params: unknown, options: WireOptions): WireRequest =>
   entry._tag === "Rpc"
