@@ -18,12 +18,21 @@
  * and the logs of the landed transaction), `BlockhashExpired`, and every `SolanaRpc` failure. The
  * rebroadcasts and the polls are fibers of the call's scope: interrupting the call stops them all.
  *
+ * `sendAndConfirmBundle` does the same for a Jito bundle of signed transactions: the offline
+ * checks of `Bundle.check` (1 to 5 transactions, signed, a tip), `sendBundle`, the bundle sent
+ * again on the Schedule until its first transaction is confirmed (a bundle is atomic: the first
+ * landed means all did) or the earliest `lastValidBlockHeight` of its transactions passes;
+ * `getBundleStatuses` polled beside it ends it early with `BundleFailed` when the block engine
+ * reports the bundle failed.
+ *
  * It takes kit's transaction and message types and signs with kit's signers, so it lives beside
  * `SolanaRpc` in the package that has `@solana/kit` as a peer.
  *
  * @example
  * const confirmed = yield* SendAndConfirm.sendAndConfirm(message, { priorityFee: "High", computeUnitLimit: "estimate" })
  * // confirmed.signature, confirmed.slot, confirmed.sends
+ * const bundle = yield* SendAndConfirm.sendAndConfirmBundle([payment, tip])
+ * // bundle.bundleId, bundle.signatures, bundle.slot
  * @since 0.1.0
  */
 import type {
@@ -43,14 +52,16 @@ import {
   setTransactionMessageComputeUnitPrice,
   signTransactionMessageWithSigners
 } from "@solana/kit"
+import * as Bundle from "@solfx/core/Bundle"
 import * as Endpoints from "@solfx/core/Endpoints"
-import { InvalidRequest } from "@solfx/core/Errors"
+import { BundleIdMismatch, InvalidRequest } from "@solfx/core/Errors"
 import type { PriorityLevel } from "@solfx/core/PriorityFeeEstimate"
 import * as Derive from "@solfx/http/Derive"
 import { HttpTransport } from "@solfx/http/HttpTransport"
 import { Subscriptions } from "@solfx/subscriptions/Subscriptions"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
@@ -113,6 +124,22 @@ export class BlockhashExpired extends Schema.TaggedError<BlockhashExpired>("@sol
   }
 }
 
+/**
+ * The block engine ran the bundle and it failed whole (bundles are atomic: nothing of it landed);
+ * its status's error.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class BundleFailed extends Schema.TaggedError<BundleFailed>("@solfx/BundleFailed")(
+  "BundleFailed",
+  { bundleId: Schema.String, slot: Schema.Number, err: Schema.Unknown }
+) {
+  override get message(): string {
+    return `bundle ${this.bundleId} failed in slot ${this.slot}: ${JSON.stringify(this.err, bigintText)}`
+  }
+}
+
 const bigintText = (_: string, v: unknown) => typeof v === "bigint" ? v.toString() : v
 
 /**
@@ -122,6 +149,21 @@ const bigintText = (_: string, v: unknown) => typeof v === "bigint" ? v.toString
  * @category errors
  */
 export type SendAndConfirmError = SimulationFailed | TransactionFailed | BlockhashExpired | SolanaRpcError
+
+/**
+ * Every failure of `sendAndConfirmBundle`: bad input (the offline checks), the id the service
+ * returned not the bundle's, the bundle failed, it expired, or an RPC failure.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type SendAndConfirmBundleError =
+  | InvalidRequest
+  | BundleIdMismatch
+  | BundleFailed
+  | TransactionFailed
+  | BlockhashExpired
+  | SolanaRpcError
 
 /**
  * A commitment a transaction is confirmed at.
@@ -244,25 +286,10 @@ export const sendAndConfirm = (
       yield* Effect.annotateCurrentSpan("solfx.send.firstFailed", e._tag)
     }
 
-    const landed = yield* Effect.scoped(Effect.gen(function*() {
-      const every = Duration.decode(options.rebroadcastEvery ?? "2 seconds")
-      yield* Effect.forkScoped(Effect.forever(Effect.zipRight(Effect.sleep(every), Effect.ignore(sendOnce(true)))))
-      const polled = poll(solana, signature, commitment, lastValidBlockHeight, options, () => sends)
-      const subscriptions = yield* Effect.serviceOption(Subscriptions)
-      if (Option.isNone(subscriptions)) return yield* polled
-      const notified = subscriptions.value.signature(signature, { commitment }).pipe(
-        Stream.filterMap((event) =>
-          event._tag === "Notification" && typeof event.value.value === "object"
-            ? Option.some<Landed>({ slot: event.slot, err: event.value.value.err })
-            : Option.none()
-        ),
-        Stream.runHead,
-        // The socket failed or the stream ended without it: the polls go on alone.
-        Effect.flatMap(Option.match({ onNone: () => Effect.never, onSome: Effect.succeed })),
-        Effect.catchAll(() => Effect.never)
-      )
-      return yield* Effect.raceFirst(notified, polled)
-    }))
+    const landed = yield* awaitLanded(solana, signature, commitment, lastValidBlockHeight, options, {
+      sendOnce: sendOnce(true),
+      sends: () => sends
+    })
 
     if (landed.err !== null && landed.err !== undefined) {
       const logs = yield* logsOf(solana, signature, commitment)
@@ -276,6 +303,164 @@ export const sendAndConfirm = (
       priorityFee: prepared.priorityFee
     } satisfies Confirmed
   }).pipe(Effect.withSpan("solfx.kit.sendAndConfirm", { captureStackTrace: false }))
+
+/**
+ * Options of `sendAndConfirmBundle`: the commitment and the Schedule's periods of `Options`, and
+ * the offline checks' tip rule.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface BundleOptions {
+  /** The commitment it must reach (default `confirmed`). */
+  readonly commitment?: Commitment | undefined
+  /** How often the bundle is sent again until confirmed or expired (default 2 s). */
+  readonly rebroadcastEvery?: Duration.DurationInput | undefined
+  /** How often its statuses and the block height are read (default 1 s). */
+  readonly pollEvery?: Duration.DurationInput | undefined
+  /** Accounts a tip may go to. Default: the 8 Jito tip accounts. */
+  readonly tipAccounts?: ReadonlyArray<string> | undefined
+  /** Smallest tip in lamports. Default 1000. */
+  readonly minTip?: bigint | undefined
+}
+
+/**
+ * A confirmed bundle.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ConfirmedBundle {
+  /** Its id: the SHA-256 of its transactions' first signatures, as the block engine answers it. */
+  readonly bundleId: string
+  /** Its transactions' first signatures, in order. */
+  readonly signatures: ReadonlyArray<Signature>
+  /** The slot it landed in. */
+  readonly slot: bigint
+  /** How many times it was sent (the first send and the rebroadcasts). */
+  readonly sends: number
+}
+
+/**
+ * Sends signed transactions as one Jito bundle and waits for it to be confirmed (see the module).
+ * Bad input (no transaction or more than 5, one not fully signed, no tip of `minTip` to a tip
+ * account) is an `InvalidRequest` naming the field and the rule, with nothing sent. Needs
+ * `SolanaRpc` and the `HttpTransport` under it; a `Subscriptions` service in the context adds the
+ * signature subscription.
+ *
+ * @example
+ * const confirmed = yield* SendAndConfirm.sendAndConfirmBundle([payment, tip], { commitment: "finalized" })
+ * @since 0.1.0
+ * @category sending
+ */
+export const sendAndConfirmBundle = (
+  transactions: ReadonlyArray<SignedTransaction>,
+  options: BundleOptions = {}
+): Effect.Effect<ConfirmedBundle, SendAndConfirmBundleError, SolanaRpc | HttpTransport> =>
+  Effect.gen(function*() {
+    const solana = yield* SolanaRpc
+    const transport = yield* HttpTransport
+    const commitment = options.commitment ?? "confirmed"
+    const wires = transactions.map((tx) => getBase64EncodedWireTransaction(tx))
+    // The offline checks of every bundle sent by solfx (`Bundle.check`, as `Bundles.sendBundle`).
+    const checked = Bundle.check(wires, "base64", {
+      tipAccounts: options.tipAccounts ?? Bundle.JITO_TIP_ACCOUNTS,
+      minTip: options.minTip ?? Bundle.MIN_TIP_LAMPORTS
+    })
+    if (Either.isLeft(checked)) return yield* Effect.fail(new InvalidRequest(Bundle.describe(checked.left)))
+    const bundleId = checked.right.id
+    const signatures = transactions.map((tx) => getSignatureFromTransaction(tx))
+    // The bundle lands whole or not at all: the first transaction's status is the bundle's.
+    const signature = signatures[0]!
+    // It can land only while every transaction's blockhash is valid.
+    const lastValidBlockHeight = transactions.map((tx) => tx.lifetimeConstraint.lastValidBlockHeight).reduce((
+      a,
+      b
+    ) => a < b ? a : b)
+    const send = Derive.fromTransport(transport, Endpoints.sendBundle)
+    const statuses = Derive.fromTransport(transport, Endpoints.getBundleStatuses)
+    let sends = 0
+    const sendOnce = Effect.suspend(() => {
+      sends++
+      return send.send([wires, { encoding: "base64" }])
+    })
+
+    // The first send: a refusal (JSON-RPC error) is final; a send that may not have arrived is left
+    // to the rebroadcasts. An answer must be the bundle's id.
+    const first = yield* Effect.either(sendOnce)
+    if (first._tag === "Left") {
+      const e = first.left
+      if (e._tag === "JsonRpcError") return yield* Effect.fail(e)
+      yield* Effect.annotateCurrentSpan("solfx.send.firstFailed", e._tag)
+    } else if (first.right.toLowerCase() !== bundleId) {
+      return yield* Effect.fail(new BundleIdMismatch({ expected: bundleId, received: first.right.slice(0, 100) }))
+    }
+
+    // The block engine's word that it failed (nothing landed, so no signature status will say so).
+    const every = Duration.decode(options.pollEvery ?? "1 second")
+    const read = statuses.send([[bundleId]]).pipe(
+      Effect.map(({ value }) => value.find((s) => s !== null && s.bundle_id === bundleId) ?? null),
+      // A failing read is the polls' to judge: this one only ever reports a failed bundle.
+      Effect.orElseSucceed(() => null)
+    )
+    const failed = Effect.iterate(null as Bundle.BundleStatus | null, {
+      while: (s) => s === null || Bundle.succeeded(s),
+      body: () => Effect.zipRight(Effect.sleep(every), read)
+    }).pipe(Effect.flatMap((s) => Effect.fail(new BundleFailed({ bundleId, slot: s!.slot, err: s!.err }))))
+    const landed = yield* awaitLanded(solana, signature, commitment, lastValidBlockHeight, options, {
+      sendOnce,
+      sends: () => sends,
+      failFast: failed
+    })
+    if (landed.err !== null && landed.err !== undefined) {
+      const logs = yield* logsOf(solana, signature, commitment)
+      return yield* Effect.fail(new TransactionFailed({ signature, slot: landed.slot, err: landed.err, logs }))
+    }
+    return { bundleId, signatures, slot: landed.slot, sends } satisfies ConfirmedBundle
+  }).pipe(Effect.withSpan("solfx.kit.sendAndConfirmBundle", { captureStackTrace: false }))
+
+/**
+ * Rebroadcasts on a Schedule while it waits for `signature` to land at `commitment`: by
+ * `signatureSubscribe` when a `Subscriptions` service is in the context, raced with the polls; a
+ * `failFast` effect (a bundle's status) may end it first with a failure. Every fiber is of this
+ * scope: the result, a failure or an interruption stops them all.
+ */
+const awaitLanded = <E = never>(
+  solana: SolanaRpcShape,
+  signature: Signature,
+  commitment: Commitment,
+  lastValidBlockHeight: bigint,
+  options: Options,
+  sending: {
+    readonly sendOnce: Effect.Effect<unknown, unknown>
+    readonly sends: () => number
+    readonly failFast?: Effect.Effect<never, E> | undefined
+  }
+): Effect.Effect<Landed, BlockhashExpired | SolanaRpcError | E> =>
+  Effect.scoped(Effect.gen(function*() {
+    const every = Duration.decode(options.rebroadcastEvery ?? "2 seconds")
+    yield* Effect.forkScoped(Effect.forever(Effect.zipRight(Effect.sleep(every), Effect.ignore(sending.sendOnce))))
+    const polled: Effect.Effect<Landed, BlockhashExpired | SolanaRpcError | E> = sending.failFast === undefined
+      ? poll(solana, signature, commitment, lastValidBlockHeight, options, sending.sends)
+      : Effect.raceFirst(
+        poll(solana, signature, commitment, lastValidBlockHeight, options, sending.sends),
+        sending.failFast
+      )
+    const subscriptions = yield* Effect.serviceOption(Subscriptions)
+    if (Option.isNone(subscriptions)) return yield* polled
+    const notified = subscriptions.value.signature(signature, { commitment }).pipe(
+      Stream.filterMap((event) =>
+        event._tag === "Notification" && typeof event.value.value === "object"
+          ? Option.some<Landed>({ slot: event.slot, err: event.value.value.err })
+          : Option.none()
+      ),
+      Stream.runHead,
+      // The socket failed or the stream ended without it: the polls go on alone.
+      Effect.flatMap(Option.match({ onNone: () => Effect.never, onSome: Effect.succeed })),
+      Effect.catchAll(() => Effect.never)
+    )
+    return yield* Effect.raceFirst(notified, polled)
+  }))
 
 /** The failure a preflight's data describes (`{ err, logs }`, as the RPC sends a simulation's). */
 const preflightFailure = (data: unknown): SimulationFailed => {
@@ -359,7 +544,7 @@ const poll = (
   lastValidBlockHeight: bigint,
   options: Options,
   sends: () => number
-): Effect.Effect<Landed, SendAndConfirmError> => {
+): Effect.Effect<Landed, BlockhashExpired | SolanaRpcError> => {
   const every = Duration.decode(options.pollEvery ?? "1 second")
   const status = (searchTransactionHistory: boolean) =>
     Effect.map(
@@ -371,7 +556,7 @@ const poll = (
           : Option.none()
       }
     )
-  const tick: Effect.Effect<Option.Option<Landed>, SendAndConfirmError> = Effect.gen(function*() {
+  const tick: Effect.Effect<Option.Option<Landed>, BlockhashExpired | SolanaRpcError> = Effect.gen(function*() {
     const found = yield* status(false)
     if (Option.isSome(found)) return found
     const blockHeight = yield* solana.call(solana.rpc.getBlockHeight({ commitment: "confirmed" }))
@@ -384,7 +569,7 @@ const poll = (
   })
   // Bounded by the chain itself: the block height passes the last valid one, and the tick then ends it.
   // A tick that fails (the node busy, a timeout) is tried again at the next; `MAX_FAILED_POLLS` in a row end it.
-  const loop = (failed: number): Effect.Effect<Landed, SendAndConfirmError> =>
+  const loop = (failed: number): Effect.Effect<Landed, BlockhashExpired | SolanaRpcError> =>
     Effect.flatMap(Effect.either(tick), (result) => {
       if (result._tag === "Right") {
         return Option.isSome(result.right)
