@@ -48,6 +48,7 @@ describe("solfx help", () => {
         expect(create).toMatch(/ --address text\.\.\. /)
         const emulator = usageLine((yield* inProcess(["emulator", "--help"])).stdout)
         expect(emulator).toContain("[--cors-origin text...]")
+        expect(emulator).toContain("[--program text...]")
       }),
     { timeout: 240_000 }
   )

@@ -19,6 +19,10 @@
  * Not seen by LiteSVM: the signature history (the ledger keeps it, so a bundle that did not land
  * leaves no trace; `AlreadyProcessed` comes from the ledger).
  *
+ * Snapshots: the bank keeps no state the ledger does not hold. A restore makes it read every
+ * account again from the restored ledger (`forgetAll`), its blockhash window is rebuilt when the
+ * clock goes back, and the signatures are the ledger's, restored with it.
+ *
  * @example
  * const bank = Bank.make({ dataset, slot: world.slot, blockTimeOf: world.blockTimeOf, baseSlot, source })
  * const run = bank.execute(parsed) // the SVM's result, pre- and post-state of every account named
@@ -276,7 +280,12 @@ export const make = (options: Options): Bank => {
   const recent = new Map<string, number>()
   let recentUpTo = baseSlot - 1
   const refresh = (now: number) => {
-    if (now <= recentUpTo) return
+    // The clock went back (a snapshot restored): the window is rebuilt from the slot it is at.
+    if (now < recentUpTo) {
+      recent.clear()
+      recentUpTo = baseSlot - 1
+    }
+    if (now === recentUpTo) return
     const from = Math.max(recentUpTo + 1, now - BLOCKHASH_VALIDITY)
     for (let s = from; s <= now; s++) recent.set(hashOf(s), s)
     recentUpTo = now
@@ -503,9 +512,14 @@ export const make = (options: Options): Bank => {
 
   const addProgram = (program: Program) => {
     const id = keyBytes(program.programId)
-    if (program.bytes !== undefined) svm.addProgram(id, program.bytes)
-    else if (program.path !== undefined) svm.addProgramFromFile(id, program.path)
-    else throw new Error(`bank: program ${program.programId} needs a path or bytes`)
+    try {
+      if (program.bytes !== undefined) svm.addProgram(id, program.bytes)
+      else if (program.path !== undefined) svm.addProgramFromFile(id, program.path)
+      else throw new Error("needs a path or bytes")
+    } catch (e) {
+      // LiteSVM's words ("Failed to add program: …"), with the program they are about.
+      throw new Error(`bank: program ${program.programId}: ${e instanceof Error ? e.message : String(e)}`)
+    }
     programs.add(program.programId)
     seen.add(program.programId)
   }

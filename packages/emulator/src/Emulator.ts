@@ -37,6 +37,7 @@ import * as Events from "./Events.js"
 import * as Faults from "./Faults.js"
 import * as Manifest from "./Manifest.js"
 import * as PlanLimits from "./PlanLimits.js"
+import * as Programs from "./Programs.js"
 import * as Projects from "./Projects.js"
 import * as PubSub from "./PubSub.js"
 import * as RequestLog from "./RequestLog.js"
@@ -89,8 +90,9 @@ export interface Options {
   readonly latencyMs?: number | undefined
   /**
    * Programs loaded into the bank beside its default ones, as `solana-test-validator --bpf-program`
-   * does: an id and its ELF (`.so`), by path or bytes. A transaction calling a program the bank
-   * does not have fails as on a validator (`ProgramAccountNotFound`).
+   * does: an id and its ELF (`.so`), by path or bytes (`Programs`: a file that is not a Solana
+   * program's ELF is refused, and nothing started). A transaction calling a program the bank does
+   * not have fails as on a validator (`ProgramAccountNotFound`).
    */
   readonly programs?: ReadonlyArray<Bank.Program> | undefined
   /** Areas served next to the registry's (tests add their own). */
@@ -453,6 +455,13 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
     }
     const listening = yield* Effect.makeLatch(false)
     state("events:slots", () => Events.makePublisher<Events.SlotTick>(() => listening.unsafeOpen()))
+    // Programs read and checked before anything starts: a bad file is refused with the reason.
+    const programs: Array<Bank.Program> = []
+    for (const p of options.programs ?? []) {
+      const read = Programs.read(p)
+      if (Either.isLeft(read)) return yield* Effect.dieMessage(`emulator: ${read.left}; nothing was started`)
+      programs.push(read.right)
+    }
     // The chain's accounts are derived from the world, and the world's bank reads and writes them.
     let accountsRef: Accounts.Accounts | undefined
     let chainRef: Chain.Chain | undefined
@@ -467,7 +476,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
         TIP_ACCOUNTS.has(address)
           ? TIP_ACCOUNT_LAMPORTS + BigInt(dataset.int(`tip:${address}`, 1_000_000_000))
           : WalletArea.seededLamports(dataset, address),
-      programs: options.programs,
+      programs,
       accounts: () => accountsRef!,
       blockHeight: (slot) => chainRef!.blockHeight(slot)
     })
@@ -479,7 +488,8 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       save: chainAccounts.save,
       restore: (saved) => chainAccounts.restore(saved as ReturnType<typeof chainAccounts.save>)
     })
-    // The bank holds no history of its own: after a restore it reads every account again.
+    // The bank holds no state of its own: after a restore it reads every account again from the
+    // restored ledger (its blockhash window follows the restored slot, its signatures are the ledger's).
     snapshots.register("bank", { save: () => null, restore: () => world.bank.forgetAll() })
     // The bundle area's statuses and token metadata's cache live in the instance's state by key.
     const bundles = state<{ readonly bundles: Map<string, unknown> }>("bundles", () => ({ bundles: new Map() }))

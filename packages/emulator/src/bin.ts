@@ -11,6 +11,8 @@
  * `--ws-max-subscriptions` (per connection, 4,096), `--ws-max-connections-per-key` (256),
  * `--ws-max-buffered-bytes` (per socket, 16 MiB), `--shutdown-grace-ms` (1,000),
  * `--state FILE` (what happened, written on exit and read on start: `StateFile`),
+ * `--program <id>=<file.so>` (repeatable: a program loaded into the bank, as
+ * `solana-test-validator --bpf-program` does: `Programs`),
  * `--plan free|developer|business|professional`
  * (the default project's plan, and the plans' rate limits enforced; default: business, not enforced),
  * `--cors-origin http://localhost:5173` (repeatable: only these origins may call it from a browser; default:
@@ -33,6 +35,7 @@ import * as Dataset from "./Dataset.js"
 import * as Emulator from "./Emulator.js"
 import * as Manifest from "./Manifest.js"
 import * as PlanLimits from "./PlanLimits.js"
+import * as Programs from "./Programs.js"
 
 const int = (name: string, value: string | undefined): number | undefined => {
   if (value === undefined) return undefined
@@ -82,6 +85,7 @@ export const parseFlags = (args: ReadonlyArray<string>): Emulator.Options => {
       "shutdown-grace-ms": { type: "string" },
       plan: { type: "string" },
       state: { type: "string" },
+      program: { type: "string", multiple: true },
       "cors-origin": { type: "string", multiple: true },
       // Read by the program itself (`--info` prints the manifest instead of starting).
       info: { type: "boolean" }
@@ -112,7 +116,12 @@ export const parseFlags = (args: ReadonlyArray<string>): Emulator.Options => {
     },
     shutdownGraceMs: int("shutdown-grace-ms", values["shutdown-grace-ms"]),
     corsOrigins: corsOrigins(values["cors-origin"]),
-    state: values.state
+    state: values.state,
+    programs: values.program?.map((flag) =>
+      Either.getOrElse(Programs.parse(flag), (message) => {
+        throw new Error(message)
+      })
+    )
   }
 }
 

@@ -3,7 +3,7 @@
  * [--project-id ID] [--latency-ms N] [--sizes knob=n,...] [--max-body-bytes N] [--item-cache-chars N]
  * [--idle-timeout-ms N] [--max-connections N] [--ws-max-frame-bytes N] [--ws-max-subscriptions N]
  * [--ws-max-connections-per-key N] [--ws-max-buffered-bytes N] [--shutdown-grace-ms N] [--cors-origin ORIGIN ...]
- * [--state FILE] [--delivery-faults SPEC] [--info]`: the emulator in the foreground until Ctrl-C, with
+ * [--state FILE] [--program ID=FILE.so ...] [--delivery-faults SPEC] [--info]`: the emulator in the foreground until Ctrl-C, with
  * every flag of the emulator's own program; `--info` prints what it serves, each method with its fidelity, and exits. Its start line `{url, apiKey, projectId, samples, studio}` is
  * the first line on stdout.
  *
@@ -17,6 +17,7 @@ import * as ValidationError from "@effect/cli/ValidationError"
 import { plans } from "@solfx/core/Plans"
 import * as Cors from "@solfx/emulator/Cors"
 import * as Dataset from "@solfx/emulator/Dataset"
+import * as Programs from "@solfx/emulator/Programs"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -133,6 +134,20 @@ export const command = Command.make(
       ),
       Options.optional
     ),
+    programs: Options.text("program").pipe(
+      Options.withDescription(
+        "A program loaded into the bank, <program id>=<file.so> (repeatable), as solana-test-validator --bpf-program"
+      ),
+      // Repeated first, as --cors-origin: @effect/cli repeats only a single option.
+      Options.repeated,
+      Options.mapEffect((flags) =>
+        Either.match(Either.all(flags.map(Programs.parse)), {
+          onLeft: (message) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(message))),
+          onRight: Effect.succeed
+        })
+      ),
+      Options.withDefault([])
+    ),
     info: Options.boolean("info").pipe(
       Options.withDescription("Print every method and route the emulator serves with its fidelity, and exit")
     )
@@ -160,6 +175,7 @@ export const command = Command.make(
         }),
         plan: Option.getOrUndefined(o.plan),
         state: Option.getOrUndefined(o.state),
+        programs: o.programs.length === 0 ? undefined : o.programs,
         projectId: Option.getOrUndefined(o.projectId),
         latencyMs: Option.getOrUndefined(o.latencyMs),
         sizes: Option.getOrUndefined(o.sizes),
