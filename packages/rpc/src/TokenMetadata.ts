@@ -182,7 +182,7 @@ export const make = (options: Options = {}): Effect.Effect<TokenMetadataShape, n
               part: name,
               message: redact(error),
               ...(typeof uri === "string" && uri !== "" ? { uri: redact(uri) } : {})
-            })
+            }, { disableValidation: true }) // typed fields: see TokenMetadataRecord's `part`
           )
           continue
         }
@@ -196,7 +196,7 @@ export const make = (options: Options = {}): Effect.Effect<TokenMetadataShape, n
               mint: raw.account,
               part: name,
               message: redact(`does not decode at ${error.path}: ${error.expected}`)
-            })
+            }, { disableValidation: true }) // typed fields: see TokenMetadataRecord's `part`
           )
         }
       }

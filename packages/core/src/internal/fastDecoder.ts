@@ -398,6 +398,8 @@ const keyedMembers = (ast: AST.Union): ReadonlyArray<readonly [string, AST.AST]>
  * is of a kind its items never take.
  */
 const surelyRejects = (ast: AST.AST): (u: unknown) => boolean => {
+  // A literal accepts its one value: `Literal("") | Address` must not stop every address at the `""`.
+  if (AST.isLiteral(ast)) return (u) => u !== ast.literal
   const kinds = kindsOf(ast)
   if (kinds === undefined) return () => false
   let items: ReadonlyArray<Kind> | undefined
@@ -786,6 +788,18 @@ export const makeCompiler = (
 
   /** A declaration (`Uint8ArrayFromSelf`...): its own parser, called as ParseResult calls it. */
   const declaration = (ast: AST.Declaration): Compiled => {
+    const constructor = ast.annotations[AST.TypeConstructorAnnotationId] as { readonly _tag?: unknown } | undefined
+    if (constructor?._tag === "effect/Option" && ast.typeParameters.length === 1) {
+      // OptionFromSelf (the type side of every optional field decoded to an Option): its value compiled,
+      // as Schema's own parser decodes it (a new `some` of the decoded value), not through ParseResult.
+      const value = compile(ast.typeParameters[0]!)
+      return (u) => {
+        if (!Option.isOption(u)) return BAIL
+        if (Option.isNone(u)) return Option.none()
+        const d = value(u.value)
+        return d === BAIL ? BAIL : Option.some(d)
+      }
+    }
     const parse = ast.decodeUnknown(...ast.typeParameters)
     return (u) => {
       const input = exactOf(u)
