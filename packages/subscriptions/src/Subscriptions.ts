@@ -376,7 +376,7 @@ export const make = (
       const capacity = o?.bufferCapacity ?? defaults.capacity
       const buffer = { capacity, overflow: o?.overflow ?? defaults.overflow }
       const refusal = refused[on]
-      return Stream.unwrapScoped(Effect.gen(function*() {
+      return Connection.stream<A, SubscriptionError, never>(Effect.gen(function*() {
         if (refusal !== undefined) return yield* Effect.fail(refusal)
         yield* checked(spec.entry, spec.params, argument)
         if (!(Number.isInteger(capacity) && capacity >= 1)) {
@@ -384,7 +384,7 @@ export const make = (
         }
         const connection = yield* RcRef.get(refs[on])
         opened[on] = connection.opened
-        return connection.subscribe(spec, buffer)
+        return yield* connection.open(spec, buffer)
       }))
     }
     const config_ = (o: SubscribeOptions | undefined, extra: Record<string, unknown> = {}) => ({
