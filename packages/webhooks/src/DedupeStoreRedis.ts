@@ -89,7 +89,15 @@ export const make = (redis: RedisOptions, options: Options = {}): Effect.Effect<
       Effect.tryPromise({
         try: () => client.mget(...keys),
         catch: unavailable("tell which signatures a claim took")
-      }).pipe(Effect.map((values) => values.map((v) => v === token)))
+      }).pipe(Effect.map((values) => {
+        // As the claim answers: a signature twice in one batch is claimed by its first place only.
+        const first = new Set<string>()
+        return keys.map((key, i) => {
+          if (values[i] !== token || first.has(key)) return false
+          first.add(key)
+          return true
+        })
+      }))
     return {
       claim: (signatures, windowMillis) => {
         if (signatures.length === 0) return Effect.succeed([])
