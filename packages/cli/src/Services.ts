@@ -32,6 +32,8 @@ export type Services = Solfx.Services
  * Every service over one transport on undici; needs only the config.
  *
  * @example
+ * import * as SolfxConfig from "@solfx/core/Config"
+ *
  * const program = Effect.flatMap(Wallet.Wallet, (w) => w.identity(address))
  * program.pipe(Effect.provide(services), Effect.provide(SolfxConfig.layerConfig))
  * @since 0.1.0

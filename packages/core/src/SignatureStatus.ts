@@ -9,6 +9,7 @@
  * `positional`).
  *
  * @example
+ * const signatures = yield* Signatures.Signatures
  * const recent = yield* signatures.getSignaturesForAddress({ address, limit: 10 })
  * recent.map((s) => `${s.slot} ${s.signature} ${s.err === null ? "ok" : "failed"}`)
  * const { value } = yield* signatures.getSignatureStatuses({ signatures: [recent[0]!.signature] })

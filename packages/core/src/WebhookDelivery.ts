@@ -11,7 +11,7 @@
  * with decimals stay numbers. Unknown extra fields are tolerated.
  *
  * @example
- * const items = Either.getOrThrow(WebhookDelivery.decode(Json.parse(body)))
+ * const items = Either.getOrThrow(WebhookDelivery.decode(Json.parse(text)))
  * items.map((item) => WebhookDelivery.signatureOf(item)) // raw or enhanced alike
  * @since 0.1.0
  */

@@ -99,7 +99,7 @@ export const make = (options: Options = {}): Effect.Effect<CompressionShape, nev
  *
  * @example
  * Effect.gen(function*() {
- *   const compression = yield* Compression
+ *   const compression = yield* Compression.Compression
  *   const top = yield* compression.getCompressedMintTokenHolders.stream({ mint, limit: 100 }).pipe(
  *     Stream.take(10),
  *     Stream.runCollect

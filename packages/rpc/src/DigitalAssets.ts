@@ -151,7 +151,7 @@ export interface DigitalAssetsShape
  *
  * @example
  * const program = Effect.gen(function*() {
- *   const das = yield* DigitalAssets
+ *   const das = yield* DigitalAssets.DigitalAssets
  *   const assets = yield* das.getAssetsByAuthority.stream({ authorityAddress }, { concurrency: 8 }).pipe(
  *     Stream.runCollect
  *   )

@@ -40,7 +40,7 @@ import * as Layer from "effect/Layer"
  * Not the config: it holds the key, which only the transport's send step reads.
  *
  * @example
- * const program: Effect.Effect<void, ApiError, Solfx.Services> = Effect.gen(function*() {
+ * const program: Effect.Effect<void, Errors.ApiError, Solfx.Services> = Effect.gen(function*() {
  *   const das = yield* DigitalAssets.DigitalAssets
  *   const wallet = yield* Wallet.Wallet
  * })
@@ -200,6 +200,8 @@ export const layer = <E = never, R = never>(
  * (the same variables as `Config.layerConfig`: `SOLFX_API_KEY` is required).
  *
  * @example
+ * import { Solfx } from "@solfx/sdk/neutral"
+ *
  * program.pipe(Effect.provide(Solfx.layerConfig(FetchHttpClient.layer)))
  * @since 0.1.0
  * @category layers

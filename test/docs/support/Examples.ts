@@ -52,6 +52,7 @@ const platformModules: Record<string, string> = {
   HttpClientRequest: "@effect/platform/HttpClientRequest",
   HttpServer: "@effect/platform/HttpServer",
   HttpRouter: "@effect/platform/HttpRouter",
+  NodeContext: "@effect/platform-node/NodeContext",
   NodeHttpClient: "@effect/platform-node/NodeHttpClient",
   NodeHttpServer: "@effect/platform-node/NodeHttpServer",
   NodeRuntime: "@effect/platform-node/NodeRuntime",
@@ -160,8 +161,17 @@ export const program = (example: Example, modules: Map<string, string>, prelude:
     )
     if (named.length > 0) auto.push(`import { ${specifiers.join(", ")} } from "${self}"`)
   }
+  // A sample value the program imports under the same name (an export of the example's own module, such as
+  // Endpoints' `bundles`) is the import: the prelude's declaration of it is left out.
+  const importedNames = new Set(
+    [...own, ...auto].flatMap((l) => [...(l.split(/\sfrom\s/)[0] ?? "").matchAll(/\b(\w+)\b/g)].map((m) => m[1]!))
+  )
+  const samples = prelude.split(/\n(?=declare const )/).filter((statement) => {
+    const name = /^declare const (\w+)/.exec(statement)?.[1]
+    return name === undefined || !importedNames.has(name)
+  }).join("\n")
   const wrapped = /\byield\*/.test(text)
     ? `export const example = Effect.gen(function*() {\n${text}\n})\n`
     : `export const example = () => {\n${text}\n}\n`
-  return [...own, ...auto, prelude, wrapped].join("\n")
+  return [...own, ...auto, samples, wrapped].join("\n")
 }
