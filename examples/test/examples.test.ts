@@ -7,9 +7,9 @@ import * as KeyValueStore from "@effect/platform/KeyValueStore"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { InMemorySpanExporter } from "@opentelemetry/sdk-trace-base"
 import * as kit from "@solana/kit"
-import * as CompressionArea from "@solfx/emulator/areas/Compression"
 import * as WalletArea from "@solfx/emulator/areas/Wallet"
 import * as Emulator from "@solfx/emulator/Emulator"
+import * as CompressedState from "@solfx/emulator/seed/CompressedState"
 import { Bundle, Compression, DigitalAssets, type Pagination, Wallet } from "@solfx/sdk"
 import * as Chunk from "effect/Chunk"
 import * as Deferred from "effect/Deferred"
@@ -41,7 +41,7 @@ describe("examples", () => {
   it.live("1. holders-csv: every holder of 3 mints, once each, at most 2 mints in flight", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.EmulatorHandle
-      const mints = [0, 1, 2].map((k) => CompressionArea.mintAt(emu.dataset, k))
+      const mints = [0, 1, 2].map((k) => CompressedState.mintAt(emu.dataset, k))
       const file = join(tempDir(), "holders.csv")
       emu.resetLog()
 
@@ -52,7 +52,7 @@ describe("examples", () => {
       expect(new Set(lines).size).toBe(lines.length)
       mints.forEach((mint, k) => {
         const rows = lines.filter((l) => l.startsWith(`${mint},`))
-        expect(rows).toHaveLength(CompressionArea.holderCount(emu.dataset, k))
+        expect(rows).toHaveLength(CompressedState.holderCount(emu.dataset, k))
         expect(summary.holders[mint]).toBe(rows.length)
       })
       expect(summary.rows).toBe(lines.length)
@@ -157,7 +157,7 @@ describe("examples", () => {
       const wallet = yield* Wallet.Wallet
       const dir = tempDir()
 
-      const mint = CompressionArea.mintAt(emu.dataset, 0)
+      const mint = CompressedState.mintAt(emu.dataset, 0)
       const holders = (cursor: string | undefined) =>
         compression.getCompressedMintTokenHolders.pages({ mint, limit: 500 }, { start: cursor })
       const expectedHolders = yield* Stream.runCollect(
