@@ -17,12 +17,13 @@ import * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as Billing from "@solfx/core/Billing"
 import { validateInput } from "@solfx/core/Decode"
 import * as Endpoint from "@solfx/core/Endpoint"
-import { type ApiError, type HttpError, type InvalidRequest, TransportError } from "@solfx/core/Errors"
+import { type ApiError, type HttpError, InvalidRequest, TransportError } from "@solfx/core/Errors"
 import * as Pagination from "@solfx/core/Pagination"
 import * as Arr from "effect/Array"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
+import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { type AttemptHooks, HttpTransport, type HttpTransportShape } from "./HttpTransport.js"
 import { emptyParams, keyedWalk, requestOf, traced } from "./internal/wire.js"
@@ -42,6 +43,25 @@ export interface ClientOptions {
   readonly aroundAttempt?: AttemptHooks["aroundAttempt"]
   /** The method's name in spans (`solfx.<area>.<name>`), instead of the entry's (a REST entry's is its route). */
   readonly name?: string | undefined
+}
+
+/**
+ * Options of the interpreter (`interpret`): a derived client's, and what a service's operations
+ * take beside their entry.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface InterpretOptions extends ClientOptions {
+  /** The field a keyed service takes first (`(wallet, options)`; see `Operations.Options`). */
+  readonly key?: string | undefined
+  /**
+   * A walk's options beyond `start` and `concurrency`, checked with this Schema as `options`
+   * (DAS: `mode`, and `start` as `{ page }` or `{ cursor }`).
+   */
+  readonly walkOptions?: Schema.Schema<any, any> | undefined
+  /** Params a walk sets itself, refused in a walk's params (DAS: `page`, `cursor`, `before`, `after`). */
+  readonly walkSets?: ReadonlyArray<string> | undefined
 }
 
 /**
@@ -131,13 +151,15 @@ export const fromTransport = <P, A, Item, PI>(
 export const interpret = (
   t: HttpTransportShape,
   entry: Endpoint.Endpoint,
-  options: ClientOptions & { readonly key?: string | undefined } = {}
+  options: InterpretOptions = {}
 ) => {
   const hooks = attemptHooks(t, entry, options)
   const validate = validateInput(entry.params, "", t.redactor.redact)
   const spanName = `solfx.${entry.area}.${options.name ?? entry.name}`
   const isRest = entry._tag === "Rest"
   const key = options.key
+  const walkSets = options.walkSets
+  const validateWalk = options.walkOptions && validateInput(options.walkOptions, "options", t.redactor.redact)
   // What an operation called without params sends: `[]` for positional params, `{}` otherwise.
   const empty = emptyParams(entry)
 
@@ -174,15 +196,21 @@ export const interpret = (
     )
 
   // The params validated once, with the entry's largest page unless they name one; a keyed walk's one
-  // options object holds the walk's own `start` and `concurrency` beside the params.
+  // options object holds the walk's own `start` and `concurrency` beside the params. A service's own
+  // walk options and the params its walk sets are checked first (DAS), in that order.
   const pages = (
     a?: unknown,
     b?: unknown
   ): Stream.Stream<Pagination.Page<unknown, unknown>, ApiError | InvalidRequest> => {
     const [input, o] = key === undefined ? [a ?? empty, (b ?? {}) as PagesOptions<unknown>] : keyedWalk(key, a, b)
-    return Stream.unwrap(
+    const walk = (o: PagesOptions<unknown>) =>
       Effect.map(validate(withLimit(entry.paging, input)), (params) => Walk.entryPages(entry, params, send, o))
-    )
+    if (walkSets === undefined && validateWalk === undefined) return Stream.unwrap(walk(o))
+    const set = walkSets?.find((k) => Predicate.isRecord(input) && input[k] !== undefined)
+    if (set !== undefined) {
+      return Stream.fail(new InvalidRequest({ field: set, rule: "is set by the stream: pass options.start to resume" }))
+    }
+    return Stream.unwrap(validateWalk === undefined ? walk(o) : Effect.flatMap(validateWalk(o), walk))
   }
 
   const batch = <I>(

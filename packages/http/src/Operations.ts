@@ -212,6 +212,10 @@ export interface Options<Key extends string = never> {
    * a walk reads its `start` and `concurrency` from the same options (no param may bear those names).
    */
   readonly key?: Key | undefined
+  /** A walk's options beyond `start` and `concurrency`, checked with this Schema (see `Derive.InterpretOptions`). */
+  readonly walkOptions?: Derive.InterpretOptions["walkOptions"]
+  /** Params a walk sets itself, refused in a walk's params (see `Derive.InterpretOptions`). */
+  readonly walkSets?: Derive.InterpretOptions["walkSets"]
 }
 
 /**
@@ -280,6 +284,12 @@ export const make = <R extends Entries, Position = string | number, Key extends 
   options: Options<Key> = {}
 ): Operations<R, Position, never, Key> =>
   fromRunners(entries, (entry, name) => {
-    const op = Derive.interpret(t, entry, { credits: options.costs?.[name], name, key: options.key })
+    const op = Derive.interpret(t, entry, {
+      credits: options.costs?.[name],
+      name,
+      key: options.key,
+      walkOptions: options.walkOptions,
+      walkSets: options.walkSets
+    })
     return { call: entry._tag === "Rest" && entry.notFound === "answer" ? op.callOption : op.call, pages: op.pages }
   }) as Operations<R, Position, never, Key>

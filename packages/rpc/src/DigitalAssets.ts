@@ -36,7 +36,6 @@ import * as Option from "effect/Option"
 import * as Request from "effect/Request"
 import * as RequestResolver from "effect/RequestResolver"
 import * as Schema from "effect/Schema"
-import * as Stream from "effect/Stream"
 
 /**
  * The JSON-RPC methods of this service: its operations (`Endpoints.digitalAssets`) and its batch methods.
@@ -200,15 +199,8 @@ class GetAssetProof extends Request.TaggedClass("GetAssetProof")<
   { readonly id: string }
 > {}
 
-const PAGING_KEYS = ["page", "cursor", "before", "after"] as const
-
-/** The stream controls pagination: a caller's own paging field would fight it. */
-const rejectPaging = (params: object): Effect.Effect<void, InvalidRequest> => {
-  const key = PAGING_KEYS.find((k) => (params as Record<string, unknown>)[k] !== undefined)
-  return key === undefined
-    ? Effect.void
-    : Effect.fail(new InvalidRequest({ field: key, rule: "is set by the stream: pass options.start to resume" }))
-}
+/** The stream controls pagination: a caller's own paging field would fight it (`walkSets`). */
+const PAGING_KEYS = ["page", "cursor", "before", "after"]
 
 /**
  * Builds the service from the transport: every method is derived from its entry
@@ -223,22 +215,9 @@ export const make = (options: Options = {}): Effect.Effect<DigitalAssetsShape, n
     const derive = <P, A, Item, PI>(entry: Endpoint.Rpc<P, A, Item, PI>) =>
       Derive.fromTransport(transport, entry, { credits: options.costs?.[entry.name as Operation] })
     const redact = transport.redactor.redact
-    const validateStreamOptions = Decode.validateInput(StreamOptionsSchema, "options", redact)
     const validateBatchOptions = Decode.validateInput(BatchOptionsSchema, "options", redact)
     const validateIds = Decode.validateInput(Ids, "ids", redact)
     const validateAssetBatch = Decode.validateInput(AssetBatchParams, "", redact)
-
-    /** A DAS list: numbered pages (page 1 alone, then `concurrency` at a time, in order) or by cursor (the entry's keyset). */
-    const listing = (entry: Endpoint.Rpc): Operations.Runner => {
-      const client = derive(entry)
-      if (entry.paging._tag === "None") return { call: client.call }
-      const pages = (params: unknown, streamOptions: unknown) =>
-        Stream.unwrap(Effect.gen(function*() {
-          yield* rejectPaging(params as object)
-          return client.pages<Position>(params, yield* validateStreamOptions(streamOptions ?? {}))
-        }))
-      return { call: client.call, pages }
-    }
 
     const proofs = derive(Endpoints.getAssetProofBatch)
     const assetBatch = derive(Endpoints.getAssetBatch)
@@ -303,10 +282,13 @@ export const make = (options: Options = {}): Effect.Effect<DigitalAssetsShape, n
     }
 
     return {
-      ...Operations.assemble<typeof Endpoints.digitalAssets, Position, StreamOptions>(
-        Endpoints.digitalAssets,
-        (entry) => listing(entry as Endpoint.Rpc)
-      ),
+      // A DAS list: numbered pages (page 1 alone, then `concurrency` at a time, in order) or by cursor (the
+      // entry's keyset), its walk options checked and its paging fields left to the walk.
+      ...(Operations.make(transport, Endpoints.digitalAssets, {
+        costs: options.costs,
+        walkOptions: StreamOptionsSchema,
+        walkSets: PAGING_KEYS
+      }) as Operations.Operations<typeof Endpoints.digitalAssets, Position, StreamOptions>),
       getAssetProofBatch,
       getAssetProofBatchVerified: (ids, batch) => Effect.flatMap(getAssetProofBatch(ids, batch), verifyAll),
       getAssetBatch,
