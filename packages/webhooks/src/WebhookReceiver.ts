@@ -348,9 +348,10 @@ export const make = <E, R>(options: Options<E, R>): Effect.Effect<Receiver, neve
 
     /**
      * A claim whose answer was lost may have been taken in the store: the service's retries are now
-     * duplicates for every receiver, so this one asks the store (every second, within the window)
-     * which it took and hands those over itself, in a fiber of the receiver's scope. The request was
-     * answered 503; `idle` waits for the answer.
+     * duplicates for every receiver, so this one asks the store (after 0.5 s, then twice as long each
+     * time up to every 10 s, within the window: a long outage is not flooded with questions) which it
+     * took and hands those over itself, in a fiber of the receiver's scope. The request was answered
+     * 503; `idle` waits for the answer.
      */
     const recover = (
       items: ReadonlyArray<WebhookDelivery.DeliveryItem>,
@@ -362,7 +363,10 @@ export const make = <E, R>(options: Options<E, R>): Effect.Effect<Receiver, neve
         yield* idleLatch.close
         yield* outcome.pipe(
           Effect.retry({
-            schedule: Schedule.spaced(Duration.seconds(1)).pipe(Schedule.upTo(Duration.millis(windowMillis)))
+            schedule: Schedule.exponential(Duration.millis(500)).pipe(
+              Schedule.union(Schedule.spaced(Duration.seconds(10))),
+              Schedule.upTo(Duration.millis(windowMillis))
+            )
           }),
           Effect.flatMap((claimed) => {
             const { fresh, signatures } = freshOf(items, all, claimed)
