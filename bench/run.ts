@@ -29,7 +29,8 @@ const COMPARISONS = [
   "kit",
   "history",
   "rpcreads",
-  "studio"
+  "studio",
+  "types"
 ] as const
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 

@@ -16,7 +16,7 @@
 import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { TRANSACTION_TYPES } from "./internal/transactionTypes.js"
+import * as Vocabulary from "./internal/transactionTypes.js"
 import { Address } from "./Primitives.js"
 
 /**
@@ -52,7 +52,8 @@ export type WebhookType = typeof WebhookType.Type
  * @since 0.1.0
  * @category constants
  */
-export const knownTransactionTypes = TRANSACTION_TYPES
+export const knownTransactionTypes: readonly [KnownTransactionType, ...Array<KnownTransactionType>] =
+  Vocabulary.TRANSACTION_TYPES
 
 /**
  * A transaction type of the documented vocabulary (`knownTransactionTypes`).
@@ -67,12 +68,13 @@ export const KnownTransactionType = Schema.Literal(...knownTransactionTypes).ann
 })
 
 /**
- * A decoded `KnownTransactionType`: the type of the schema of the same name.
+ * A decoded `KnownTransactionType`: the type of the schema of the same name, a union of the
+ * vocabulary's names written once (the declarations reference it by name).
  *
  * @since 0.1.0
  * @category models
  */
-export type KnownTransactionType = typeof KnownTransactionType.Type
+export type KnownTransactionType = Vocabulary.KnownTransactionType
 
 /**
  * Any other member of the vocabulary: an upper-snake-case name such as `NFT_RENT_END`.
