@@ -77,8 +77,13 @@ export interface ScanHint {
  * @category models
  */
 export interface Accounts {
-  /** The account at an address now, or undefined when there is none. */
-  readonly get: (address: string) => Account | undefined
+  /**
+   * The account at an address now, or undefined when there is none. `fresh`: the caller knows the
+   * address is none of the seed's token accounts or NFT mints (a verified signer: nobody holds a
+   * seeded address's key; an associated token account: a PDA, never a seeded address), so the
+   * index of seeded token accounts (seconds to build on first use) is not consulted.
+   */
+  readonly get: (address: string, options?: { readonly fresh?: boolean | undefined }) => Account | undefined
   /**
    * The bank's write: an account as an executed transaction left it (`undefined`: closed).
    * Every later read sees it first.
@@ -341,7 +346,7 @@ export const make = (options: Options): Accounts => {
 
   // Cheapest first: wallets and what the world made are the common reads; the index of seeded
   // token accounts is built only for an address they do not explain.
-  const derived = (address: string): Account | undefined => {
+  const derived = (address: string, fresh: boolean): Account | undefined => {
     const sent = world.lamports(address)
     const made = world.tokenAccount(address)
     if (made !== undefined) return plus(tokenAccount(made), sent)
@@ -350,6 +355,7 @@ export const make = (options: Options): Accounts => {
       ? mintFields(address)
       : undefined
     if (mint !== undefined) return mintAccount(address, mint, sent)
+    if (fresh) return sent > 0n ? systemAccount(sent) : undefined
     // A funded address is a system account unless the seed made it a token account or NFT mint:
     // the small index tells (the large one holds NFT accounts, which nothing funds).
     indexedHas(address, sent === 0n)
@@ -360,10 +366,10 @@ export const make = (options: Options): Accounts => {
     return sent > 0n ? systemAccount(sent) : undefined
   }
 
-  const get: Accounts["get"] = (address) => {
+  const get: Accounts["get"] = (address, options) => {
     const written = overlay.get(address)
     if (written !== undefined) return written ?? undefined
-    return derived(address)
+    return derived(address, options?.fresh === true)
   }
 
   // -- enumerations -----------------------------------------------------------------------

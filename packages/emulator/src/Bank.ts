@@ -78,8 +78,11 @@ export interface Options {
   readonly baseSlot: number
   /** Block height of a slot: the cluster's clock (`Chain`) says. */
   readonly blockHeight: (slot: number) => number
-  /** The ledger's current state of an address, undefined when it holds nothing. */
-  readonly source: (address: string) => RawAccount | undefined
+  /**
+   * The ledger's current state of an address, undefined when it holds nothing. `fresh`: the
+   * address is known to be none of the seed's token accounts or NFT mints (`Accounts.get`).
+   */
+  readonly source: (address: string, fresh: boolean) => RawAccount | undefined
   readonly programs?: ReadonlyArray<Program> | undefined
 }
 
@@ -211,6 +214,7 @@ export const SLOTS_PER_EPOCH = 432_000
 export const LAMPORTS_PER_SIGNATURE = 5_000n
 
 const SYSTEM_PROGRAM = "11111111111111111111111111111111"
+const ATA_PROGRAM = "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL"
 const U64_MAX = 2n ** 64n - 1n
 /** A lookup table's header: its entries follow, 32 bytes each. */
 const LOOKUP_TABLE_HEADER = 56
@@ -329,15 +333,41 @@ export const make = (options: Options): Bank => {
   /** Programs loaded with `programs` / `addProgram`, and what the bank held from the start: never forgotten. */
   const programs = new Set<string>()
 
-  const load = (address: string) => {
-    if (seen.has(address)) return
+  /** Reads an account from the source on first use; true when it was read as `fresh`. */
+  const load = (address: string, fresh = false): boolean => {
+    if (seen.has(address)) return false
     seen.add(address)
     const bytes = keyBytes(address)
     // What the bank holds from the start (programs, sysvars, native mints) it keeps, for good.
-    if (svm.getAccount(bytes) !== null) return void programs.add(address)
-    const account = source(address)
+    if (svm.getAccount(bytes) !== null) return void programs.add(address), false
+    const account = source(address, fresh)
     if (account !== undefined && (account.lamports > 0n || account.data.length > 0)) {
       svm.setAccount(bytes, toAccount(account))
+    }
+    return fresh
+  }
+
+  /**
+   * The keys of a transaction that cannot be seeded token accounts or NFT mints: its signers when
+   * their signatures are verified (nobody holds a seeded address's key), and the account each
+   * associated-token-account instruction creates (a PDA of the ATA program; a seeded address is
+   * a hash of a label, never one). Read as such, a kit app's first transaction does not wait for
+   * the index of every seeded token account (about 150,000 addresses, seconds on first use).
+   */
+  const freshKeys = (tx: Transaction.ParsedTransaction, keys: ReadonlyArray<string>, sigVerify: boolean) => {
+    const fresh = new Set<string>(sigVerify ? keys.slice(0, tx.header.numRequiredSignatures) : [])
+    for (const ix of tx.instructions) {
+      const ata = ix.accounts[1]
+      if (keys[ix.programIdIndex] === ATA_PROGRAM && ata !== undefined) fresh.add(keys[ata.index]!)
+    }
+    return fresh
+  }
+
+  /** Forgets what `load` read as fresh in a run that did not land: the next use reads it again, whole. */
+  const unload = (addresses: ReadonlyArray<string>) => {
+    for (const address of addresses) {
+      seen.delete(address)
+      svm.setAccount(keyBytes(address), new Account(0n, new Uint8Array(0), keyBytes(SYSTEM_PROGRAM), false, 0n))
     }
   }
 
@@ -452,10 +482,24 @@ export const make = (options: Options): Bank => {
     mode: "execute" | "simulate",
     options: { readonly sigVerify?: boolean | undefined; readonly replaceRecentBlockhash?: boolean | undefined } = {}
   ): Executed & { readonly replacementBlockhash?: Blockhash | undefined } => {
+    const readFresh: Array<string> = []
+    const executed = runOnce(tx, mode, options, readFresh)
+    if (!executed.landed) unload(readFresh)
+    return executed
+  }
+
+  const runOnce = (
+    tx: Transaction.ParsedTransaction,
+    mode: "execute" | "simulate",
+    options: { readonly sigVerify?: boolean | undefined; readonly replaceRecentBlockhash?: boolean | undefined },
+    readFresh: Array<string>
+  ): Executed & { readonly replacementBlockhash?: Blockhash | undefined } => {
     syncClock()
     const s = slot()
     const named = keysOf(tx)
-    for (const k of named.keys) load(k)
+    const sigVerify = mode === "execute" || options.sigVerify === true
+    const fresh = freshKeys(tx, named.keys, sigVerify)
+    for (const k of named.keys) if (load(k, fresh.has(k))) readFresh.push(k)
     const pre = named.keys.map((k) => toRaw(svm.getAccount(keyBytes(k))))
     const replacement = options.replaceRecentBlockhash === true ? blockhash(s) : undefined
     const refused = (err: TransactionError.TransactionError): Executed => ({
@@ -487,7 +531,6 @@ export const make = (options: Options): Bank => {
       bytes = new Uint8Array(tx.bytes)
       bytes.set(keyBytes(replacement.blockhash), blockhashOffset(tx))
     }
-    const sigVerify = mode === "execute" || options.sigVerify === true
     svm.setSigverify(sigVerify && replacement === undefined)
     const legacy = tx.version === "legacy"
     if (mode === "simulate") {

@@ -608,7 +608,13 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
         Effect.zipRight(Effect.sync(world.tick))
       )
     ))))
-    const pubsub = yield* PubSub.make({ accounts, state: instance.state, faults, limits: options.webSockets })
+    const pubsub = yield* PubSub.make({
+      accounts,
+      chain: chainAccounts,
+      state: instance.state,
+      faults,
+      limits: options.webSockets
+    })
 
     let nodeServer: Http.Server | undefined
     const host = options.host ?? "127.0.0.1"

@@ -26,10 +26,13 @@ import type * as Http from "node:http"
 import type * as Net from "node:stream"
 import { WebSocketServer } from "ws"
 import type { WebSocket } from "ws"
+import type * as Accounts from "./Accounts.js"
 import type { AreaContext, Project } from "./Area.js"
 import * as Events from "./Events.js"
 import type { Injector } from "./Faults.js"
+import { encodeAccount } from "./internal/StandardRpc.js"
 import type * as Projects from "./Projects.js"
+import * as World from "./World.js"
 
 /**
  * What a server's sockets look like from a test.
@@ -58,14 +61,28 @@ type Written = Events.AccountChange
 // Rent-exempt accounts report the largest u64 as their rent epoch.
 const RENT_EPOCH = 18446744073709551615n
 
-const accountValue = (w: Written) => ({
-  lamports: w.lamportsAfter,
-  data: ["", "base64"],
-  owner: w.program,
-  executable: false,
-  rentEpoch: RENT_EPOCH,
-  space: 0
-})
+/** What a handler reads besides its params: the chain's accounts (executed state) and the world. */
+interface Env {
+  readonly chain: Accounts.Accounts | undefined
+  readonly state: AreaContext["state"]
+}
+
+const SYSTEM_PROGRAM = "11111111111111111111111111111111"
+
+/**
+ * A written account as the chain holds it after the landing (the bank's executed state), in the
+ * encoding asked for (base64 by default; base58 past its 128 bytes falls back to base64, as
+ * jsonParsed falls back for an account it cannot parse). A closed account: no lamports, no data.
+ */
+const accountValue = (env: Env, w: Written, encoding: string | undefined) => {
+  const account = env.chain?.get(w.address) ??
+    { lamports: 0n, owner: SYSTEM_PROGRAM, data: new Uint8Array(0), executable: false, rentEpoch: RENT_EPOCH }
+  const asked = encoding === "jsonParsed" || encoding === "base58" || encoding === "base64+zstd" ? encoding : "base64"
+  return Either.getOrElse(
+    encodeAccount(env.chain!, account, asked as never, undefined),
+    () => Either.getOrThrow(encodeAccount(env.chain!, account, "base64", undefined))
+  )
+}
 
 const written = (l: Landed) =>
   l.accounts.filter((a) =>
@@ -89,32 +106,51 @@ interface Subscription {
   readonly onSlot?: boolean
   /** Removed after its first notification (the table's `once`). */
   readonly once?: boolean
+  /**
+   * The commitment its notifications wait for (`processed` when undefined): a landing's
+   * notification is sent once its slot reaches it, as slots pass.
+   */
+  readonly commitment?: "processed" | "confirmed" | "finalized" | undefined
+  /** What it notifies at once when subscribed (a signature that already landed), as landings would. */
+  readonly initial?: () => ReadonlyArray<{ readonly slot: number; readonly result: unknown }>
+  /** Notifications waiting for their slot to reach the commitment, oldest first. */
+  readonly pending?: Array<{ readonly slot: number; readonly frame: string }>
 }
 
 type Table = typeof SubscriptionEndpoints.table
-type Behaviour = Pick<Subscription, "onLanded" | "onSlot">
+type Behaviour = Pick<Subscription, "onLanded" | "onSlot" | "commitment" | "initial">
 
 /**
  * What each subscription of the table notifies, from its checked params. Typed by the table:
  * an entry without its handler here does not compile.
  */
-const handlers: { readonly [K in keyof Table]: (params: Schema.Schema.Type<Table[K]["params"]>) => Behaviour } = {
-  account: ([address]) => ({
+const handlers: {
+  readonly [K in keyof Table]: (params: Schema.Schema.Type<Table[K]["params"]>, env: Env) => Behaviour
+} = {
+  account: ([address, config], env) => ({
+    commitment: config?.commitment,
     onLanded: (l) =>
       written(l).filter((w) => w.address === address).map((w) => ({
         context: { slot: l.slot },
-        value: accountValue(w)
+        value: accountValue(env, w, config?.encoding)
       }))
   }),
-  program: ([program]) => ({
+  program: ([program, config], env) => ({
+    commitment: config?.commitment,
     onLanded: (l) =>
       written(l).filter((w) => w.program === program).map((w) => ({
         context: { slot: l.slot },
-        value: { pubkey: w.address, account: accountValue(w) }
+        value: { pubkey: w.address, account: accountValue(env, w, config?.encoding) }
       }))
   }),
-  signature: ([signature]) => ({
-    onLanded: (l) => l.signature === signature ? [{ context: { slot: l.slot }, value: { err: l.err } }] : []
+  // The RPC's default commitment (finalized); one that already landed is notified when it reaches it.
+  signature: ([signature, config], env) => ({
+    commitment: config?.commitment ?? "finalized",
+    onLanded: (l) => l.signature === signature ? [{ context: { slot: l.slot }, value: { err: l.err } }] : [],
+    initial: () => {
+      const l = World.of(env.state).transaction(signature)
+      return l === undefined ? [] : [{ slot: l.slot, result: { context: { slot: l.slot }, value: { err: l.err } } }]
+    }
   }),
   logs: ([filter]) => {
     const mentioned = typeof filter === "string" ? undefined : filter.mentions[0]
@@ -162,7 +198,7 @@ const handlers: { readonly [K in keyof Table]: (params: Schema.Schema.Type<Table
 type Built = { readonly ok: Omit<Subscription, "id"> } | { readonly error: string }
 
 /** The subscription a request asks for, or what is wrong with its params (the table's Schema, as the SDK checks them). */
-const build = (entry: SubscriptionEndpoints.Any, params: unknown): Built =>
+const build = (entry: SubscriptionEndpoints.Any, params: unknown, env: Env): Built =>
   Either.match(SubscriptionEndpoints.check(entry, params), {
     onLeft: (e) => ({ error: `Invalid params: ${e.field} must be ${e.rule}` }),
     onRight: (checked) => ({
@@ -170,10 +206,12 @@ const build = (entry: SubscriptionEndpoints.Any, params: unknown): Built =>
         method: entry.notification,
         group: `${entry.name}:${Json.stringify(checked)}`,
         once: entry.once,
-        ...(handlers as Record<string, (p: unknown) => Behaviour>)[entry.name]!(checked)
+        ...(handlers as Record<string, (p: unknown, env: Env) => Behaviour>)[entry.name]!(checked, env)
       }
     })
   })
+
+const RANK = { processed: 0, confirmed: 1, finalized: 2 } as const
 
 /**
  * The bounds of every socket.
@@ -246,6 +284,8 @@ interface Connection {
  */
 export const make = (params: {
   readonly accounts: ReadonlyArray<Projects.Account>
+  /** The chain's accounts: what account and program notifications show (executed state). */
+  readonly chain?: Accounts.Accounts | undefined
   readonly state: AreaContext["state"]
   readonly faults: Injector
   readonly limits?: Limits | undefined
@@ -267,6 +307,7 @@ export const make = (params: {
       maxBufferedBytes: params.limits?.maxBufferedBytes ?? defaultLimits.maxBufferedBytes
     }
     const byKey = new Map(params.accounts.map((a) => [a.apiKey, a.project]))
+    const env: Env = { chain: params.chain, state: params.state }
     const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxFrameBytes })
     const open = new Set<Connection>()
     const perKey = new Map<string, number>()
@@ -390,14 +431,38 @@ export const make = (params: {
           `Too many subscriptions: at most ${limits.maxSubscriptionsPerConnection} on one connection`
         )
       }
-      const built = build(entry, msg.params)
+      const built = build(entry, msg.params, env)
       if ("error" in built) return error(-32602, built.error)
-      const sub: Subscription = { id: nextId++, ...built.ok }
+      const sub: Subscription = { id: nextId++, ...built.ok, pending: [] }
       if (sub.onSlot === true) listenToSlots()
       c.subscriptions.set(sub.id, sub)
       live++
       c.project.usage.websocket = (c.project.usage.websocket ?? 0) + 1
       answer(sub.id)
+      for (const { result, slot } of sub.initial?.() ?? []) deliver(c, sub, slot, Json.stringify(result))
+    }
+
+    /**
+     * Sends a landing's notification now when its slot has reached the subscription's
+     * commitment, else keeps it until a slot tick finds it there.
+     */
+    const deliver = (c: Connection, sub: Subscription, slot: number, frame: string) => {
+      if (reached(sub, slot) && sub.pending!.length === 0) return notify(c, sub, frame)
+      sub.pending!.push({ slot, frame })
+      listenToSlots()
+      flushPending(c, sub)
+    }
+
+    const reached = (sub: Subscription, slot: number) =>
+      sub.commitment === undefined || sub.commitment === "processed" ||
+      RANK[World.of(params.state).confirmation(slot).status] >= RANK[sub.commitment]
+
+    /** Sends the waiting notifications whose slot has reached the commitment, in order. */
+    const flushPending = (c: Connection, sub: Subscription) => {
+      const pending = sub.pending!
+      while (pending.length > 0 && reached(sub, pending[0]!.slot) && c.subscriptions.has(sub.id)) {
+        notify(c, sub, pending.shift()!.frame)
+      }
     }
 
     const upgrade = (req: Http.IncomingMessage, socket: Net.Duplex, head: Buffer) => {
@@ -470,7 +535,7 @@ export const make = (params: {
                 frames = sub.onLanded(l).map((result) => Json.stringify(result))
                 encoded.set(sub.group, frames)
               }
-              for (const frame of frames) notify(c, sub, frame)
+              for (const frame of frames) deliver(c, sub, l.slot, frame)
             }
           }
         }
@@ -483,7 +548,8 @@ export const make = (params: {
       ticks ??= Events.slots(params.state).subscribe((tick) => {
         let encoded: string | undefined
         for (const c of open) {
-          for (const sub of c.subscriptions.values()) {
+          for (const sub of [...c.subscriptions.values()]) {
+            if (sub.pending!.length > 0) flushPending(c, sub)
             if (sub.onSlot === true) {
               encoded ??= Json.stringify({ parent: tick.parent, root: Math.max(0, tick.slot - 32), slot: tick.slot })
               notify(c, sub, encoded)

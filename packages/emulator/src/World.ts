@@ -661,7 +661,7 @@ export const make = (options: Options): World => {
     baseSlot,
     blockHeight: (s) => options.blockHeight(s),
     // The ledger's state of an address, as the chain holds it (what the bank wrote, else derived).
-    source: (address) => options.accounts().get(address),
+    source: (address, fresh) => options.accounts().get(address, { fresh }),
     programs: options.programs
   })
   const landedPublisher = Events.worldLanded(state)

@@ -68,4 +68,64 @@ describe("the emulator's WebSocket server", () => {
       const slots = frames.filter((f) => f.method === "slotNotification").map((f) => f.params.result.slot)
       expect(slots[1]).toBeGreaterThan(slots[0])
     }).pipe(Effect.scoped))
+
+  it.live("signatureSubscribe waits for its commitment (a signature that already landed too); accountSubscribe shows the executed account in its encoding", () =>
+    Effect.gen(function*() {
+      // Slots pass only when the test says (an hour a slot).
+      const emu = yield* Emulator.make({ slotMs: 3_600_000 })
+      const { frames, ws: socket } = yield* connect(`${emu.url.replace(/^http/, "ws")}/?api-key=${emu.apiKey}`)
+      const send = (id: number, method: string, params: unknown) =>
+        socket.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }))
+      const owner = emu.dataset.address("pubsub:owner")
+      yield* emu.world.fund({ address: owner, lamports: 1_000_000_000n })
+      const minted = yield* emu.world.mintFungible({ owner, amount: 1_000n, decimals: 2 })
+      const account = emu.ledger.tokenAccountsOf(owner)[0]!.address
+      send(1, "accountSubscribe", [account, { encoding: "jsonParsed", commitment: "confirmed" }])
+      send(2, "accountSubscribe", [account, { encoding: "base64", commitment: "processed" }])
+      yield* until(() => frames.filter((f) => f.id !== undefined).length === 2)
+      const landed = yield* emu.world.transfer({
+        from: owner,
+        to: emu.dataset.address("pubsub:other"),
+        mint: minted.mint,
+        amount: 400n
+      })
+      // Subscribed after the landing: still notified, once its slot is confirmed.
+      send(3, "signatureSubscribe", [landed.signature, { commitment: "confirmed" }])
+      send(4, "signatureSubscribe", [landed.signature, { commitment: "processed" }])
+      yield* until(() => frames.filter((f) => f.method !== undefined).length === 2)
+      const notes = () => frames.filter((f) => f.method !== undefined)
+      expect(notes().map((f) => f.method).sort()).toEqual(["accountNotification", "signatureNotification"])
+      const base64 = notes().find((f) => f.method === "accountNotification").params.result.value
+      const info = yield* Effect.promise(() =>
+        fetch(`${emu.url}/?api-key=${emu.apiKey}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "getAccountInfo",
+            params: [account, { encoding: "base64" }]
+          })
+        }).then((r) => r.json() as Promise<any>)
+      )
+      // The bytes getAccountInfo gives: the token account after the transfer.
+      expect(base64).toEqual(info.result.value)
+      expect(notes().find((f) => f.method === "signatureNotification").params.result).toEqual({
+        context: { slot: landed.slot },
+        value: { err: null }
+      })
+      yield* emu.world.advanceSlots({ slots: 1 })
+      yield* until(() => notes().length === 4)
+      const confirmed = notes().slice(2)
+      const parsed = confirmed.find((f) => f.method === "accountNotification").params
+      expect(parsed.subscription).toBe(1)
+      expect(parsed.result.value.data.parsed.info).toMatchObject({
+        owner,
+        mint: minted.mint,
+        tokenAmount: { amount: "600" }
+      })
+      expect(confirmed.find((f) => f.method === "signatureNotification").params.result.value).toEqual({ err: null })
+      // Each signature subscription ended with its notification.
+      expect(emu.pubsub.subscriptions()).toBe(2)
+    }).pipe(Effect.scoped))
 })

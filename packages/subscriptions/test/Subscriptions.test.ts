@@ -151,10 +151,14 @@ describe("Subscriptions against the emulator over loopback WebSocket", () => {
       })
       expect(emu.faultsHit.drop).toBe(1)
       expect(emu.pubsub.accepted()).toBe(2)
-      // Without backfill the stream has its Gap and nothing more, though the world has landed another since.
+      // Without backfill the stream has its Gap, then what the server itself says when it is asked
+      // again: a signature that already landed is notified at its commitment, as a validator does
+      // from its status cache (nothing backfilled, no status request of this stream's).
       yield* Loopback.sendBundle(emu, [other.base64])
-      yield* until(() => emu.ledger.landed(other.signature))
-      expect(without.seen().map((e) => e._tag)).toEqual(["Gap"])
+      yield* until(() => emu.ledger.landed(other.signature) && without.seen().length === 2)
+      expect(without.seen().map((e) => e._tag)).toEqual(["Gap", "Notification"])
+      expect(without.seen()[1]).toMatchObject({ _tag: "Notification", slot: BigInt(landed.slot) })
+      expect((without.seen()[1] as { backfilled?: boolean }).backfilled).not.toBe(true)
       expect(emu.count("getSignatureStatuses")).toBe(1)
       yield* Fiber.interrupt(without.fiber)
     }).pipe(Effect.provide(withSignatures())))
