@@ -4,9 +4,10 @@
  * following the same token, on the same emulator (another process, latency 0). Client CPU per
  * page (user + system of this process over a walk, divided by its pages), median of samples,
  * contenders alternated within each sample in a rotated order. Two walks: signatures (pages of
- * 1,000, the seeded sample wallet's whole history) and full transactions (pages of 100, the first
- * `FULL_PAGES` pages of the same history).
+ * 1,000, the seeded sample wallet's whole history) and full transactions (pages of 100, with their
+ * meta: `FULL_PAGES` pages of transfers landed through the world API before timing).
  */
+import * as Dataset from "@solfx/emulator/Dataset"
 import * as AddressHistory from "@solfx/rpc/AddressHistory"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
@@ -25,6 +26,22 @@ const emu = await Emu.start({ latencyMs: 0, sizes: { "wallet.bigTransfers": HIST
 const address = emu.samples["wallet"]!
 const runtime = Sdk.runtime(AddressHistory.layer, emu)
 const rpcUrl = `${emu.url}/?api-key=${emu.apiKey}`
+const world = (call: string, body: unknown) =>
+  fetch(`${emu.url}/emulator/world/${call}?api-key=${emu.apiKey}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body)
+  }).then(async (r) => {
+    if (!r.ok) throw new Error(`world ${call}: ${r.status} ${await r.text()}`)
+  })
+// The full walk's address: landed transfers, each a whole transaction with its meta (not a seeded entry).
+const labels = Dataset.make(1)
+const payer = labels.address("bench:history:payer")
+const recipient = labels.address("bench:history:recipient")
+await world("fund", { address: payer, lamports: "1000000000000" })
+for (let i = 0; i < FULL_PAGES * 100; i++) await world("transfer", { from: payer, to: recipient, lamports: 1_000 + i })
+// Finalized, as the walk's default commitment reads.
+await world("advanceSlots", { slots: 40 })
 // The world keeps landing meanwhile: every walk reads the history up to the slot it had at start.
 const slot = (await fetch(rpcUrl, {
   method: "POST",
@@ -40,6 +57,7 @@ interface Walked {
 
 type Detail = "signatures" | "full"
 
+const addressOf = (detail: Detail) => detail === "full" ? recipient : address
 const limitOf = (detail: Detail) => detail === "full" ? 100 : 1000
 const maxItems = (detail: Detail) => detail === "full" ? FULL_PAGES * 100 : Infinity
 
@@ -47,7 +65,7 @@ const maxItems = (detail: Detail) => detail === "full" ? FULL_PAGES * 100 : Infi
 const sdk = (detail: Detail) => (): Promise<Walked> =>
   runtime.runPromise(Effect.flatMap(AddressHistory.AddressHistory, (history) => {
     const stream = history.getTransactionsForAddress.stream({
-      address,
+      address: addressOf(detail),
       transactionDetails: detail,
       limit: limitOf(detail),
       filters
@@ -73,7 +91,7 @@ const raw = (detail: Detail) => async (): Promise<Walked> => {
         jsonrpc: "2.0",
         id: "raw",
         method: "getTransactionsForAddress",
-        params: [address, {
+        params: [addressOf(detail), {
           transactionDetails: detail,
           limit: limitOf(detail),
           filters,
@@ -136,7 +154,8 @@ try {
     setup:
       `The emulator in another process (latency 0), the seeded sample wallet with wallet.bigTransfers=${HISTORY}. ` +
       `Signatures: its whole history, ${m[0]!.walked.items} signatures in ${m[0]!.walked.pages} pages of 1,000; ` +
-      `full: its first ${m[1]!.walked.pages} pages of 100 transactions. SDK: ` +
+      `full: ${m[1]!.walked.items} System transfers landed through the world API (whole, with their meta), ` +
+      `${m[1]!.walked.pages} pages of 100. SDK: ` +
       `AddressHistory's getTransactionsForAddress.stream (undici client, Schema decode, paginationToken followed) ` +
       `run to the end by ManagedRuntime.runPromise; raw: fetch, JSON.parse of the text, the same token followed. ` +
       `${SAMPLES} walks per contender, alternated; client process CPU (user + system) per page, median.`,
