@@ -393,7 +393,9 @@ export const sendAndConfirmBundle = (
       if (e._tag === "JsonRpcError") return yield* Effect.fail(e)
       yield* Effect.annotateCurrentSpan("solfx.send.firstFailed", e._tag)
     } else if (first.right.toLowerCase() !== bundleId) {
-      return yield* Effect.fail(new BundleIdMismatch({ expected: bundleId, received: first.right.slice(0, 100) }))
+      // What the service answered goes into the error redacted and short (a proxy may echo the URL).
+      const received = transport.redactor.excerpt(first.right)
+      return yield* Effect.fail(new BundleIdMismatch({ expected: bundleId, received }))
     }
 
     // The block engine's word that it failed (nothing landed, so no signature status will say so).
