@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { getTransferSolInstruction } from "@solana-program/system"
 import {
   appendTransactionMessageInstruction,
   blockhash,
@@ -107,6 +108,10 @@ const handlerOf = (chain: Chain): HttpTesting.Handler => (req) => {
     case "simulateTransaction":
       chain.simulated.push(body.params)
       return HttpTesting.rpcResult(req, { context: { slot: 50 }, value: { err: null, logs: [], unitsConsumed: 1000 } })
+    case "sendBundle":
+      chain.sends++
+      // Not the id of the transactions sent: a proxy's, or a wrong node's, answer.
+      return HttpTesting.rpcResult(req, "f".repeat(64))
     case "getPriorityFeeEstimate":
       return HttpTesting.rpcResult(req, { priorityFeeEstimate: 1234.5 })
     default:
@@ -185,6 +190,33 @@ describe("SendAndConfirm (over a fake RPC)", () => {
         err: { InstructionError: [0n, { Custom: 1n }] },
         logs: ["Program log: boom"]
       })
+    }).pipe(Effect.provide(layerOf(chain)))
+  })
+
+  it.live("a bundle whose sendBundle answers another id: BundleIdMismatch, sent once", () => {
+    const chain = chainOf()
+    return Effect.gen(function*() {
+      const payer = yield* Effect.promise(() => generateKeyPairSigner())
+      const tx = yield* Effect.promise(() =>
+        signTransactionMessageWithSigners(pipe(
+          createTransactionMessage({ version: 0 }),
+          (m) => setTransactionMessageFeePayerSigner(payer, m),
+          (m) =>
+            setTransactionMessageLifetimeUsingBlockhash(
+              { blockhash: blockhash(Kit.BLOCKHASH), lastValidBlockHeight: 100n },
+              m
+            ),
+          (m) =>
+            appendTransactionMessageInstruction(
+              getTransferSolInstruction({ source: payer, destination: Kit.TIP, amount: 10_000n }),
+              m
+            )
+        ))
+      )
+      const e = yield* Effect.flip(SendAndConfirm.sendAndConfirmBundle([tx] as never, fast))
+      expect(e).toMatchObject({ _tag: "BundleIdMismatch", received: "f".repeat(64) })
+      yield* Effect.sleep("60 millis")
+      expect(chain.sends).toBe(1)
     }).pipe(Effect.provide(layerOf(chain)))
   })
 
