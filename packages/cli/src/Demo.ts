@@ -398,13 +398,15 @@ export const tour = Effect.gen(function*() {
 })
 
 /**
- * The emulator the demo runs on: simulated slots pass every 50 ms (instead of
- * 400), so a bundle finalizes (32 slots) in under two seconds.
+ * The emulator the demo runs on: simulated slots pass every 200 ms (instead of
+ * 400), so a bundle finalizes (32 slots) in under seven seconds, while a blockhash
+ * stays valid 30 s (150 slots): at 50 ms it lived 7.5 s, and on a loaded machine the
+ * bundle reached the bank after its blockhash had expired ("Failed").
  *
  * @since 0.1.0
  * @category demo
  */
-export const emulatorOptions: Emulator.Options = { slotMs: 50 }
+export const emulatorOptions: Emulator.Options = { slotMs: 200 }
 
 /**
  * Runs the tour on a fresh emulator (see `emulatorOptions`), every service over one transport.
