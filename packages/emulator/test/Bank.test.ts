@@ -55,7 +55,7 @@ describe("bank", () => {
       expect(wallet.nativeBalance ?? wallet.balances?.[0]).toBeDefined()
     }))
 
-  it.scopedLive("the runtime's refusals: rent, signatures, blockhash, absent program", () =>
+  it.scopedLive("the runtime's refusals: rent, signatures, blockhash (never issued, expired), absent program", () =>
     Effect.gen(function*() {
       const emu = yield* slow()
       const payer = yield* Effect.promise(signer)
@@ -137,6 +137,25 @@ describe("bank", () => {
       expect(missingSend.json.error.message).toBe(
         "Transaction simulation failed: Attempt to load a program that does not exist"
       )
+      expect(emu.ledger.lamports(payer.address)).toBe(before)
+
+      // A blockhash the cluster issued, 151 slots ago: expired, refused as the runtime refuses it.
+      const recent = emu.ledger.bank.blockhash().blockhash
+      const issued = yield* Effect.promise(() =>
+        build({ version: 0, payer, instructions: [memo("expired")], blockhash: recent })
+      )
+      const fresh = yield* rpc(emu, "simulateTransaction", [issued.base64, { encoding: "base64" }])
+      expect(fresh.json.result.value.err).toBeNull()
+      yield* emu.world.advanceSlots({ slots: 151 })
+      expect((yield* rpc(emu, "isBlockhashValid", [recent])).json.result.value).toBe(false)
+      const old = yield* rpc(emu, "simulateTransaction", [issued.base64, { encoding: "base64" }])
+      expect(old.json.result.value).toMatchObject({ err: "BlockhashNotFound", logs: [], unitsConsumed: 0 })
+      const oldSend = yield* rpc(emu, "sendTransaction", [issued.base64, { encoding: "base64" }])
+      expect(oldSend.json.error).toMatchObject({
+        code: -32002,
+        message: "Transaction simulation failed: Blockhash not found",
+        data: { err: "BlockhashNotFound" }
+      })
       expect(emu.ledger.lamports(payer.address)).toBe(before)
     }))
 })
