@@ -5,6 +5,9 @@
  * construction, on every seed.
  */
 import { describe, expect, it } from "@effect/vitest"
+import * as System from "@solana-program/system"
+import * as Token from "@solana-program/token"
+import * as kit from "@solana/kit"
 import { address } from "@solana/kit"
 import * as Json from "@solfx/core/Json"
 import * as MerkleProof from "@solfx/core/MerkleProof"
@@ -1063,4 +1066,189 @@ describe.each(SEEDS)("one world agrees with itself (the six disagreements of iss
       yield* check(other)
       yield* property(fc.integer({ min: 1, max: count - 1 }), (i) => check(WalletArea.walletAt(emu.dataset, i)), seed)
     }))
+})
+
+/** Signs `instructions` with @solana/kit over the bank's current blockhash and sends them over HTTP. */
+const kitSend = (emu: Emulator.Emulator, payer: kit.KeyPairSigner, instructions: ReadonlyArray<kit.Instruction>) =>
+  Effect.gen(function*() {
+    const { blockhash } = emu.ledger.bank.blockhash()
+    const message = kit.pipe(
+      kit.createTransactionMessage({ version: 0 }),
+      (m) => kit.setTransactionMessageFeePayerSigner(payer, m),
+      (m) =>
+        kit.setTransactionMessageLifetimeUsingBlockhash(
+          { blockhash: kit.blockhash(blockhash), lastValidBlockHeight: 0n },
+          m
+        ),
+      (m) => kit.appendTransactionMessageInstructions(instructions, m)
+    )
+    const signed = yield* Effect.promise(() => kit.signTransactionMessageWithSigners(message))
+    const sent = yield* call(emu, "sendTransaction", [kit.getBase64EncodedWireTransaction(signed), {
+      encoding: "base64"
+    }])
+    expect(sent).toBe(kit.getSignatureFromTransaction(signed))
+    return sent as string
+  })
+
+describe.each(SEEDS)("one world after kit transactions, seed %i", (seed) => {
+  it.scopedLive(
+    "a mint and token accounts made and moved by kit (a seeded wallet's among them): getAccountInfo's bytes agree with DAS, token accounts and the Wallet API; histories replay to balances; getTransaction's balance changes are every area's",
+    () =>
+      Effect.gen(function*() {
+        // Slots pass only when the test says: the blockhash stays valid, then 40 slots finalize.
+        const emu = yield* Emulator.make({ seed, slotMs: 3_600_000 })
+        const [payer, recipient, mint] = yield* Effect.promise(() =>
+          Promise.all([kit.generateKeyPairSigner(), kit.generateKeyPairSigner(), kit.generateKeyPairSigner()])
+        )
+        const seeded = WalletArea.walletAt(emu.dataset, 1)
+        yield* call(emu, "requestAirdrop", [payer.address, 2_000_000_000])
+        const ata = (owner: string) =>
+          Effect.promise(() =>
+            Token.findAssociatedTokenPda({
+              owner: kit.address(owner),
+              mint: mint.address,
+              tokenProgram: Token.TOKEN_PROGRAM_ADDRESS
+            }).then(([a]) => a as string)
+          )
+        const owners = [payer.address as string, recipient.address as string, seeded]
+        const atas = new Map<string, string>()
+        for (const o of owners) atas.set(o, yield* ata(o))
+        const space = BigInt(Token.getMintSize())
+        const setup = yield* kitSend(emu, payer, [
+          System.getCreateAccountInstruction({
+            payer,
+            newAccount: mint,
+            lamports: BigInt((yield* call(emu, "getMinimumBalanceForRentExemption", [Number(space)])) as number),
+            space,
+            programAddress: Token.TOKEN_PROGRAM_ADDRESS
+          }),
+          Token.getInitializeMint2Instruction({ mint: mint.address, decimals: 6, mintAuthority: payer.address }),
+          ...owners.map((o) =>
+            Token.getCreateAssociatedTokenIdempotentInstruction({
+              payer,
+              ata: kit.address(atas.get(o)!),
+              owner: kit.address(o),
+              mint: mint.address
+            })
+          ),
+          Token.getMintToInstruction({
+            mint: mint.address,
+            token: kit.address(atas.get(payer.address)!),
+            mintAuthority: payer,
+            amount: 1_000_000_000n
+          })
+        ])
+        const moved = yield* kitSend(emu, payer, [
+          ...[[recipient.address, 250_000_000n], [seeded, 100_000_000n]].map(([to, amount]) =>
+            Token.getTransferCheckedInstruction({
+              source: kit.address(atas.get(payer.address)!),
+              mint: mint.address,
+              destination: kit.address(atas.get(to as string)!),
+              authority: payer,
+              amount: amount as bigint,
+              decimals: 6
+            })
+          ),
+          System.getTransferSolInstruction({ source: payer, destination: kit.address(seeded), amount: 10_000_000n })
+        ])
+        yield* emu.world.advanceSlots({ slots: 40 })
+
+        // getAccountInfo's bytes, as jsonParsed reads them, are what DAS, token accounts and the Wallet API say.
+        const parsedAccount = (address: string) =>
+          Effect.map(
+            call(emu, "getAccountInfo", [address, { encoding: "jsonParsed" }]),
+            (r: any) => r.value.data.parsed.info
+          )
+        const mintInfo = yield* parsedAccount(mint.address)
+        const asset = yield* call(emu, "getAsset", { id: mint.address })
+        expect(asset.interface).toBe("FungibleToken")
+        expect([big(asset.token_info.supply), asset.token_info.decimals]).toEqual([
+          big(mintInfo.supply),
+          mintInfo.decimals
+        ])
+        expect(big(mintInfo.supply)).toBe(1_000_000_000n)
+        const expected = new Map([
+          [payer.address as string, 650_000_000n],
+          [recipient.address as string, 250_000_000n],
+          [
+            seeded,
+            100_000_000n
+          ]
+        ])
+        for (const owner of owners) {
+          // Every token account of the owner: the kit-made one and, for the seeded wallet, its seeded ones.
+          const das = (yield* call(emu, "getTokenAccounts", { owner, page: 1, limit: 1000 })).token_accounts as Array<
+            any
+          >
+          expect(das.map((t) => t.address)).toContain(atas.get(owner))
+          const { balances } = yield* walletBalances(emu, owner)
+          const byMint = new Map<string, bigint>()
+          for (const t of das.slice(0, 20)) {
+            const info = yield* parsedAccount(t.address)
+            expect([t.address, info.owner, info.mint, big(info.tokenAmount.amount)]).toEqual([
+              t.address,
+              owner,
+              t.mint,
+              big(t.amount)
+            ])
+            const listed = (yield* call(emu, "getTokenAccountsByOwner", [owner, { mint: t.mint }, {
+              encoding: "jsonParsed"
+            }])).value as Array<any>
+            const same = listed.find((l) => l.pubkey === t.address)
+            expect(big(same.account.data.parsed.info.tokenAmount.amount)).toBe(big(t.amount))
+            byMint.set(t.mint, (byMint.get(t.mint) ?? 0n) + big(t.amount))
+          }
+          expect(big((yield* parsedAccount(atas.get(owner)!)).tokenAmount.amount)).toBe(expected.get(owner))
+          for (const [m, amount] of byMint) {
+            if (balances.has(m) || amount > 0n) expect([owner, m, balances.get(m) ?? 0n]).toEqual([owner, m, amount])
+          }
+          // SOL: getBalance is the Wallet API's.
+          const lamports = big((yield* call(emu, "getBalance", [owner])).value)
+          expect([owner, balances.get("SOL") ?? 0n]).toEqual([owner, lamports])
+        }
+
+        // Replaying each history gives the balances, kit's transactions included.
+        for (const owner of owners) {
+          const { held } = yield* replay(emu, owner)
+          const { balances } = yield* walletBalances(emu, owner)
+          for (const [m, amount] of balances) expect([owner, m, held.get(m) ?? 0n]).toEqual([owner, m, amount])
+        }
+
+        // getTransaction's balance changes are each owner's history entry for it.
+        for (const signature of [setup, moved]) {
+          const tx = yield* call(emu, "getTransaction", [signature, {
+            encoding: "jsonParsed",
+            maxSupportedTransactionVersion: 0
+          }])
+          const keys = (tx.transaction.message.accountKeys as Array<any>).map((k) => k.pubkey as string)
+          const tokenDelta = (owner: string) => {
+            const sum = (list: Array<any>) =>
+              list.filter((b) => b.owner === owner && b.mint === mint.address)
+                .reduce((s, b) => s + big(b.uiTokenAmount.amount), 0n)
+            return sum(tx.meta.postTokenBalances) - sum(tx.meta.preTokenBalances)
+          }
+          for (const owner of owners) {
+            const at = keys.indexOf(owner)
+            const sol = at < 0 ? 0n : big(tx.meta.postBalances[at]) - big(tx.meta.preBalances[at])
+            const history = (yield* get(emu, `/v1/wallet/${owner}/history`, { query: { limit: "100" } })).json
+              .data as Array<any>
+            const entry = history.find((h) => h.signature === signature)
+            if (entry === undefined) {
+              // Not in its history: the transaction changed nothing of it.
+              expect([owner, signature, sol, tokenDelta(owner)]).toEqual([owner, signature, 0n, 0n])
+              continue
+            }
+            const change = (m: string) =>
+              (entry.balanceChanges as Array<any>).filter((c) => c.mint === m)
+                .reduce((s, c) => s + rawOf(c.amount, c.decimals), 0n)
+            expect([owner, signature, change("SOL"), change(mint.address)]).toEqual([
+              owner,
+              signature,
+              sol,
+              tokenDelta(owner)
+            ])
+          }
+        }
+      })
+  )
 })
