@@ -7,6 +7,7 @@
  *
  * @since 0.1.0
  */
+
 import { encodeBase64 } from "@solfx/core/Primitives"
 import * as Transaction from "@solfx/core/Transaction"
 import * as Dataset from "../Dataset.js"

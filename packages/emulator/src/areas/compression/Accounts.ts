@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+
 import * as Request from "@solfx/core/CompressionRequest"
 import * as Effect from "effect/Effect"
 import type { AreaContext } from "../../Area.js"

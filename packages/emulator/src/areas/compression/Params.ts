@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+
 import * as Request from "@solfx/core/CompressionRequest"
 import { base58ByteLength } from "@solfx/core/Primitives"
 import * as Effect from "effect/Effect"

@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+
 import { base58ByteLength } from "@solfx/core/Primitives"
 import * as Effect from "effect/Effect"
 import type { AreaContext } from "../../Area.js"
