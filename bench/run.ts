@@ -30,7 +30,8 @@ const COMPARISONS = [
   "history",
   "rpcreads",
   "studio",
-  "types"
+  "types",
+  "bank"
 ] as const
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
