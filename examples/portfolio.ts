@@ -5,7 +5,7 @@
  *
  * Run: node --conditions=@solfx/source --import tsx examples/portfolio.ts
  */
-import * as WalletArea from "@solfx/emulator/areas/Wallet"
+import * as Wallets from "@solfx/emulator/seed/Wallets"
 import { Wallet } from "@solfx/sdk"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -55,5 +55,5 @@ export const main = (wallets: ReadonlyArray<string>, concurrency = 8) =>
 
 if (isMain(import.meta.url)) {
   // 300 of the emulator's seeded wallets; in an app, your own list.
-  runExample((emulator) => main(Array.from({ length: 300 }, (_, i) => WalletArea.walletAt(emulator.dataset, i))))
+  runExample((emulator) => main(Array.from({ length: 300 }, (_, i) => Wallets.walletAt(emulator.dataset, i))))
 }

@@ -7,9 +7,9 @@ import * as KeyValueStore from "@effect/platform/KeyValueStore"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { InMemorySpanExporter } from "@opentelemetry/sdk-trace-base"
 import * as kit from "@solana/kit"
-import * as WalletArea from "@solfx/emulator/areas/Wallet"
 import * as Emulator from "@solfx/emulator/Emulator"
 import * as CompressedState from "@solfx/emulator/seed/CompressedState"
+import * as Wallets from "@solfx/emulator/seed/Wallets"
 import { Bundle, Compression, DigitalAssets, type Pagination, Wallet } from "@solfx/sdk"
 import * as Chunk from "effect/Chunk"
 import * as Deferred from "effect/Deferred"
@@ -78,14 +78,14 @@ describe("examples", () => {
     Effect.gen(function*() {
       const emu = yield* Emulator.EmulatorHandle
       const wallet = yield* Wallet.Wallet
-      const wallets = Array.from({ length: 300 }, (_, i) => WalletArea.walletAt(emu.dataset, i))
+      const wallets = Array.from({ length: 300 }, (_, i) => Wallets.walletAt(emu.dataset, i))
       emu.resetLog()
 
       const report = yield* portfolio.main(wallets)
 
       expect(report.rows.map((r) => r.wallet)).toEqual(wallets)
-      expect(report.identified).toBe(wallets.filter((_, i) => WalletArea.hasIdentity(i)).length)
-      expect(report.rows.map((r) => Option.isSome(r.name))).toEqual(wallets.map((_, i) => WalletArea.hasIdentity(i)))
+      expect(report.identified).toBe(wallets.filter((_, i) => Wallets.hasIdentity(i)).length)
+      expect(report.rows.map((r) => Option.isSome(r.name))).toEqual(wallets.map((_, i) => Wallets.hasIdentity(i)))
       expect(emu.count("POST /v1/wallet/batch-identity")).toBe(3)
       // The oracle: the same balances read page by page, without streams.
       let expected = 0

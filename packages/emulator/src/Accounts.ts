@@ -26,9 +26,10 @@
 import * as AQ from "./areas/AssetQueries.js"
 import * as DA from "./areas/DigitalAssets.js"
 import * as TokenMetadata from "./areas/TokenMetadata.js"
-import * as Wallet from "./areas/Wallet.js"
 import type * as Dataset from "./Dataset.js"
 import * as Layout from "./internal/AccountLayout.js"
+import * as WalletActivity from "./seed/WalletActivity.js"
+import * as Wallets from "./seed/Wallets.js"
 import type * as World from "./World.js"
 
 /**
@@ -203,7 +204,7 @@ export const make = (options: Options): Accounts => {
   const programOfMint = (mint: string): string => {
     const made = world.mint(mint)
     if (made !== undefined) return Layout.TOKEN_PROGRAM
-    return Wallet.walletMintProgram(ds, mint) === "token-2022" ? Layout.TOKEN_2022_PROGRAM : Layout.TOKEN_PROGRAM
+    return Wallets.walletMintProgram(ds, mint) === "token-2022" ? Layout.TOKEN_2022_PROGRAM : Layout.TOKEN_PROGRAM
   }
 
   const mintFields = (address: string): Layout.Mint | undefined => {
@@ -283,8 +284,8 @@ export const make = (options: Options): Accounts => {
     for (const owner of [DA.sampleOwner(ds), ...extraOwners()]) indexList(DA.ownerAccounts(ds, owner), false)
     // Holders' owners are listed by owner from here (no other list holds them).
     for (const mint of [DA.sampleMint(ds), ...extraMints()]) indexList(holders(mint), true)
-    for (let i = 0; i < Wallet.walletCount(ds); i++) {
-      indexList(Wallet.walletTokenAccounts(ds, Wallet.walletAt(ds, i), true), false)
+    for (let i = 0; i < Wallets.walletCount(ds); i++) {
+      indexList(Wallets.walletTokenAccounts(ds, Wallets.walletAt(ds, i), true), false)
     }
     for (const authority of DA.authorities(ds)) if (!isLarge(authority)) indexNfts(authority)
     indexed = "small"
@@ -350,7 +351,7 @@ export const make = (options: Options): Accounts => {
     const sent = world.lamports(address)
     const made = world.tokenAccount(address)
     if (made !== undefined) return plus(tokenAccount(made), sent)
-    if (Wallet.isSeededWallet(ds, address)) return sent > 0n ? systemAccount(sent) : undefined
+    if (WalletActivity.isSeededWallet(ds, address)) return sent > 0n ? systemAccount(sent) : undefined
     const mint = world.mint(address) !== undefined || TokenMetadata.isMintAccount(ds, address)
       ? mintFields(address)
       : undefined
@@ -406,7 +407,7 @@ export const make = (options: Options): Accounts => {
     if (nfts.length > SCAN_BOUND) return tooMany(nfts.length)
     return union([
       addressesOf(DA.ownerAccounts(ds, owner)),
-      addressesOf(Wallet.walletTokenAccounts(ds, owner, true)),
+      addressesOf(Wallets.walletTokenAccounts(ds, owner, true)),
       addressesOf(nfts),
       seededByOwner.get(owner) ?? [],
       world.tokenAccountsOf(owner).map((t) => t.address),
@@ -458,7 +459,7 @@ export const make = (options: Options): Accounts => {
       return "_tag" in found ? found : found.filter((a) => get(a)?.owner === program)
     }
     if (program === Layout.SYSTEM_PROGRAM) {
-      const wallets = Array.from({ length: Wallet.walletCount(ds) }, (_, i) => Wallet.walletAt(ds, i))
+      const wallets = Array.from({ length: Wallets.walletCount(ds) }, (_, i) => Wallets.walletAt(ds, i))
       const touched = world.transactions().flatMap((tx) => tx.accounts.map((a) => a.address))
       return union([wallets, touched, overlaid(overlayByProgram, program)], (a) => a.owner === program)
     }

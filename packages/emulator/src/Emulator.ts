@@ -27,7 +27,6 @@ import * as Http from "node:http"
 import * as Accounts from "./Accounts.js"
 import type { Area, Project } from "./Area.js"
 import { areas as registry } from "./areas/index.js"
-import * as WalletArea from "./areas/Wallet.js"
 import * as WebhooksArea from "./areas/Webhooks.js"
 import type * as Bank from "./Bank.js"
 import * as Chain from "./Chain.js"
@@ -42,6 +41,7 @@ import * as Projects from "./Projects.js"
 import * as PubSub from "./PubSub.js"
 import * as RequestLog from "./RequestLog.js"
 import * as Samples from "./Samples.js"
+import * as WalletActivity from "./seed/WalletActivity.js"
 import * as Server from "./Server.js"
 import * as Snapshots from "./Snapshots.js"
 import * as StateFile from "./StateFile.js"
@@ -475,7 +475,7 @@ export const make = (options: Options = {}): Effect.Effect<Emulator, never, Scop
       seededLamports: (address) =>
         TIP_ACCOUNTS.has(address)
           ? TIP_ACCOUNT_LAMPORTS + BigInt(dataset.int(`tip:${address}`, 1_000_000_000))
-          : WalletArea.seededLamports(dataset, address),
+          : WalletActivity.seededLamports(dataset, address),
       programs,
       accounts: () => accountsRef!,
       blockHeight: (slot) => chainRef!.blockHeight(slot)

@@ -6,7 +6,7 @@
  * so a transaction reads the same wherever it is shown.
  *
  * A ledger transaction is one that landed since start (`World.transaction`), or an entry of a seeded
- * wallet's history (`Wallet.signaturesOf`, `Wallet.seededSignature`): dated before the emulator's
+ * wallet's history (`WalletSignatures.signaturesOf`, `WalletSignatures.seededSignature`): dated before the emulator's
  * first slot, it is known by what the wallet's history says of it (its type, fee payer, fee, error
  * and the wallet's SOL change), so its enhanced form holds those and no transfer lists.
  *
@@ -19,8 +19,8 @@
 import { encodeBase58 } from "@solfx/core/Primitives"
 import type * as WebhookDelivery from "@solfx/core/WebhookDelivery"
 import type { AreaContext } from "./Area.js"
-import type * as Wallet from "./areas/Wallet.js"
 import type * as Events from "./Events.js"
+import type * as WalletSignatures from "./seed/WalletSignatures.js"
 import * as World from "./World.js"
 
 const SYSTEM_PROGRAM = "11111111111111111111111111111111"
@@ -96,7 +96,10 @@ export const enhancedOf = (tx: Events.LandedTransaction): WebhookDelivery.Enhanc
  * @since 0.1.0
  * @category builders
  */
-export const seededLanded = (signed: Wallet.SignedTransaction, index = 0): Events.LandedTransaction | undefined => {
+export const seededLanded = (
+  signed: WalletSignatures.SignedTransaction,
+  index = 0
+): Events.LandedTransaction | undefined => {
   const seeded = signed.seeded
   if (seeded === undefined) return undefined
   const { entry, type, wallet } = seeded
@@ -142,7 +145,7 @@ export const seededLanded = (signed: Wallet.SignedTransaction, index = 0): Event
 export const ledgerTransaction = (
   ctx: AreaContext,
   signature: string,
-  seeded: (ctx: AreaContext, signature: string) => Wallet.SignedTransaction | undefined
+  seeded: (ctx: AreaContext, signature: string) => WalletSignatures.SignedTransaction | undefined
 ): Events.LandedTransaction | undefined => {
   const landed = World.of(ctx.state).transaction(signature)
   if (landed !== undefined) return landed

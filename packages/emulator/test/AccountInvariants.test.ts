@@ -10,9 +10,9 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Json from "@solfx/core/Json"
 import * as Effect from "effect/Effect"
 import fc from "fast-check"
-import * as WalletArea from "../src/areas/Wallet.js"
 import * as Emulator from "../src/Emulator.js"
 import * as Layout from "../src/internal/AccountLayout.js"
+import * as Wallets from "../src/seed/Wallets.js"
 import { get, post, rpc } from "./support/Http.js"
 
 const SEEDS = [42, 7, 1234] as const
@@ -82,7 +82,7 @@ describe.each(SEEDS)("accounts agree with every area, seed %i", (seed) => {
         const emu = yield* Emulator.make({ seed })
         yield* property(fc.nat({ max: 40 }), (i) =>
           Effect.gen(function*() {
-            const wallet = WalletArea.walletAt(emu.dataset, i)
+            const wallet = Wallets.walletAt(emu.dataset, i)
             const query = { limit: "100", showZeroBalance: "true" }
             const balances = new Map<string, { raw: bigint; program: string }>()
             for (let page = 1;; page++) {
@@ -126,7 +126,7 @@ describe.each(SEEDS)("accounts agree with every area, seed %i", (seed) => {
     () =>
       Effect.gen(function*() {
         const emu = yield* Emulator.make({ seed })
-        const from = WalletArea.walletAt(emu.dataset, 2)
+        const from = Wallets.walletAt(emu.dataset, 2)
         const to = emu.dataset.address("fresh:recipient")
         const minted = yield* emu.world.mintFungible({ owner: from, amount: 5_000n, decimals: 3 })
         const moved = yield* emu.world.transfer({ from, to, mint: minted.mint!, amount: 1_234n })

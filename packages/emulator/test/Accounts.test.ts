@@ -13,9 +13,10 @@ import fc from "fast-check"
 import * as Fs from "node:fs"
 import * as Accounts from "../src/Accounts.js"
 import * as DA from "../src/areas/DigitalAssets.js"
-import * as WalletArea from "../src/areas/Wallet.js"
 import * as Emulator from "../src/Emulator.js"
 import * as Layout from "../src/internal/AccountLayout.js"
+import * as WalletActivity from "../src/seed/WalletActivity.js"
+import * as Wallets from "../src/seed/Wallets.js"
 
 const anyKey = fc.uint8Array({ minLength: 32, maxLength: 32 }).map(encodeBase58)
 const keys = Array.from({ length: 3 }, (_, i) => encodeBase58(new Uint8Array(32).fill(i + 1)))
@@ -122,11 +123,11 @@ describe("Accounts", () => {
       const emu = yield* Emulator.make({ seed: 42 })
       const ds = emu.dataset
       const accounts = emu.accounts
-      const wallet = WalletArea.walletAt(ds, 3)
+      const wallet = Wallets.walletAt(ds, 3)
       const sol = accounts.get(wallet)!
       expect(sol.owner).toBe(Layout.SYSTEM_PROGRAM)
       expect(sol.data.length).toBe(0)
-      expect(sol.lamports).toBe(WalletArea.seededLamports(ds, wallet))
+      expect(sol.lamports).toBe(WalletActivity.seededLamports(ds, wallet))
       expect(sol.rentEpoch).toBe(Accounts.RENT_EPOCH_EXEMPT)
       expect(accounts.get(ds.address("nobody"))).toBeUndefined()
 
@@ -146,9 +147,9 @@ describe("Accounts", () => {
       expect(Array.isArray(listed) && listed.includes(seeded.address)).toBe(true)
 
       // A seeded wallet's token account: the Wallet API's token program.
-      const held = WalletArea.walletTokenAccounts(ds, wallet, false).at(0)
+      const held = Wallets.walletTokenAccounts(ds, wallet, false).at(0)
       const heldAccount = accounts.get(held.address)!
-      const program = WalletArea.walletMintProgram(ds, held.mint) === "token-2022"
+      const program = Wallets.walletMintProgram(ds, held.mint) === "token-2022"
         ? Layout.TOKEN_2022_PROGRAM
         : Layout.TOKEN_PROGRAM
       expect(heldAccount.owner).toBe(program)

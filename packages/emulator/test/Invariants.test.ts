@@ -14,8 +14,8 @@ import * as MerkleProof from "@solfx/core/MerkleProof"
 import * as Kit from "@solfx/testing/Kit"
 import * as Effect from "effect/Effect"
 import fc from "fast-check"
-import * as WalletArea from "../src/areas/Wallet.js"
 import * as Emulator from "../src/Emulator.js"
+import * as Wallets from "../src/seed/Wallets.js"
 import { get, post, rpc } from "./support/Http.js"
 
 const SEEDS = [42, 7, 1234] as const
@@ -222,7 +222,7 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
       const wallets = [
         emu.samples.wallet,
         emu.samples.tokenAccountOwner,
-        ...Array.from({ length: 20 }, (_, i) => WalletArea.walletAt(emu.dataset, 1 + i * 7))
+        ...Array.from({ length: 20 }, (_, i) => Wallets.walletAt(emu.dataset, 1 + i * 7))
       ]
       yield* property(
         fc.record({ wallet: fc.constantFrom(...wallets), pick: fc.nat() }),
@@ -349,11 +349,11 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
           }
         })
       const fundedBy = (address: string) => get(emu, `/v1/wallet/${address}/funded-by`)
-      const count = WalletArea.walletCount(emu.dataset)
+      const count = Wallets.walletCount(emu.dataset)
       let checked = 0
       yield* property(fc.integer({ min: 1, max: count - 1 }), (i) =>
         Effect.gen(function*() {
-          const wallet = WalletArea.walletAt(emu.dataset, i)
+          const wallet = Wallets.walletAt(emu.dataset, i)
           const funded = yield* fundedBy(wallet)
           if (funded.status === 404) return
           checked++
@@ -524,19 +524,19 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
           }
           return held
         })
-      const count = WalletArea.walletCount(emu.dataset)
+      const count = Wallets.walletCount(emu.dataset)
       // The sample wallet (1,234 transfers, 250 tokens), the first hub (funded by no one: its SOL
       // is a stake withdrawal, and it funds others), and seeded wallets fast-check picks.
       yield* agrees(emu.samples.wallet)
-      yield* agrees(WalletArea.walletAt(emu.dataset, 1))
+      yield* agrees(Wallets.walletAt(emu.dataset, 1))
       yield* property(
         fc.integer({ min: 1, max: count - 1 }),
-        (i) => Effect.asVoid(agrees(WalletArea.walletAt(emu.dataset, i))),
+        (i) => Effect.asVoid(agrees(Wallets.walletAt(emu.dataset, i))),
         seed
       )
 
       // A seeded wallet after the world API and a landed bundle moved its SOL and tokens.
-      const wallet = WalletArea.walletAt(emu.dataset, 1 + (seed % (count - 1)))
+      const wallet = Wallets.walletAt(emu.dataset, 1 + (seed % (count - 1)))
       const other = emu.dataset.address("replay:other")
       yield* control("fund", { address: wallet, lamports: "3000000000" })
       const token = yield* control("mintFungible", { owner: wallet, amount: "5000", decimals: 2 })
@@ -773,9 +773,9 @@ describe.each(SEEDS)("one world, seed %i", (seed) => {
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed })
       const world = worldApi(emu)
-      yield* property(fc.nat({ max: WalletArea.walletCount(emu.dataset) - 1 }), (i) =>
+      yield* property(fc.nat({ max: Wallets.walletCount(emu.dataset) - 1 }), (i) =>
         Effect.gen(function*() {
-          const wallet = WalletArea.walletAt(emu.dataset, i)
+          const wallet = Wallets.walletAt(emu.dataset, i)
           // Something landed since start too: the list is the world's transactions, then the seeded ones.
           yield* world("fund", { address: wallet, lamports: "1000" })
           const history = (yield* pages(emu, `/v1/wallet/${wallet}/history`, { limit: "100" }, (json) =>
@@ -928,12 +928,12 @@ describe.each(SEEDS)("one world agrees with itself (the six disagreements of iss
   it.scopedLive("counterparties see both sides of a transfer: the other side's transfers and history list it", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed })
-      const count = WalletArea.walletCount(emu.dataset)
+      const count = Wallets.walletCount(emu.dataset)
       yield* property(
         fc.record({ i: fc.integer({ min: 0, max: count - 1 }), pick: fc.nat() }),
         ({ i, pick }) =>
           Effect.gen(function*() {
-            const wallet = WalletArea.walletAt(emu.dataset, i)
+            const wallet = Wallets.walletAt(emu.dataset, i)
             const mine = (yield* get(emu, `/v1/wallet/${wallet}/transfers`, { query: { limit: "100" } })).json
               .data as Array<any>
             expect(mine.length).toBeGreaterThan(0)
@@ -1027,7 +1027,7 @@ describe.each(SEEDS)("one world agrees with itself (the six disagreements of iss
   it.scopedLive("a wallet's mints whose newest transfer is incoming are in its balances (fungible) or its assets (NFTs)", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed })
-      const count = WalletArea.walletCount(emu.dataset)
+      const count = Wallets.walletCount(emu.dataset)
       const check = (wallet: string) =>
         Effect.gen(function*() {
           const newest = new Map<string, any>()
@@ -1043,13 +1043,13 @@ describe.each(SEEDS)("one world agrees with itself (the six disagreements of iss
           }
         })
       yield* check(emu.samples.wallet)
-      yield* property(fc.integer({ min: 1, max: count - 1 }), (i) => check(WalletArea.walletAt(emu.dataset, i)), seed)
+      yield* property(fc.integer({ min: 1, max: count - 1 }), (i) => check(Wallets.walletAt(emu.dataset, i)), seed)
     }))
 
   it.scopedLive("a transfer's timestamp is the same in /transfers and /history", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed, slotMs: 60_000 })
-      const count = WalletArea.walletCount(emu.dataset)
+      const count = Wallets.walletCount(emu.dataset)
       const other = emu.dataset.address("invariants:timestamps")
       yield* worldApi(emu)("fund", { address: emu.samples.wallet, lamports: "1000000000" })
       yield* worldApi(emu)("transfer", { from: emu.samples.wallet, to: other, lamports: "1000" })
@@ -1064,7 +1064,7 @@ describe.each(SEEDS)("one world agrees with itself (the six disagreements of iss
         })
       yield* check(emu.samples.wallet)
       yield* check(other)
-      yield* property(fc.integer({ min: 1, max: count - 1 }), (i) => check(WalletArea.walletAt(emu.dataset, i)), seed)
+      yield* property(fc.integer({ min: 1, max: count - 1 }), (i) => check(Wallets.walletAt(emu.dataset, i)), seed)
     }))
 })
 

@@ -13,9 +13,10 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import * as DA from "../src/areas/DigitalAssets.js"
-import * as WalletArea from "../src/areas/Wallet.js"
 import * as Emulator from "../src/Emulator.js"
 import * as Layout from "../src/internal/AccountLayout.js"
+import * as WalletActivity from "../src/seed/WalletActivity.js"
+import * as Wallets from "../src/seed/Wallets.js"
 import { rpc } from "./support/Http.js"
 
 const TOKEN = Layout.TOKEN_PROGRAM
@@ -50,7 +51,7 @@ describe("standard RPC reads", () => {
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed: 42, slotMs: 60_000 })
       const ds = emu.dataset
-      const wallet = WalletArea.walletAt(ds, 3)
+      const wallet = Wallets.walletAt(ds, 3)
       const account = DA.ownerAccounts(ds, DA.sampleOwner(ds)).at(1)
       expect(yield* result(emu, "getHealth", [])).toBe("ok")
       expect(yield* result(emu, "getVersion", [])).toHaveProperty("solana-core")
@@ -75,7 +76,7 @@ describe("standard RPC reads", () => {
       const fees = yield* result(emu, "getRecentPrioritizationFees", [])
       expect(fees.length).toBeGreaterThan(0)
 
-      expect((yield* result(emu, "getBalance", [wallet])).value).toBe(Number(WalletArea.seededLamports(ds, wallet)))
+      expect((yield* result(emu, "getBalance", [wallet])).value).toBe(Number(WalletActivity.seededLamports(ds, wallet)))
       const info = yield* result(emu, "getAccountInfo", [wallet, { encoding: "base64" }])
       expect(info.value).toMatchObject({ owner: SYSTEM, data: ["", "base64"], executable: false, space: 0 })
       // u64::MAX, exact on the wire.
@@ -149,7 +150,7 @@ describe("standard RPC reads", () => {
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed: 7, slotMs: 60_000 })
       const account = DA.ownerAccounts(emu.dataset, DA.sampleOwner(emu.dataset)).at(1)
-      const wallet = WalletArea.walletAt(emu.dataset, 1)
+      const wallet = Wallets.walletAt(emu.dataset, 1)
       const bad = [
         ["getAccountInfo", ["xyz"], "address"],
         ["getAccountInfo", [wallet, { encoding: "hex" }], "encoding"],

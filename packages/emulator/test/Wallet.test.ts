@@ -6,6 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as WalletArea from "../src/areas/Wallet.js"
 import * as Emulator from "../src/Emulator.js"
+import * as Wallets from "../src/seed/Wallets.js"
 import { get, post } from "./support/Http.js"
 
 const NATIVE_MINT = "So11111111111111111111111111111111111111112"
@@ -82,10 +83,10 @@ describe("wallet area", () => {
   it.scopedLive("batch identity: known identities of up to 100 addresses or domains, in request order", () =>
     Effect.gen(function*() {
       const emu = yield* start()
-      const addresses = Array.from({ length: 100 }, (_, i) => WalletArea.walletAt(emu.dataset, i))
+      const addresses = Array.from({ length: 100 }, (_, i) => Wallets.walletAt(emu.dataset, i))
       const r = yield* post(emu, { addresses }, { path: "/v1/wallet/batch-identity" })
       expect(r.status).toBe(200)
-      const expected = addresses.filter((_, i) => WalletArea.hasIdentity(i))
+      const expected = addresses.filter((_, i) => Wallets.hasIdentity(i))
       expect(r.json.map((id: { address: string }) => id.address)).toEqual(expected)
       expect(emu.usage().creditsUsed).toBe(100)
     }))

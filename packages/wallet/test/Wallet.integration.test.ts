@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { WALLET_REGEX } from "@solfx/core/Primitives"
-import * as WalletArea from "@solfx/emulator/areas/Wallet"
 import * as Emulator from "@solfx/emulator/Emulator"
+import * as Wallets from "@solfx/emulator/seed/Wallets"
 import * as Loopback from "@solfx/testing/Loopback"
 import * as Walks from "@solfx/testing/Walks"
 import { Wallet } from "@solfx/wallet"
@@ -69,8 +69,8 @@ describe("Wallet over loopback", () => {
         expect(funded.amount).toBeCloseTo(Number(funded.amountRaw) / 1e9, 9)
         expect(new Date(funded.date).getTime()).toBe(funded.timestamp * 1000)
         expect(Option.isNone(yield* wallet.fundedBy(emu.samples.unknownAddress))).toBe(true)
-        const noFunder = WalletArea.walletAt(emu.dataset, 6) // every seventh seeded wallet has none
-        expect(WalletArea.hasFunder(6)).toBe(false)
+        const noFunder = Wallets.walletAt(emu.dataset, 6) // every seventh seeded wallet has none
+        expect(Wallets.hasFunder(6)).toBe(false)
         expect(Option.isNone(yield* wallet.fundedBy(noFunder))).toBe(true)
       })
     ))
@@ -81,14 +81,14 @@ describe("Wallet over loopback", () => {
         // Seeded wallets (one in five has no identity) mixed with unknown ones, in a shuffled order.
         const indices = Array.from({ length: 250 }, (_, k) => (k * 37) % 400)
         const wallets = indices.map((i, k) =>
-          k % 25 === 24 ? emu.dataset.address(`unknown:${k}`) : WalletArea.walletAt(emu.dataset, i)
+          k % 25 === 24 ? emu.dataset.address(`unknown:${k}`) : Wallets.walletAt(emu.dataset, i)
         )
         const result = yield* wallet.batchIdentity(wallets, { concurrency: 3 })
         expect(emu.count(OP.batch)).toBe(3)
         expect(result).toHaveLength(250)
         let found = 0
         result.forEach((id, k) => {
-          const expected = k % 25 !== 24 && WalletArea.hasIdentity(indices[k]!)
+          const expected = k % 25 !== 24 && Wallets.hasIdentity(indices[k]!)
           expect([k, Option.isSome(id)]).toEqual([k, expected])
           if (Option.isSome(id)) {
             found++
@@ -244,7 +244,7 @@ describe("Wallet over loopback", () => {
         expect(plain.nfts).toEqual([])
 
         // Another seeded wallet (of 400, 320 with identities) for portfolio examples.
-        const other = yield* wallet.balances(WalletArea.walletAt(emu.dataset, 12))
+        const other = yield* wallet.balances(Wallets.walletAt(emu.dataset, 12))
         expect(other.balances.length).toBeGreaterThan(0)
         expect(other.balances.length).toBeLessThanOrEqual(100)
       })
@@ -285,7 +285,7 @@ describe("Wallet over loopback", () => {
       Effect.gen(function*() {
         const before = emu.usage()
         const w = emu.samples["wallet"]!
-        const wallets = Array.from({ length: 120 }, (_, i) => WalletArea.walletAt(emu.dataset, i))
+        const wallets = Array.from({ length: 120 }, (_, i) => Wallets.walletAt(emu.dataset, i))
         yield* wallet.identity(w)
         yield* wallet.identity(emu.samples.unknownAddress) // a 404 is billed too
         yield* wallet.fundedBy(emu.samples.unknownAddress)
@@ -312,7 +312,7 @@ describe("Wallet over loopback", () => {
       const transfers = yield* Stream.runCollect(wallet.transfersStream(w, { limit: 100 }))
       expect(Chunk.size(transfers)).toBe(1234)
       const ids = yield* wallet.batchIdentity(
-        Array.from({ length: 150 }, (_, i) => WalletArea.walletAt(emu.dataset, i))
+        Array.from({ length: 150 }, (_, i) => Wallets.walletAt(emu.dataset, i))
       )
       expect(ids.filter(Option.isSome)).toHaveLength(120)
       yield* wallet.portfolioUsdValue(w)

@@ -1,6 +1,6 @@
 /**
  * getTransactionsForAddress, from the one ledger: an address's transactions are exactly the list
- * getSignaturesForAddress and its Wallet API history read (`Wallet.signaturesOf`: what landed
+ * getSignaturesForAddress and its Wallet API history read (`WalletSignatures.signaturesOf`: what landed
  * since start, newest first, then a seeded wallet's seeded activity), in (slot, position in the
  * slot) order, newest first or (`sortOrder: "asc"`) oldest first. `paginationToken` is
  * `"slot:position"` of a page's last transaction; the next page starts strictly after it, so a
@@ -32,9 +32,9 @@ import { RpcFailure, rpcOf } from "../Area.js"
 import * as EnhancedTransactions from "../EnhancedTransactions.js"
 import type * as Events from "../Events.js"
 import * as TransactionView from "../internal/TransactionView.js"
+import * as WalletSignatures from "../seed/WalletSignatures.js"
 import * as World from "../World.js"
 import { confirmationOf } from "./Bundles.js"
-import * as Wallet from "./Wallet.js"
 
 const invalid = (message: string) => new RpcFailure(-32602, `Invalid params: ${message}`)
 
@@ -100,8 +100,9 @@ const getTransactionsForAddress = (params: unknown, ctx: AreaContext) =>
         blockhashOf: (slot) => world.bank.blockhash(slot).blockhash,
         lamportsOf: (address) => world.bank.account(address)?.lamports ?? 0n
       })
-    const list = Wallet.signaturesOf(ctx, p.address)
-    const landed = (s: Wallet.SignedTransaction) => s.seeded === undefined ? world.transaction(s.signature) : undefined
+    const list = WalletSignatures.signaturesOf(ctx, p.address)
+    const landed = (s: WalletSignatures.SignedTransaction) =>
+      s.seeded === undefined ? world.transaction(s.signature) : undefined
     // Newest first; the position in the slot: a landed transaction's own, else counted among its slot's.
     const keyAt = (x: number): Key => {
       const s = list.get(x)

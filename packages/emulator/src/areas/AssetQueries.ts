@@ -31,8 +31,8 @@ import * as NftEdition from "@solfx/core/NftEdition"
 import { decodeBase58 } from "@solfx/core/Primitives"
 import * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
-import * as Area from "../Area.js"
 import type { AreaContext, Handler } from "../Area.js"
+import * as Area from "../Area.js"
 import { RpcFailure } from "../Area.js"
 import type * as Dataset from "../Dataset.js"
 import {
@@ -44,12 +44,12 @@ import {
   type View,
   windowOf
 } from "../internal/DasList.js"
+import * as Wallets from "../seed/Wallets.js"
 import * as Wire from "../Wire.js"
 import * as World from "../World.js"
 import * as AssetReceipts from "./AssetReceipts.js"
 import * as DA from "./DigitalAssets.js"
 import * as TokenMetadata from "./TokenMetadata.js"
-import * as Wallet from "./Wallet.js"
 import * as WorldAssets from "./WorldAssets.js"
 
 // -- the asset universe and its indexes --------------------------------------------
@@ -400,7 +400,7 @@ const otherAccounts = (
     const accounts = TokenMetadata.seededAccountsOfMint(ctx.dataset, mint).filter((t) => showZero || t.amount > 0n)
     return { length: accounts.length, at: (j) => accounts[j]! }
   }
-  const wallet = owner === undefined ? NO_ACCOUNTS : Wallet.walletTokenAccounts(ctx.dataset, owner, showZero)
+  const wallet = owner === undefined ? NO_ACCOUNTS : Wallets.walletTokenAccounts(ctx.dataset, owner, showZero)
   const nfts = nftAccounts(ctx, owner, mint)
   if (wallet.length === 0) return nfts
   // A seeded wallet's tokens, then the NFT accounts of the assets it owns (the sample wallet has both).

@@ -4,7 +4,7 @@
  * - `POST /v0/transactions` `{ transactions }` (1 to 100 signatures): each one the ledger knows, in
  *   order (landed since start, or a seeded wallet's entry); an unknown one is left out.
  * - `GET /v0/addresses/{address}/transactions`: the address's history, the list getSignaturesForAddress
- *   and the Wallet API read (`Wallet.signaturesOf`), newest first (`sort-order=asc`: oldest first),
+ *   and the Wallet API read (`WalletSignatures.signaturesOf`), newest first (`sort-order=asc`: oldest first),
  *   `limit` 1..100 (default 100), bounded by `before-signature` / `after-signature` (the older
  *   `before` / `until` too), narrowed by `type`, `source`, `gt-slot` … `lte-time`.
  *
@@ -23,9 +23,9 @@ import type { Area, AreaContext, RestRequest } from "../Area.js"
 import { RestFailure, restRoute } from "../Area.js"
 import * as EnhancedTransactions from "../EnhancedTransactions.js"
 import type * as Events from "../Events.js"
+import * as WalletSignatures from "../seed/WalletSignatures.js"
 import * as World from "../World.js"
 import { confirmationOf } from "./Bundles.js"
-import * as Wallet from "./Wallet.js"
 
 const bad = (message: string) => Effect.fail(new RestFailure(400, message))
 
@@ -72,7 +72,7 @@ const parse = restRoute(Endpoints.parseTransactions, {
     Effect.sync(() => {
       const commitment = commitmentOf(request.query)
       const found = (transactionsOf(request.body) as ReadonlyArray<string>).flatMap((signature) => {
-        const tx = EnhancedTransactions.ledgerTransaction(ctx, signature, Wallet.seededSignature)
+        const tx = EnhancedTransactions.ledgerTransaction(ctx, signature, WalletSignatures.seededSignature)
         return tx === undefined || !reached(ctx, tx.slot, commitment) ? [] : [tx]
       })
       return encode(found)
@@ -131,7 +131,7 @@ const byAddress = restRoute(Endpoints.addressTransactions, {
     Effect.suspend(() => {
       const q = request.query
       const address = request.params["address"]!
-      const list = Wallet.signaturesOf(ctx, address)
+      const list = WalletSignatures.signaturesOf(ctx, address)
       const world = World.of(ctx.state)
       const positionOf = (name: string, older: string) => {
         const v = param(q, name, older)

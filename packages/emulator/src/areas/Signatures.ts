@@ -2,7 +2,7 @@
  * The standard Solana RPC's signature methods, answered from the one world:
  * getSignaturesForAddress lists exactly the signatures an address's `/v1/wallet/{w}/history`
  * lists, in the same order (newest first: what landed since start, then a seeded wallet's
- * seeded activity; `Wallet.signaturesOf`), and getSignatureStatuses finds any of them, landed
+ * seeded activity; `WalletSignatures.signaturesOf`), and getSignatureStatuses finds any of them, landed
  * or seeded. Commitments follow the bundle area's rule (`Bundles.confirmationOf`), so a
  * signature's status and its bundle's agree.
  *
@@ -19,9 +19,9 @@ import * as Effect from "effect/Effect"
 import * as Predicate from "effect/Predicate"
 import type { Area, AreaContext } from "../Area.js"
 import { RpcFailure, rpcOf } from "../Area.js"
+import * as WalletSignatures from "../seed/WalletSignatures.js"
 import * as World from "../World.js"
 import { confirmationOf } from "./Bundles.js"
-import * as Wallet from "./Wallet.js"
 
 /**
  * The slots the recent status cache covers (a validator keeps the statuses of about the last
@@ -65,7 +65,7 @@ const getSignaturesForAddress = (params: unknown, ctx: AreaContext) =>
     if (typeof minContextSlot === "number" && minContextSlot > ctx.slot()) {
       return Effect.fail(new RpcFailure(-32016, "Minimum context slot has not been reached"))
     }
-    const list = Wallet.signaturesOf(ctx, params[0])
+    const list = WalletSignatures.signaturesOf(ctx, params[0])
     // Strictly older than `before` (an unknown `before`: nothing is known older), down to `until` excluded.
     const before = config["before"] === undefined ? -1 : list.indexOf(config["before"] as string)
     if (before === undefined) return Effect.succeed([])
@@ -102,8 +102,8 @@ const getSignatureStatuses = (params: unknown, ctx: AreaContext) =>
     const world = World.of(ctx.state)
     const now = ctx.slot()
     const value = signatures.map((signature) => {
-      const tx: Wallet.SignedTransaction | undefined = world.transaction(signature) ??
-        (search ? Wallet.seededSignature(ctx, signature) : undefined)
+      const tx: WalletSignatures.SignedTransaction | undefined = world.transaction(signature) ??
+        (search ? WalletSignatures.seededSignature(ctx, signature) : undefined)
       if (tx === undefined || (!search && now - tx.slot > RECENT_SLOTS)) return null
       const { confirmations, status } = confirmationOf(ctx, tx.slot)
       return {

@@ -37,9 +37,9 @@ import type { Area, AreaContext } from "../Area.js"
 import { RestFailure, restRoute } from "../Area.js"
 import type * as Dataset from "../Dataset.js"
 import * as CompressedState from "../seed/CompressedState.js"
+import * as Wallets from "../seed/Wallets.js"
 import * as World from "../World.js"
 import * as DA from "./DigitalAssets.js"
-import * as Wallet from "./Wallet.js"
 
 const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"
 const U64_MAX = 18446744073709551615n
@@ -273,7 +273,7 @@ const renderNft = (dataset: Dataset.Dataset, authority: string, index: number, i
  */
 export const seededAccountsOfMint = (dataset: Dataset.Dataset, mint: string) => [
   ...DA.ownerAccountsOfMint(dataset, mint),
-  ...Wallet.walletAccountsOfMint(dataset, mint)
+  ...Wallets.walletAccountsOfMint(dataset, mint)
 ]
 
 /**
@@ -283,7 +283,7 @@ export const seededAccountsOfMint = (dataset: Dataset.Dataset, mint: string) => 
  * @category data
  */
 export const isAccountMint = (dataset: Dataset.Dataset, mint: string): boolean =>
-  DA.isAccountMint(dataset, mint) || Wallet.isWalletMint(dataset, mint)
+  DA.isAccountMint(dataset, mint) || Wallets.isWalletMint(dataset, mint)
 
 /**
  * The raw supply of a mint that seeded token accounts hold: the sum of their amounts, or undefined
