@@ -1100,7 +1100,7 @@ describe.each(SEEDS)("one world after kit transactions, seed %i", (seed) => {
         const [payer, recipient, mint] = yield* Effect.promise(() =>
           Promise.all([kit.generateKeyPairSigner(), kit.generateKeyPairSigner(), kit.generateKeyPairSigner()])
         )
-        const seeded = WalletArea.walletAt(emu.dataset, 1)
+        const seeded = Wallets.walletAt(emu.dataset, 1)
         yield* call(emu, "requestAirdrop", [payer.address, 2_000_000_000])
         const ata = (owner: string) =>
           Effect.promise(() =>
