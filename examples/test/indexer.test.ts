@@ -15,8 +15,8 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as Command from "@effect/platform/Command"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, it } from "@effect/vitest"
-import * as DigitalAssetsArea from "@solfx/emulator/areas/DigitalAssets"
 import * as Emulator from "@solfx/emulator/Emulator"
+import * as AssetSeed from "@solfx/emulator/seed/DigitalAssets"
 import * as Servers from "@solfx/testing/Servers"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -88,7 +88,7 @@ describe.skipIf(missing !== undefined)(Servers.title("6. indexer: 3 worker proce
         })
         const authorities = authoritiesOf(emu)
         expect(authorities).toHaveLength(params.count)
-        const counts = new Map(authorities.map((a) => [a, DigitalAssetsArea.assetCount(emu.dataset, a)]))
+        const counts = new Map(authorities.map((a) => [a, AssetSeed.assetCount(emu.dataset, a)]))
         const assets = authorities.reduce((n, a) => n + counts.get(a)!, 0)
         const job = "test"
 
@@ -156,7 +156,7 @@ describe.skipIf(missing !== undefined)(Servers.title("6. indexer: 3 worker proce
           expect(rows.length).toBe(assets)
           const expected = new Set(
             authorities.flatMap((a) =>
-              Array.from({ length: counts.get(a)! }, (_, i) => `${a}/${DigitalAssetsArea.assetId(emu.dataset, a, i)}`)
+              Array.from({ length: counts.get(a)! }, (_, i) => `${a}/${AssetSeed.assetId(emu.dataset, a, i)}`)
             )
           )
           const written = rows.map((r) => `${r.authority}/${r.asset_id}`)

@@ -7,11 +7,11 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Bundle from "@solfx/core/Bundle"
-import * as DigitalAssetsArea from "@solfx/emulator/areas/DigitalAssets"
 import * as TokenMetadataArea from "@solfx/emulator/areas/TokenMetadata"
 import * as Emulator from "@solfx/emulator/Emulator"
 import type { FaultOptions } from "@solfx/emulator/Faults"
 import type { RequestRecord } from "@solfx/emulator/RequestLog"
+import * as AssetSeed from "@solfx/emulator/seed/DigitalAssets"
 import * as Bundles from "@solfx/rpc/Bundles"
 import * as Compression from "@solfx/rpc/Compression"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
@@ -108,7 +108,7 @@ describe("faults at 20% over loopback HTTP", () => {
 
       const ids = faulty.map((a) => a.id)
       // The emulator's own data: asset i of the authority, for i in 0..9,999.
-      const expected = new Set(range(10_000).map((i) => DigitalAssetsArea.assetId(emu.dataset, authority, i)))
+      const expected = new Set(range(10_000).map((i) => AssetSeed.assetId(emu.dataset, authority, i)))
       expect(faulty).toHaveLength(10_000)
       expect(duplicates(ids)).toBe(0)
       expect(ids.filter((id) => !expected.has(id))).toEqual([])

@@ -24,10 +24,11 @@
  */
 
 import * as AQ from "./areas/AssetQueries.js"
-import * as DA from "./areas/DigitalAssets.js"
+import * as DasTokenAccounts from "./areas/digitalAssets/TokenAccounts.js"
 import * as TokenMetadata from "./areas/TokenMetadata.js"
 import type * as Dataset from "./Dataset.js"
 import * as Layout from "./internal/AccountLayout.js"
+import * as AssetSeed from "./seed/DigitalAssets.js"
 import * as WalletActivity from "./seed/WalletActivity.js"
 import * as Wallets from "./seed/Wallets.js"
 import type * as World from "./World.js"
@@ -241,25 +242,26 @@ export const make = (options: Options): Accounts => {
   const extraOwners = () => Array.from({ length: ds.size("das.owners", 8) }, (_, k) => ds.address(`das:owner:${k}`))
   const extraMints = () => Array.from({ length: ds.size("das.mints", 8) }, (_, k) => ds.address(`das:mint:${k}`))
   const holders = (mint: string): SeededList => ({
-    length: DA.mintHolderCount(ds, mint),
-    at: (i) => DA.holderAccount(ds, mint, i)
+    length: DasTokenAccounts.mintHolderCount(ds, mint),
+    at: (i) => DasTokenAccounts.holderAccount(ds, mint, i)
   })
   /** The NFT accounts of an authority's assets; their mints (the asset ids) are indexed beside them. */
   const nftMints = new Map<string, readonly [string, number]>()
   const indexNfts = (authority: string) => {
-    const n = DA.assetCount(ds, authority)
+    const n = AssetSeed.assetCount(ds, authority)
     const indexes: Array<number> = []
     for (let i = 0; i < n; i++) {
       if (!AQ.hasTokenAccount(i)) continue
-      const id = DA.assetId(ds, authority, i)
+      const id = AssetSeed.assetId(ds, authority, i)
       nftMints.set(id, [authority, i])
       bySeededAddress.set(ds.address(`das:nft-ta:${id}`), lists.length * 2 ** 24 + indexes.length)
       indexes.push(i)
     }
-    lists.push({ length: indexes.length, at: (j) => DA.nftAccount(ds, authority, indexes[j]!) })
+    lists.push({ length: indexes.length, at: (j) => DasTokenAccounts.nftAccount(ds, authority, indexes[j]!) })
   }
   const isLarge = (authority: string) =>
-    authority === DA.bigAuthority(ds) || DA.assetCount(ds, authority) >= ds.size("das.batchAuthorityAssets", 5_000)
+    authority === AssetSeed.bigAuthority(ds) ||
+    AssetSeed.assetCount(ds, authority) >= ds.size("das.batchAuthorityAssets", 5_000)
 
   /** The seeded lists an address index covers: the small ones first, the large authorities' NFT accounts on demand. */
   const lists: Array<SeededList> = []
@@ -281,19 +283,21 @@ export const make = (options: Options): Accounts => {
   }
   const indexSmall = () => {
     if (indexed !== "none") return
-    for (const owner of [DA.sampleOwner(ds), ...extraOwners()]) indexList(DA.ownerAccounts(ds, owner), false)
+    for (const owner of [AssetSeed.sampleOwner(ds), ...extraOwners()]) {
+      indexList(DasTokenAccounts.ownerAccounts(ds, owner), false)
+    }
     // Holders' owners are listed by owner from here (no other list holds them).
-    for (const mint of [DA.sampleMint(ds), ...extraMints()]) indexList(holders(mint), true)
+    for (const mint of [AssetSeed.sampleMint(ds), ...extraMints()]) indexList(holders(mint), true)
     for (let i = 0; i < Wallets.walletCount(ds); i++) {
       indexList(Wallets.walletTokenAccounts(ds, Wallets.walletAt(ds, i), true), false)
     }
-    for (const authority of DA.authorities(ds)) if (!isLarge(authority)) indexNfts(authority)
+    for (const authority of AssetSeed.authorities(ds)) if (!isLarge(authority)) indexNfts(authority)
     indexed = "small"
   }
   const indexLarge = () => {
     if (indexed === "all") return
     indexSmall()
-    for (const authority of DA.authorities(ds)) if (isLarge(authority)) indexNfts(authority)
+    for (const authority of AssetSeed.authorities(ds)) if (isLarge(authority)) indexNfts(authority)
     indexed = "all"
   }
   /** Whether the index knows an address (as a token account or an NFT mint), the large part built only on a miss. */
@@ -406,7 +410,7 @@ export const make = (options: Options): Accounts => {
     const nfts = AQ.ownerNftAccounts(ds, owner)
     if (nfts.length > SCAN_BOUND) return tooMany(nfts.length)
     return union([
-      addressesOf(DA.ownerAccounts(ds, owner)),
+      addressesOf(DasTokenAccounts.ownerAccounts(ds, owner)),
       addressesOf(Wallets.walletTokenAccounts(ds, owner, true)),
       addressesOf(nfts),
       seededByOwner.get(owner) ?? [],
@@ -429,7 +433,7 @@ export const make = (options: Options): Accounts => {
     return union([
       addressesOf(holders(mint)),
       TokenMetadata.seededAccountsOfMint(ds, mint).map((t) => t.address),
-      nft !== undefined ? [DA.nftAccount(ds, nft[0], nft[1]).address] : [],
+      nft !== undefined ? [DasTokenAccounts.nftAccount(ds, nft[0], nft[1]).address] : [],
       world.holdersOf(mint).map((t) => t.address),
       overlaid(overlayByMint, mint)
     ], (_, t) => t?.mint === mint)

@@ -12,9 +12,10 @@ import * as Effect from "effect/Effect"
 import fc from "fast-check"
 import * as Fs from "node:fs"
 import * as Accounts from "../src/Accounts.js"
-import * as DA from "../src/areas/DigitalAssets.js"
+import * as DasTokenAccounts from "../src/areas/digitalAssets/TokenAccounts.js"
 import * as Emulator from "../src/Emulator.js"
 import * as Layout from "../src/internal/AccountLayout.js"
+import * as AssetSeed from "../src/seed/DigitalAssets.js"
 import * as WalletActivity from "../src/seed/WalletActivity.js"
 import * as Wallets from "../src/seed/Wallets.js"
 
@@ -132,7 +133,7 @@ describe("Accounts", () => {
       expect(accounts.get(ds.address("nobody"))).toBeUndefined()
 
       // A DAS token account of the sample owner, and its mint.
-      const seeded = DA.ownerAccounts(ds, DA.sampleOwner(ds)).at(7)
+      const seeded = DasTokenAccounts.ownerAccounts(ds, AssetSeed.sampleOwner(ds)).at(7)
       const account = accounts.get(seeded.address)!
       expect(account.owner).toBe(Layout.TOKEN_PROGRAM)
       expect(account.lamports).toBe(2_039_280n)
@@ -142,8 +143,8 @@ describe("Accounts", () => {
         amount: seeded.amount
       })
       const mint = accounts.get(seeded.mint)!
-      expect(Layout.decodeMint(mint.data)?.decimals).toBe(DA.mintDecimals(ds, seeded.mint))
-      const listed = accounts.tokenAccountsByOwner(DA.sampleOwner(ds))
+      expect(Layout.decodeMint(mint.data)?.decimals).toBe(DasTokenAccounts.mintDecimals(ds, seeded.mint))
+      const listed = accounts.tokenAccountsByOwner(AssetSeed.sampleOwner(ds))
       expect(Array.isArray(listed) && listed.includes(seeded.address)).toBe(true)
 
       // A seeded wallet's token account: the Wallet API's token program.

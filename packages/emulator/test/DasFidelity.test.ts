@@ -7,9 +7,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { address, getAddressEncoder, getProgramDerivedAddress, getU64Encoder } from "@solana/kit"
 import * as Json from "@solfx/core/Json"
 import * as Effect from "effect/Effect"
-import * as DigitalAssets from "../src/areas/DigitalAssets.js"
 import * as Dataset from "../src/Dataset.js"
 import * as Emulator from "../src/Emulator.js"
+import * as AssetSeed from "../src/seed/DigitalAssets.js"
 import { rpc } from "./support/Http.js"
 
 const NOBODY = "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU"
@@ -26,15 +26,15 @@ const leafAssetId = async (tree: string, leafIndex: number) => {
 describe("DAS fidelity", () => {
   it("an asset's text, written directly on the hot path, is its value's JSON, u64s exact", () => {
     const dataset = Dataset.make(5, { "das.authorityAssets": 1200 })
-    for (const authority of [DigitalAssets.sampleAuthority(dataset), DigitalAssets.bigAuthority(dataset)]) {
+    for (const authority of [AssetSeed.sampleAuthority(dataset), AssetSeed.bigAuthority(dataset)]) {
       // 1,200 assets: every interface, compressed or not, delegated, frozen, with a u64 supply or not.
       for (let i = 0; i < 1200; i++) {
-        expect(DigitalAssets.assetText(dataset, authority, i)).toBe(
-          Json.stringify(DigitalAssets.assetJson(dataset, authority, i))
+        expect(AssetSeed.assetText(dataset, authority, i)).toBe(
+          Json.stringify(AssetSeed.assetJson(dataset, authority, i))
         )
       }
     }
-    expect(DigitalAssets.assetText(dataset, DigitalAssets.sampleAuthority(dataset), 7)).toMatch(
+    expect(AssetSeed.assetText(dataset, AssetSeed.sampleAuthority(dataset), 7)).toMatch(
       /"print_max_supply":\d{19},/
     )
   })
@@ -53,7 +53,7 @@ describe("DAS fidelity", () => {
       const sigs = (yield* rpc(emu, "getSignaturesForAsset", { id: NOBODY })).json.result
       expect(sigs).toMatchObject({ total: 0, items: [] })
       // The extra authorities the knobs size do have data.
-      const extra = DigitalAssets.extraAuthority(emu.dataset, 0)
+      const extra = AssetSeed.extraAuthority(emu.dataset, 0)
       expect((yield* rpc(emu, "getAssetsByAuthority", { authorityAddress: extra })).json.result.total)
         .toBeGreaterThan(0)
     }))
@@ -77,7 +77,7 @@ describe("DAS fidelity", () => {
       const id = compressed[3].id
       const proofs = (yield* rpc(emu, "getAssetProofBatch", { ids: [id] })).json.result
       expect(proofs[id].tree_id).toBe(compressed[3].compression.tree)
-      expect(proofs[id].node_index).toBe(2 ** DigitalAssets.TREE_DEPTH + compressed[3].compression.leaf_id)
+      expect(proofs[id].node_index).toBe(2 ** AssetSeed.TREE_DEPTH + compressed[3].compression.leaf_id)
       expect(emu.samples.compressedNft).toBe(compressed[0].id)
     }))
 

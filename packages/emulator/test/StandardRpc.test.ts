@@ -12,9 +12,10 @@ import { decodeBase58 } from "@solfx/core/Primitives"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import * as DA from "../src/areas/DigitalAssets.js"
+import * as DasTokenAccounts from "../src/areas/digitalAssets/TokenAccounts.js"
 import * as Emulator from "../src/Emulator.js"
 import * as Layout from "../src/internal/AccountLayout.js"
+import * as AssetSeed from "../src/seed/DigitalAssets.js"
 import * as WalletActivity from "../src/seed/WalletActivity.js"
 import * as Wallets from "../src/seed/Wallets.js"
 import { rpc } from "./support/Http.js"
@@ -52,7 +53,7 @@ describe("standard RPC reads", () => {
       const emu = yield* Emulator.make({ seed: 42, slotMs: 60_000 })
       const ds = emu.dataset
       const wallet = Wallets.walletAt(ds, 3)
-      const account = DA.ownerAccounts(ds, DA.sampleOwner(ds)).at(1)
+      const account = DasTokenAccounts.ownerAccounts(ds, AssetSeed.sampleOwner(ds)).at(1)
       expect(yield* result(emu, "getHealth", [])).toBe("ok")
       expect(yield* result(emu, "getVersion", [])).toHaveProperty("solana-core")
       yield* result(emu, "getIdentity", [])
@@ -99,7 +100,7 @@ describe("standard RPC reads", () => {
       expect(parsed.value.data.parsed.info.tokenAmount.amount).toBe(account.amount.toString())
       const mint = yield* result(emu, "getAccountInfo", [account.mint, { encoding: "jsonParsed" }])
       expect(mint.value.data.parsed.type).toBe("mint")
-      expect(mint.value.data.parsed.info.decimals).toBe(DA.mintDecimals(ds, account.mint))
+      expect(mint.value.data.parsed.info.decimals).toBe(DasTokenAccounts.mintDecimals(ds, account.mint))
       const balance = yield* result(emu, "getTokenAccountBalance", [account.address])
       expect(balance.value).toEqual(parsed.value.data.parsed.info.tokenAmount)
       const supply = yield* result(emu, "getTokenSupply", [account.mint])
@@ -149,7 +150,7 @@ describe("standard RPC reads", () => {
   it.scoped("the RPC's errors: bad params name the param, minContextSlot, base58 past 128 bytes, unbounded scans", () =>
     Effect.gen(function*() {
       const emu = yield* Emulator.make({ seed: 7, slotMs: 60_000 })
-      const account = DA.ownerAccounts(emu.dataset, DA.sampleOwner(emu.dataset)).at(1)
+      const account = DasTokenAccounts.ownerAccounts(emu.dataset, AssetSeed.sampleOwner(emu.dataset)).at(1)
       const wallet = Wallets.walletAt(emu.dataset, 1)
       const bad = [
         ["getAccountInfo", ["xyz"], "address"],

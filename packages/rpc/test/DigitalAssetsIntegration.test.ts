@@ -7,8 +7,8 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { describe, expect, it } from "@effect/vitest"
 import * as MerkleProof from "@solfx/core/MerkleProof"
-import * as EmulatorAssets from "@solfx/emulator/areas/DigitalAssets"
 import * as Emulator from "@solfx/emulator/Emulator"
+import * as AssetSeed from "@solfx/emulator/seed/DigitalAssets"
 import * as DigitalAssets from "@solfx/rpc/DigitalAssets"
 import * as TokenMetadata from "@solfx/rpc/TokenMetadata"
 import * as Loopback from "@solfx/testing/Loopback"
@@ -66,7 +66,7 @@ describe("DigitalAssets (integration, loopback emulator)", () => {
       expect(assets.length).toBe(10_000)
       expect(new Set(assets.map((a) => a.id)).size).toBe(10_000)
       // The emulator's creation order: asset i of the authority.
-      const expected = Array.from({ length: 10_000 }, (_, i) => EmulatorAssets.assetId(emu.dataset, authority, i))
+      const expected = Array.from({ length: 10_000 }, (_, i) => AssetSeed.assetId(emu.dataset, authority, i))
       expect(assets.map((a) => a.id)).toEqual(expected)
       expect(emu.count("getAssetsByAuthority")).toBe(10)
       expect(emu.counters.maxInFlight).toBeGreaterThan(1)
@@ -305,11 +305,11 @@ describe("DAS read API (integration, loopback emulator)", () => {
           Stream.map((a) => a.id)
         )
       )
-      const big = EmulatorAssets.bigAuthority(emu.dataset)
+      const big = AssetSeed.bigAuthority(emu.dataset)
       expect(ids.length).toBe(100_000)
       expect(new Set(ids).size).toBe(100_000)
       // The emulator's creation order: asset i of the authority whose assets the owner holds.
-      expect(ids).toEqual(Array.from({ length: 100_000 }, (_, i) => EmulatorAssets.assetId(emu.dataset, big, i)))
+      expect(ids).toEqual(Array.from({ length: 100_000 }, (_, i) => AssetSeed.assetId(emu.dataset, big, i)))
       expect(emu.count("getAssetsByOwner")).toBe(100)
       expect(flight.max).toBeGreaterThan(1)
       expect(flight.max).toBeLessThanOrEqual(8)

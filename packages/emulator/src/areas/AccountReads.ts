@@ -34,7 +34,8 @@ import {
   readAt,
   uiTokenAmount
 } from "../internal/StandardRpc.js"
-import * as DA from "./DigitalAssets.js"
+import * as AssetSeed from "../seed/DigitalAssets.js"
+import * as DasTokenAccounts from "./digitalAssets/TokenAccounts.js"
 
 const e = Endpoints.accountReads
 
@@ -307,7 +308,7 @@ export const area: Area = {
   rpc: rpcOf(e, handlers),
   samples: (ds) => {
     // A token account of the sample owner (a DAS one: getTokenAccounts lists it) and its mint.
-    const account = DA.ownerAccounts(ds, DA.sampleOwner(ds)).at(1)
+    const account = DasTokenAccounts.ownerAccounts(ds, AssetSeed.sampleOwner(ds)).at(1)
     return { rpcTokenAccount: account.address, rpcMint: account.mint }
   }
 }

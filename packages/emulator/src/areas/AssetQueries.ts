@@ -44,11 +44,13 @@ import {
   type View,
   windowOf
 } from "../internal/DasList.js"
+import * as AssetSeed from "../seed/DigitalAssets.js"
 import * as Wallets from "../seed/Wallets.js"
 import * as Wire from "../Wire.js"
 import * as World from "../World.js"
 import * as AssetReceipts from "./AssetReceipts.js"
 import * as DA from "./DigitalAssets.js"
+import * as DasTokenAccounts from "./digitalAssets/TokenAccounts.js"
 import * as TokenMetadata from "./TokenMetadata.js"
 import * as WorldAssets from "./WorldAssets.js"
 
@@ -82,25 +84,25 @@ const indexCache = new WeakMap<Dataset.Dataset, Indexes>()
 const indexesOf = (ds: Dataset.Dataset): Indexes => {
   const cached = indexCache.get(ds)
   if (cached !== undefined) return cached
-  const authorities = DA.authorities(ds)
+  const authorities = AssetSeed.authorities(ds)
   const offsets = [0]
   const owners = new Map<string, Progression>()
   const creators = new Map<string, Progression>()
   const collections = new Map<string, Progression>()
   for (const authority of authorities) {
-    const n = DA.assetCount(ds, authority)
+    const n = AssetSeed.assetCount(ds, authority)
     offsets.push(offsets[offsets.length - 1]! + n)
-    const shape = DA.shapeOf(ds, authority)
+    const shape = AssetSeed.shapeOf(ds, authority)
     const residues = (pool: number, at: (k: number) => string, into: Map<string, Progression>) => {
       for (let k = 0; k < Math.min(pool, n); k++) {
         into.set(at(k), { authority, start: k, step: pool, count: Math.ceil((n - k) / pool) })
       }
     }
-    residues(shape.owners, (k) => DA.ownerAt(ds, authority, k), owners)
-    residues(shape.creators, (k) => DA.creatorAt(ds, authority, k), creators)
+    residues(shape.owners, (k) => AssetSeed.ownerAt(ds, authority, k), owners)
+    residues(shape.creators, (k) => AssetSeed.creatorAt(ds, authority, k), creators)
     for (let g = 0; g * shape.collectionSize < n; g++) {
       const start = g * shape.collectionSize
-      collections.set(DA.collectionAt(ds, authority, g), {
+      collections.set(AssetSeed.collectionAt(ds, authority, g), {
         authority,
         start,
         step: 1,
@@ -165,7 +167,7 @@ const viewOf = (
   const ds = ctx.dataset
   const by = sorting?.sortBy ?? "none"
   const descending = sorting?.sortDirection === "desc"
-  const idOf = (k: number) => DA.assetId(ds, ...members.at(k))
+  const idOf = (k: number) => AssetSeed.assetId(ds, ...members.at(k))
   if (by === "none" || (by === "created" && members.createdOrder)) return naturalView(members.length, idOf, descending)
   const order = bounded(ctx, "das:query-orders", `${key}:${by}`, () => {
     const n = members.length
@@ -176,7 +178,7 @@ const viewOf = (
       return order.sort((a, b) => Buffer.compare(ids[a]!, ids[b]!) || a - b)
     }
     const keys = new Float64Array(n)
-    for (let k = 0; k < n; k++) keys[k] = DA.sortKey(ds, ...members.at(k), by)
+    for (let k = 0; k < n; k++) keys[k] = AssetSeed.sortKey(ds, ...members.at(k), by)
     return order.sort((a, b) => keys[a]! - keys[b]! || a - b)
   })
   return permutedView(order, idOf, descending)
@@ -255,9 +257,9 @@ const seededMintAsset = (ctx: AreaContext, world: World.World, id: string): stri
 
 /** The owner of the one token of a seeded mint of supply 1. */
 const holderOfOne = (ds: Dataset.Dataset, mint: string): string | undefined => {
-  const holders = DA.mintHolderCount(ds, mint)
+  const holders = DasTokenAccounts.mintHolderCount(ds, mint)
   for (let i = 0; i < holders; i++) {
-    const t = DA.holderAccount(ds, mint, i)
+    const t = DasTokenAccounts.holderAccount(ds, mint, i)
     if (t.amount === 1n) return t.owner
   }
   return TokenMetadata.seededAccountsOfMint(ds, mint).find((t) => t.amount === 1n)?.owner
@@ -334,7 +336,7 @@ export const ownerAssets = (
   const members = progression(indexesOf(ds).owners.get(owner))
   return Array.from({ length: Math.min(max, members.length) }, (_, k) => {
     const [authority, index] = members.at(k)
-    return { authority, index, id: DA.assetId(ds, authority, index) }
+    return { authority, index, id: AssetSeed.assetId(ds, authority, index) }
   })
 }
 
@@ -370,7 +372,8 @@ const getAssetsByGroup: Handler = {
  * @since 0.1.0
  * @category data
  */
-export const hasTokenAccount = (i: number): boolean => !DA.isCompressed(i) && DA.interfaceOf(i) !== "MplCoreAsset"
+export const hasTokenAccount = (i: number): boolean =>
+  !AssetSeed.isCompressed(i) && AssetSeed.interfaceOf(i) !== "MplCoreAsset"
 
 /** Members of a progression whose asset has a token account (`hasTokenAccount` repeats every 12 indices). */
 const withTokenAccounts = (p: Progression) => {
@@ -383,7 +386,7 @@ const withTokenAccounts = (p: Progression) => {
   }
 }
 
-const NO_ACCOUNTS: DA.NftAccounts = { length: 0, at: () => undefined as never }
+const NO_ACCOUNTS: DasTokenAccounts.NftAccounts = { length: 0, at: () => undefined as never }
 
 /**
  * The token accounts other areas hold for a query: a seeded wallet's tokens (the Wallet API's
@@ -394,7 +397,7 @@ const otherAccounts = (
   owner: string | undefined,
   mint: string | undefined,
   showZero: boolean
-): DA.NftAccounts => {
+): DasTokenAccounts.NftAccounts => {
   if (owner === undefined && mint !== undefined && TokenMetadata.isAccountMint(ctx.dataset, mint)) {
     // The owners' and wallets' accounts of a fungible mint (it has no NFT account).
     const accounts = TokenMetadata.seededAccountsOfMint(ctx.dataset, mint).filter((t) => showZero || t.amount > 0n)
@@ -420,11 +423,11 @@ const otherAccounts = (
  * @since 0.1.0
  * @category data
  */
-export const ownerNftAccounts = (ds: Dataset.Dataset, owner: string): DA.NftAccounts => {
+export const ownerNftAccounts = (ds: Dataset.Dataset, owner: string): DasTokenAccounts.NftAccounts => {
   const p = indexesOf(ds).owners.get(owner)
   if (p === undefined) return NO_ACCOUNTS
   const u = withTokenAccounts(p)
-  return { length: u.length, at: (j) => DA.nftAccount(ds, p.authority, u.index(j)) }
+  return { length: u.length, at: (j) => DasTokenAccounts.nftAccount(ds, p.authority, u.index(j)) }
 }
 
 /**
@@ -444,7 +447,11 @@ export const ownerReceipts = (ds: Dataset.Dataset, owner: string) => {
 }
 
 /** The NFT token accounts of an owner (every asset it owns with an SPL mint), or of one NFT's mint. */
-const nftAccounts = (ctx: AreaContext, owner: string | undefined, mint: string | undefined): DA.NftAccounts => {
+const nftAccounts = (
+  ctx: AreaContext,
+  owner: string | undefined,
+  mint: string | undefined
+): DasTokenAccounts.NftAccounts => {
   const ds = ctx.dataset
   if (owner !== undefined) {
     if (mint === undefined) return ownerNftAccounts(ds, owner)
@@ -454,7 +461,7 @@ const nftAccounts = (ctx: AreaContext, owner: string | undefined, mint: string |
   if (mint === undefined || World.of(ctx.state).mint(mint) !== undefined) return NO_ACCOUNTS
   const at = DA.locate(ctx, mint, { uncompressedOnly: true })
   if (at === undefined || !hasTokenAccount(at.index)) return NO_ACCOUNTS
-  const account = DA.nftAccount(ds, at.authority, at.index)
+  const account = DasTokenAccounts.nftAccount(ds, at.authority, at.index)
   return { length: 1, at: () => account }
 }
 
@@ -466,20 +473,20 @@ const getNftEditions: Handler = {
       const params = yield* decodeParams(NftEdition.GetNftEditionsParams, raw)
       const ds = ctx.dataset
       const at = DA.locate(ctx, params.mint!)
-      if (at === undefined || !DA.isMasterEdition(at.index)) {
+      if (at === undefined || !AssetSeed.isMasterEdition(at.index)) {
         return yield* Effect.fail(
           new RpcFailure(-32000, "Database Error: RecordNotFound Error: Master Edition Not Found")
         )
       }
       const { authority, index } = at
-      if (DA.hasOpenPrintRun(index)) {
+      if (AssetSeed.hasOpenPrintRun(index)) {
         // More prints than a number holds exactly: listing them would serve ids the dataset does not have.
         return yield* Effect.fail(
           new RpcFailure(-32000, "Validation Error: the emulator lists the prints of limited editions only")
         )
       }
-      const editions = DA.editionsOf(ds, authority, index)
-      const view = naturalView(editions.length, (k) => DA.assetId(ds, authority, editions[k]!), false)
+      const editions = AssetSeed.editionsOf(ds, authority, index)
+      const view = naturalView(editions.length, (k) => AssetSeed.assetId(ds, authority, editions[k]!), false)
       const w = yield* windowOf(ctx, `editions:${params.mint}`, view, params)
       return {
         total: editions.length,
@@ -487,7 +494,7 @@ const getNftEditions: Handler = {
         ...w.fields,
         master_edition_address: ds.address(`das:${authority}:${index}:master-edition`),
         supply: editions.length,
-        max_supply: DA.maxSupplyOf(ds, authority, index),
+        max_supply: AssetSeed.maxSupplyOf(ds, authority, index),
         editions: positions(w).map((p) => ({
           mint: view.idAt(p),
           edition_address: ds.address(`das:${authority}:${editions[p]!}:edition`),
@@ -505,7 +512,7 @@ type Test = (authority: string, i: number) => boolean
 /** One test per filter given, each by the attribute function the asset builder uses. */
 const testsOf = (ctx: AreaContext, p: Search): Array<Test> => {
   const ds = ctx.dataset
-  const shape = (a: string) => DA.shapeOf(ds, a)
+  const shape = (a: string) => AssetSeed.shapeOf(ds, a)
   const same = (id: string): Test => {
     const at = DA.locate(ctx, id)
     return at === undefined ? () => false : (a, i) => a === at.authority && i === at.index
@@ -515,38 +522,38 @@ const testsOf = (ctx: AreaContext, p: Search): Array<Test> => {
     const value = p[key]
     if (value !== undefined) tests.push(test(value as NonNullable<Search[K]>))
   }
-  add("interface", (v) => (_, i) => DA.interfaceOf(i) === v)
-  add("ownerAddress", (v) => (a, i) => DA.ownerAt(ds, a, i % shape(a).owners) === v)
+  add("interface", (v) => (_, i) => AssetSeed.interfaceOf(i) === v)
+  add("ownerAddress", (v) => (a, i) => AssetSeed.ownerAt(ds, a, i % shape(a).owners) === v)
   add("ownerType", (v) => () => v === "single")
-  add("creatorAddress", (v) => (a, i) => DA.creatorAt(ds, a, i % shape(a).creators) === v)
+  add("creatorAddress", (v) => (a, i) => AssetSeed.creatorAt(ds, a, i % shape(a).creators) === v)
   // Every creator of the dataset is verified.
   add("creatorVerified", (v) => () => v)
   add("authorityAddress", (v) => (a) => a === v)
   add(
     "grouping",
     ([key, value]) => (a, i) =>
-      key === "collection" && DA.collectionAt(ds, a, Math.floor(i / shape(a).collectionSize)) === value
+      key === "collection" && AssetSeed.collectionAt(ds, a, Math.floor(i / shape(a).collectionSize)) === value
   )
-  add("delegate", (v) => (a, i) => DA.delegateOf(ds, a, i) === v)
-  add("frozen", (v) => (_, i) => DA.isFrozen(i) === v)
+  add("delegate", (v) => (a, i) => AssetSeed.delegateOf(ds, a, i) === v)
+  add("frozen", (v) => (_, i) => AssetSeed.isFrozen(i) === v)
   // Each asset is one token (an NFT), none burnt: supply 1.
   add("supply", (v) => () => v === 1)
   add("supplyMint", (v) => {
     const test = same(v)
-    return (a, i) => !DA.isCompressed(i) && test(a, i)
+    return (a, i) => !AssetSeed.isCompressed(i) && test(a, i)
   })
-  add("compressed", (v) => (_, i) => DA.isCompressed(i) === v)
+  add("compressed", (v) => (_, i) => AssetSeed.isCompressed(i) === v)
   // No asset is eligible for compression, none is burnt, every royalty goes to the creators.
   add("compressible", (v) => () => !v)
   add("burnt", (v) => () => !v)
   add("royaltyTargetType", (v) => () => v === "creators")
   add("royaltyTarget", () => () => false)
-  add("royaltyAmount", (v) => (a, i) => DA.royaltyBasisPoints(ds, a, i) === v)
+  add("royaltyAmount", (v) => (a, i) => AssetSeed.royaltyBasisPoints(ds, a, i) === v)
   add("jsonUri", (v) => {
     const id = /^https:\/\/assets\.solfx\.invalid\/([1-9A-HJ-NP-Za-km-z]{32,44})\.json$/.exec(v)?.[1]
-    return id === undefined || DA.jsonUriOf(id) !== v ? () => false : same(id)
+    return id === undefined || AssetSeed.jsonUriOf(id) !== v ? () => false : same(id)
   })
-  add("name", (v) => (_, i) => DA.assetName(i) === v)
+  add("name", (v) => (_, i) => AssetSeed.assetName(i) === v)
   add("tokenType", (v) => {
     switch (v) {
       case "fungible":
@@ -554,15 +561,15 @@ const testsOf = (ctx: AreaContext, p: Search): Array<Test> => {
         return () => false
       case "regularNft":
       case "regularNFT":
-        return (_, i) => !DA.isCompressed(i)
+        return (_, i) => !AssetSeed.isCompressed(i)
       case "compressedNft":
       case "compressedNFT":
-        return (_, i) => DA.isCompressed(i)
+        return (_, i) => AssetSeed.isCompressed(i)
       default:
         return () => true
     }
   })
-  add("tree", (v) => (a, i) => DA.isCompressed(i) && DA.treeIdOf(ds, a, i) === v)
+  add("tree", (v) => (a, i) => AssetSeed.isCompressed(i) && AssetSeed.treeIdOf(ds, a, i) === v)
   return tests
 }
 
@@ -580,7 +587,7 @@ const narrowest = (ix: Indexes, ds: Dataset.Dataset, p: Search): ReadonlyArray<P
     lists.push(p.grouping[0] === "collection" ? ix.collections.get(p.grouping[1]) : undefined)
   }
   if (p.authorityAddress !== undefined) {
-    const n = DA.assetCount(ds, p.authorityAddress)
+    const n = AssetSeed.assetCount(ds, p.authorityAddress)
     lists.push(n === 0 ? undefined : { authority: p.authorityAddress, start: 0, step: 1, count: n })
   }
   if (lists.length === 0) return undefined
@@ -630,7 +637,7 @@ const searchAssets: Handler = {
  * @since 0.1.0
  * @category data
  */
-export const bigOwner = (ds: Dataset.Dataset): string => DA.ownerAt(ds, DA.bigAuthority(ds), 0)
+export const bigOwner = (ds: Dataset.Dataset): string => AssetSeed.ownerAt(ds, AssetSeed.bigAuthority(ds), 0)
 
 /**
  * The creator of the big authority's assets.
@@ -638,7 +645,7 @@ export const bigOwner = (ds: Dataset.Dataset): string => DA.ownerAt(ds, DA.bigAu
  * @since 0.1.0
  * @category data
  */
-export const bigCreator = (ds: Dataset.Dataset): string => DA.creatorAt(ds, DA.bigAuthority(ds), 0)
+export const bigCreator = (ds: Dataset.Dataset): string => AssetSeed.creatorAt(ds, AssetSeed.bigAuthority(ds), 0)
 
 /**
  * The collection of the big authority's assets.
@@ -646,7 +653,7 @@ export const bigCreator = (ds: Dataset.Dataset): string => DA.creatorAt(ds, DA.b
  * @since 0.1.0
  * @category data
  */
-export const bigCollection = (ds: Dataset.Dataset): string => DA.collectionAt(ds, DA.bigAuthority(ds), 0)
+export const bigCollection = (ds: Dataset.Dataset): string => AssetSeed.collectionAt(ds, AssetSeed.bigAuthority(ds), 0)
 
 /**
  * The DAS read API area.
@@ -662,7 +669,7 @@ export const area: Area.Area = {
     Endpoints.digitalAssetMethods,
     {
       ...DA.handlers,
-      getTokenAccounts: DA.makeGetTokenAccounts(otherAccounts),
+      getTokenAccounts: DasTokenAccounts.makeGetTokenAccounts(otherAccounts),
       getAsset,
       getAssetBatch,
       getAssetProof,
@@ -680,8 +687,8 @@ export const area: Area.Area = {
     dasCreator: bigCreator(ds),
     dasCollection: bigCollection(ds),
     // An owner of the sample authority, with about ten assets.
-    dasSmallOwner: DA.ownerAt(ds, DA.sampleAuthority(ds), 1),
+    dasSmallOwner: AssetSeed.ownerAt(ds, AssetSeed.sampleAuthority(ds), 1),
     // A master edition with its prints (getNftEditions).
-    dasMasterEdition: DA.assetId(ds, DA.sampleAuthority(ds), 57)
+    dasMasterEdition: AssetSeed.assetId(ds, AssetSeed.sampleAuthority(ds), 57)
   })
 }

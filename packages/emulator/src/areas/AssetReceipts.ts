@@ -4,7 +4,7 @@
  * that owner's wallet history. One signature, one slot, read by DAS and the Wallet API alike.
  *
  * An owner's assets are one authority's arithmetic progression (`start + k * step`, see
- * `DA.shapeOf`); its compressed ones (`DA.isCompressed`, every fourth index) repeat with period four
+ * `AssetSeed.shapeOf`); its compressed ones (`AssetSeed.isCompressed`, every fourth index) repeat with period four
  * in `k`, so the `j`-th compressed asset of an owner, and the position of a given asset among them,
  * are computed without a scan. A receipt's signature carries that position in its last four bytes
  * (as the Wallet API's activity signatures carry theirs), so a history cursor finds it in O(1), and
@@ -16,6 +16,7 @@
 
 import { decodeBase58, encodeBase58 } from "@solfx/core/Primitives"
 import * as Dataset from "../Dataset.js"
+import * as AssetSeed from "../seed/DigitalAssets.js"
 import * as World from "../World.js"
 import * as DA from "./DigitalAssets.js"
 
@@ -60,14 +61,14 @@ const SPAN = 180_000_000
 
 /** The run of asset `index` of an authority: its owner's assets, and its place `k` among them. */
 const runOf = (ds: Dataset.Dataset, authority: string, index: number) => {
-  const step = DA.shapeOf(ds, authority).owners
+  const step = AssetSeed.shapeOf(ds, authority).owners
   const start = index % step
-  const count = Math.ceil((DA.assetCount(ds, authority) - start) / step)
+  const count = Math.ceil((AssetSeed.assetCount(ds, authority) - start) / step)
   return { run: { authority, start, step, count }, k: Math.floor((index - start) / step) }
 }
 
 /** Which of four consecutive members are compressed (the pattern repeats every four). */
-const residues = (run: OwnedRun) => [0, 1, 2, 3].filter((r) => DA.isCompressed(run.start + r * run.step))
+const residues = (run: OwnedRun) => [0, 1, 2, 3].filter((r) => AssetSeed.isCompressed(run.start + r * run.step))
 
 /** Compressed members before member `k`. */
 const compressedBefore = (run: OwnedRun, k: number) => {
@@ -96,7 +97,7 @@ const signatureOf = (ds: Dataset.Dataset, id: string, k: number, at: AssetAt, j:
   return encodeBase58(bytes)
 }
 
-/** An asset by its authority's number (its place in `DA.authorities`) and its index. */
+/** An asset by its authority's number (its place in `AssetSeed.authorities`) and its index. */
 interface AssetAt {
   readonly authorityNumber: number
   readonly index: number
@@ -104,11 +105,11 @@ interface AssetAt {
 
 const numbers = new WeakMap<Dataset.Dataset, ReadonlyMap<string, number>>()
 
-/** The place of an authority in `DA.authorities` (a few dozen, numbered once per dataset). */
+/** The place of an authority in `AssetSeed.authorities` (a few dozen, numbered once per dataset). */
 const authorityNumber = (ds: Dataset.Dataset, authority: string): number => {
   let byAuthority = numbers.get(ds)
   if (byAuthority === undefined) {
-    numbers.set(ds, byAuthority = new Map(DA.authorities(ds).map((a, r) => [a, r])))
+    numbers.set(ds, byAuthority = new Map(AssetSeed.authorities(ds).map((a, r) => [a, r])))
   }
   return byAuthority.get(authority)!
 }
@@ -118,8 +119,8 @@ const receiptAt = (ds: Dataset.Dataset, run: OwnedRun, j: number): Receipt & { r
   const rs = residues(run)
   const member = Math.floor(j / rs.length) * 4 + rs[j % rs.length]!
   const index = run.start + member * run.step
-  const id = DA.assetId(ds, run.authority, index)
-  const k = receiptIndex(DA.signatureCount(ds, id))
+  const id = AssetSeed.assetId(ds, run.authority, index)
+  const k = receiptIndex(AssetSeed.signatureCount(ds, id))
   const total = receiptCount(run)
   const spacing = total * SPACING <= SPAN ? SPACING : Math.max(1, Math.floor(SPAN / total))
   return {
@@ -184,13 +185,15 @@ export const receiptOfSignature = (
   const bytes = decodeBase58(signature)
   if (bytes === undefined || bytes.length !== 64) return undefined
   const view = new DataView(bytes.buffer, bytes.byteOffset)
-  const authority = DA.authorities(ds)[view.getUint32(52)]
+  const authority = AssetSeed.authorities(ds)[view.getUint32(52)]
   const index = view.getUint32(56)
-  if (authority === undefined || index >= DA.assetCount(ds, authority) || !DA.isCompressed(index)) return undefined
+  if (authority === undefined || index >= AssetSeed.assetCount(ds, authority) || !AssetSeed.isCompressed(index)) {
+    return undefined
+  }
   const { k, run } = runOf(ds, authority, index)
   const j = compressedBefore(run, k)
   if (view.getUint32(60) !== j) return undefined
   const receipt = receiptAt(ds, run, j)
   if (receipt.signature !== signature) return undefined
-  return { receipt, owner: DA.ownerAt(ds, authority, run.start) }
+  return { receipt, owner: AssetSeed.ownerAt(ds, authority, run.start) }
 }

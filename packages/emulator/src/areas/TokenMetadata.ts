@@ -37,9 +37,11 @@ import type { Area, AreaContext } from "../Area.js"
 import { RestFailure, restRoute } from "../Area.js"
 import type * as Dataset from "../Dataset.js"
 import * as CompressedState from "../seed/CompressedState.js"
+import * as AssetSeed from "../seed/DigitalAssets.js"
 import * as Wallets from "../seed/Wallets.js"
 import * as World from "../World.js"
 import * as DA from "./DigitalAssets.js"
+import * as DasTokenAccounts from "./digitalAssets/TokenAccounts.js"
 
 const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"
 const U64_MAX = 18446744073709551615n
@@ -238,7 +240,7 @@ const metadataRecord = (f: MetadataFields, includeOffChain: boolean) => ({
 
 /** Token metadata of an uncompressed NFT of the asset index: the same name, uri, authority and creators as getAsset. */
 const renderNft = (dataset: Dataset.Dataset, authority: string, index: number, includeOffChain: boolean) => {
-  const asset = DA.assetJson(dataset, authority, index)
+  const asset = AssetSeed.assetJson(dataset, authority, index)
   // An MplCore asset is no SPL mint.
   if (asset.interface === "MplCoreAsset") return render(dataset, asset.id, 0, includeOffChain, false)
   return metadataRecord({
@@ -264,7 +266,7 @@ const renderNft = (dataset: Dataset.Dataset, authority: string, index: number, i
 }
 
 /**
- * The seeded token accounts of a mint beyond its DAS holder list (`DA.mintHolderCount`), zero
+ * The seeded token accounts of a mint beyond its DAS holder list (`DasTokenAccounts.mintHolderCount`), zero
  * balances included: the owners' accounts that list does not hold, and the seeded wallets'.
  * getTokenAccounts by mint lists them after the holders; with the holders they are its supply.
  *
@@ -272,7 +274,7 @@ const renderNft = (dataset: Dataset.Dataset, authority: string, index: number, i
  * @category data
  */
 export const seededAccountsOfMint = (dataset: Dataset.Dataset, mint: string) => [
-  ...DA.ownerAccountsOfMint(dataset, mint),
+  ...DasTokenAccounts.ownerAccountsOfMint(dataset, mint),
   ...Wallets.walletAccountsOfMint(dataset, mint)
 ]
 
@@ -283,7 +285,7 @@ export const seededAccountsOfMint = (dataset: Dataset.Dataset, mint: string) => 
  * @category data
  */
 export const isAccountMint = (dataset: Dataset.Dataset, mint: string): boolean =>
-  DA.isAccountMint(dataset, mint) || Wallets.isWalletMint(dataset, mint)
+  DasTokenAccounts.isAccountMint(dataset, mint) || Wallets.isWalletMint(dataset, mint)
 
 /**
  * The raw supply of a mint that seeded token accounts hold: the sum of their amounts, or undefined
@@ -293,7 +295,7 @@ export const isAccountMint = (dataset: Dataset.Dataset, mint: string): boolean =
  * @category data
  */
 export const accountsSupply = (dataset: Dataset.Dataset, mint: string): bigint | undefined => {
-  const holders = DA.mintSupply(dataset, mint)
+  const holders = DasTokenAccounts.mintSupply(dataset, mint)
   const others = seededAccountsOfMint(dataset, mint)
   if (holders === undefined && others.length === 0) return undefined
   return others.reduce((sum, t) => sum + t.amount, holders ?? 0n)
@@ -310,7 +312,7 @@ export const accountsSupply = (dataset: Dataset.Dataset, mint: string): bigint |
  */
 export const seededMint = (dataset: Dataset.Dataset, mint: string, slot: number) => {
   const label = `tm:${mint}`
-  const decimals = DA.mintDecimals(dataset, mint)
+  const decimals = DasTokenAccounts.mintDecimals(dataset, mint)
   const held = CompressedState.mintSupply(dataset, mint) ?? accountsSupply(dataset, mint)
   // A mint no account holds (a metadata-only mint): a seeded supply, one for a mint of no decimals.
   // A fractional part too, as real supplies have: a large supply is then not a round double.

@@ -67,7 +67,7 @@ import {
 } from "../seed/Wallets.js"
 import { historyOf } from "../seed/WalletSignatures.js"
 import * as World from "../World.js"
-import * as DA from "./DigitalAssets.js"
+import * as DasTokenAccounts from "./digitalAssets/TokenAccounts.js"
 import {
   solBalance,
   worldBalance,
@@ -114,7 +114,7 @@ const sortedTokens = (ctx: AreaContext, i: number, zero: boolean): ReadonlyArray
  * (unpriced), so the Wallet API and getTokenAccounts describe one wallet.
  */
 const accountTokens = (ctx: AreaContext, owner: string, zero: boolean): ReadonlyArray<Balance> => {
-  const accounts = DA.ownerAccounts(ctx.dataset, owner)
+  const accounts = DasTokenAccounts.ownerAccounts(ctx.dataset, owner)
   if (accounts.length === 0) return []
   return ctx.state(`wallet:das-tokens:${owner}:${zero}`, () => {
     // One balance a mint: the sum of the owner's accounts of it.
@@ -126,7 +126,7 @@ const accountTokens = (ctx: AreaContext, owner: string, zero: boolean): Readonly
     const list: Array<Balance> = []
     for (const [mint, amount] of byMint) {
       if (!zero && amount === 0n) continue
-      const decimals = DA.mintDecimals(ctx.dataset, mint)
+      const decimals = DasTokenAccounts.mintDecimals(ctx.dataset, mint)
       list.push({
         mint,
         balance: ui(amount, decimals),

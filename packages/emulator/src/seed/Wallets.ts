@@ -7,8 +7,9 @@
  */
 import type * as WalletRecords from "@solfx/core/WalletRecords"
 import * as AQ from "../areas/AssetQueries.js"
-import * as DA from "../areas/DigitalAssets.js"
+import * as DasTokenAccounts from "../areas/digitalAssets/TokenAccounts.js"
 import * as Dataset from "../Dataset.js"
+import * as AssetSeed from "./DigitalAssets.js"
 
 export type Encoded<S extends { readonly Encoded: unknown }> = S["Encoded"]
 export type Identity = Encoded<typeof WalletRecords.Identity>
@@ -153,7 +154,7 @@ export const identityOf = (dataset: Dataset.Dataset, i: number): Identity => {
 export const holding = (dataset: Dataset.Dataset, i: number, j: number, zero: boolean) => {
   const label = `wallet:${i}:${zero ? "zero" : "token"}:${j}`
   // The mint's decimals, as token metadata shows them (one place for both).
-  const decimals = DA.mintDecimals(dataset, dataset.address(label))
+  const decimals = DasTokenAccounts.mintDecimals(dataset, dataset.address(label))
   // Up to 10,000 tokens: realistic magnitudes, never beyond 2^53.
   const scaled = BigInt(1 + dataset.int(`${label}:raw`, 1_000_000)) * 10n ** BigInt(decimals) / 100n
   return { label, mint: dataset.address(label), decimals, raw: zero ? 0n : scaled > 0n ? scaled : 1n }
@@ -291,16 +292,16 @@ export const byUsdValue = (a: Balance, b: Balance) => {
 /** A wallet's NFTs: the DAS assets it owns (at most 100, the page's cap). */
 export const nftsOf = (dataset: Dataset.Dataset, owner: string): Array<Nft> =>
   AQ.ownerAssets(dataset, owner, MAX_NFTS).map(({ authority, id, index }) => {
-    const links = DA.assetJson(dataset, authority, index).content?.links
-    const collection = DA.collectionAt(
+    const links = AssetSeed.assetJson(dataset, authority, index).content?.links
+    const collection = AssetSeed.collectionAt(
       dataset,
       authority,
-      Math.floor(index / DA.shapeOf(dataset, authority).collectionSize)
+      Math.floor(index / AssetSeed.shapeOf(dataset, authority).collectionSize)
     )
     return {
       mint: id,
-      compressed: DA.isCompressed(index),
-      name: DA.assetName(index),
+      compressed: AssetSeed.isCompressed(index),
+      name: AssetSeed.assetName(index),
       imageUri: typeof links?.["image"] === "string" ? links["image"] : null,
       collectionName: null,
       collectionAddress: collection
