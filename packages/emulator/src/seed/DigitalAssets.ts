@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+
 import type * as DasParams from "@solfx/core/DasParams"
 import * as MerkleProof from "@solfx/core/MerkleProof"
 import type { AreaContext } from "../Area.js"

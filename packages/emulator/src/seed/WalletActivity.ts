@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+
 import { decodeBase58, encodeBase58 } from "@solfx/core/Primitives"
 import * as AQ from "../areas/AssetQueries.js"
 import * as AssetReceipts from "../areas/AssetReceipts.js"

@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+
 import * as AQ from "../areas/AssetQueries.js"
 import * as Dataset from "../Dataset.js"
 import type { Entry } from "./WalletActivity.js"

@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+
 import { decodeBase58 } from "@solfx/core/Primitives"
 import type { AreaContext } from "../Area.js"
 import * as AssetReceipts from "../areas/AssetReceipts.js"

@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+
 import type * as WalletRecords from "@solfx/core/WalletRecords"
 import * as AQ from "../areas/AssetQueries.js"
 import * as DasTokenAccounts from "../areas/digitalAssets/TokenAccounts.js"

@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+
 import * as TokenAccountSchema from "@solfx/core/TokenAccount"
 import * as Effect from "effect/Effect"
 import type { AreaContext, Handler } from "../../Area.js"

@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+
 import type * as Events from "../../Events.js"
 import type { Balance, HistoryEntry, Nft, Transfer } from "../../seed/Wallets.js"
 import { NATIVE_MINT, round, SOL_PRICE, ui } from "../../seed/Wallets.js"
