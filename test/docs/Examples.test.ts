@@ -57,6 +57,8 @@ const EXCEPTIONS: Record<string, string> = {
   "packages/http/src/Retry.ts#1": "a fragment: `attempt`, `policy`, `deadline`, `retryAfterCap` are the transport's",
   "packages/http/src/Walk.ts#2": "a fragment: `fetchPage` is the caller's",
   "packages/kit/src/SendAndConfirm.ts#1": "a fragment: `message` is a @solana/kit transaction message",
+  "packages/kit/src/SendAndConfirm.ts#2":
+    "a fragment: `payment` and `tip` are @solana/kit signed transactions (the prelude's are base64 wire strings)",
   "packages/kit/src/SolanaRpc.ts#1": "@solana/kit wants its branded Address; the prelude's `address` is a string",
   "packages/kit/src/SolanaRpc.ts#2": "top-level await and @solana/kit's createSolanaRpcFromTransport, not imported",
   "packages/kit/src/index.ts#1": "@solana/kit wants its branded Address; the prelude's `address` is a string"
