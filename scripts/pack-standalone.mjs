@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
  * Packs `@solfx/cli-standalone`: the `solfx` command (the emulator included) as one esbuild bundle with
- * every dependency inside (effect 3, @effect/platform, @effect/cli, undici...), and no `dependencies` or
- * `peerDependencies` at all. Installed into any project, an effect 4 one included, it leaves that
- * project's `effect` untouched: npm has nothing to resolve against it.
+ * every dependency inside (effect 3, @effect/platform, @effect/cli, undici, litesvm's JavaScript...), and
+ * no `dependencies` or `peerDependencies` at all. Installed into any project, an effect 4 one included, it
+ * leaves that project's `effect` untouched: npm has nothing to resolve against it. The one thing a bundle
+ * cannot hold is the SVM's native addon: litesvm's per-platform binary packages (no dependencies of their
+ * own) are `optionalDependencies`, as litesvm itself declares them, and npm installs the one that fits.
  *
  * Run by `npm run -s pack:local` after the packages are built; writes
  * packs/standalone/solfx-cli-standalone-<version>.tgz (outside `packs/*.tgz`, which the README's install
@@ -36,11 +38,17 @@ const result = await build({
   legalComments: "none",
   metafile: true,
   logLevel: "error",
+  // The SVM's native addon, loaded at run time from the platform package npm installed (see above).
+  external: ["litesvm-*"],
   // CommonJS packages inside an ES module (undici) call require for Node's builtins.
   banner: {
     js: "import { createRequire as __solfxRequire } from \"node:module\"; const require = __solfxRequire(import.meta.url);"
   }
 })
+
+// litesvm's native binaries, at the versions litesvm pins them (its own optionalDependencies).
+const nativeBinaries = JSON.parse(readFileSync(join(root, "node_modules/litesvm/package.json"), "utf8"))
+  .optionalDependencies
 
 // Every npm package the bundle holds, with its license text.
 const packages = new Map()
@@ -79,6 +87,7 @@ writeFileSync(
       engines: cli.engines,
       type: "module",
       bin: { solfx: "./solfx.mjs" },
+      optionalDependencies: nativeBinaries,
       files: ["solfx.mjs", "LICENSE", "README.md", "THIRD-PARTY-LICENSES"]
     },
     null,

@@ -287,6 +287,11 @@ const standaloneManifest = JSON.parse(fromTarball(standalone, "package.json"))
 if (standaloneManifest.dependencies !== undefined || standaloneManifest.peerDependencies !== undefined) {
   fail("the standalone tarball declares dependencies: npm would resolve them against the project's")
 }
+// Its only optional dependencies are litesvm's native binaries, which have no dependencies of their own.
+const optional = Object.keys(standaloneManifest.optionalDependencies ?? {})
+if (optional.length === 0 || !optional.every((name) => /^litesvm-[a-z0-9-]+$/.test(name))) {
+  fail(`the standalone tarball's optionalDependencies are not only litesvm's native binaries: ${optional.join(", ")}`)
+}
 const e4 = join(work, "effect4-project")
 mkdirSync(e4)
 writeFileSync(join(e4, "package.json"), JSON.stringify({ name: "effect4-project", private: true }, null, 2))
